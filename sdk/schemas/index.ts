@@ -1,0 +1,6 @@
+export * from "./endpoint";
+export * from "./job";
+export * from "./limits";
+export * from "./network-volume";
+export * from "./platform-enums";
+export * from "./validation";

@@ -1,0 +1,62 @@
+/**
+ * Every documented bound of the platform, in one place (spec "Limits" and the OpenAPI
+ * minimum/maximum values). The client, the emulator and the provider's `check` read them here.
+ */
+export const LIMITS = {
+  /** Network volume size in GB (spec: 0 to 4000, must grow on update). */
+  volumeSizeGb: { min: 0, max: 4000 },
+  /** Endpoint name length (OpenAPI `maxLength`). */
+  endpointNameMaxLength: 191,
+  /** Worker idle timeout in seconds (OpenAPI `idleTimeout`). */
+  idleTimeoutSeconds: { min: 1, max: 3600 },
+  /** GPUs per worker (OpenAPI `gpuCount.minimum`). */
+  gpuCountMin: 1,
+  /** Workers (OpenAPI `workersMin.minimum`, `workersMax.minimum`). */
+  workersMin: 0,
+  /** Scaler value (OpenAPI `scalerValue.minimum`). */
+  scalerValueMin: 1,
+  /** vCPUs per CPU worker; the OpenAPI gives only a default of 2, a worker needs at least one. */
+  vcpuCountMin: 1,
+  /** `policy.executionTimeout` in ms (spec: min 5 s, max 7 days). */
+  executionTimeoutMs: { min: 5_000, max: 604_800_000 },
+  /** `policy.ttl` in ms (spec: min 10 s, max 7 days). */
+  ttlMs: { min: 10_000, max: 604_800_000 },
+  /** `/status?ttl=` in ms; the spec's own example is 6000, so only positivity and the 7-day cap apply. */
+  statusTtlMs: { min: 1, max: 604_800_000 },
+  /** `/runsync?wait=` in ms (spec: 1000 to 300000, default 90 s). */
+  runSyncWaitMs: { min: 1_000, max: 300_000, default: 90_000 },
+  /** Request payload limits in bytes (spec: 10 MB for `/run`, 20 MB for `/runsync`; MB = 1024 * 1024 bytes). */
+  runPayloadBytes: 10 * 1024 * 1024,
+  runSyncPayloadBytes: 20 * 1024 * 1024,
+  /** A single streamed chunk (spec: 1 MB). */
+  streamChunkBytes: 1024 * 1024,
+} as const;
+
+/** Spec defaults for job policies and retention. */
+export const JOB_DEFAULTS = {
+  executionTimeoutMs: 600_000,
+  ttlMs: 86_400_000,
+  /** Result retention after completion of a `/run` job (spec: 30 minutes). */
+  runRetentionMs: 30 * 60_000,
+  /** Result retention after completion of a `/runsync` job (spec: 1 minute). */
+  runSyncRetentionMs: 60_000,
+  /** Result retention of a `/runsync` job that used `wait` (spec: up to 5 minutes). */
+  runSyncWaitRetentionMs: 5 * 60_000,
+  /** Webhook delivery: one call plus up to 2 retries, 10 s apart. */
+  webhookRetries: 2,
+  webhookRetryDelayMs: 10_000,
+} as const;
+
+/** OpenAPI defaults applied by the platform when an endpoint is created without a field. */
+export const ENDPOINT_DEFAULTS = {
+  computeType: "GPU",
+  gpuCount: 1,
+  idleTimeout: 5,
+  scalerType: "QUEUE_DELAY",
+  scalerValue: 4,
+  vcpuCount: 2,
+  workersMin: 0,
+  workersMax: 3,
+  executionTimeoutMs: 600_000,
+  flashboot: false,
+} as const;

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { LIMITS } from "./limits";
+
+const sizeGb = z
+  .number()
+  .int("must be a whole number of GB")
+  .min(LIMITS.volumeSizeGb.min, `must be at least ${LIMITS.volumeSizeGb.min} GB`)
+  .max(LIMITS.volumeSizeGb.max, `must be at most ${LIMITS.volumeSizeGb.max} GB`);
+
+/** A network volume as the management API returns it. Extra fields are tolerated. */
+export const NetworkVolumeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number().int(),
+  dataCenterId: z.string(),
+});
+/** A network volume. */
+export type NetworkVolume = z.infer<typeof NetworkVolumeSchema>;
+
+/** `GET /networkvolumes`. */
+export const NetworkVolumeListSchema = z.array(NetworkVolumeSchema);
+
+/** Body of `POST /networkvolumes` (OpenAPI `NetworkVolumeCreateInput`; all three fields required). */
+export const NetworkVolumeCreateInputSchema = z.object({
+  name: z.string().min(1, "must not be empty"),
+  size: sizeGb,
+  dataCenterId: z.string().min(1, "must not be empty"),
+});
+/** Input for creating a network volume. */
+export type NetworkVolumeCreateInput = z.infer<typeof NetworkVolumeCreateInputSchema>;
+
+/**
+ * Body of `PATCH /networkvolumes/{id}` and its synonym `POST /networkvolumes/{id}/update`
+ * (spec `NetworkVolumeUpdateInput`: no field required; `size` must exceed the current size,
+ * which only the caller that knows the current size can check).
+ */
+export const NetworkVolumeUpdateInputSchema = z.object({
+  name: z.string().min(1, "must not be empty").optional(),
+  size: sizeGb.optional(),
+});
+/** Input for updating a network volume. */
+export type NetworkVolumeUpdateInput = z.infer<typeof NetworkVolumeUpdateInputSchema>;
+
+/**
+ * The spec's size-only-grows rule (NetworkVolumeUpdateInput.size: "Must be greater than the
+ * current size"). Returns a reason when `requested` is not allowed, else undefined.
+ */
+export function volumeSizeChangeProblem(current: number, requested: number): string | undefined {
+  if (requested > current) return undefined;
+  if (requested === current) return undefined;
+  return `size can only grow: the volume has ${current} GB and ${requested} GB was requested; network volumes cannot shrink`;
+}

@@ -1,2 +1,12 @@
+export { RunpodClient } from "./client";
+export * from "./config";
 export * from "./errors";
+export type { PollOptions, RunSyncOptions, StatusOptions } from "./jobs/endpoint-jobs";
+export { EndpointJobs } from "./jobs/endpoint-jobs";
+export type { EndpointReadOptions, EndpointUpdateOptions } from "./management/endpoints";
+export { Endpoints } from "./management/endpoints";
+export type { VolumeUpdateOptions } from "./management/network-volumes";
+export { NetworkVolumes } from "./management/network-volumes";
+export * from "./retry-policy";
 export * from "./schemas";
+export type { CallOptions } from "./transport";

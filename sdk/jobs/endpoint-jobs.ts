@@ -1,0 +1,222 @@
+import { AbortError, TimeoutError } from "../errors";
+import { pollDelays, sleepUnlessAborted } from "../polling";
+import { serializeWithinLimit, validateRequest } from "../request-validation";
+import {
+  type Health,
+  HealthSchema,
+  type JobAck,
+  JobAckSchema,
+  type JobRecord,
+  JobRecordSchema,
+  type JobRequest,
+  JobRequestSchema,
+  LIMITS,
+  type PurgeResult,
+  PurgeResultSchema,
+  RunSyncWaitSchema,
+  StatusTtlSchema,
+  type StreamChunk,
+  StreamResponseSchema,
+  TERMINAL_JOB_STATUSES,
+} from "../schemas";
+import type { CallOptions, Transport } from "../transport";
+
+/** Options of {@link EndpointJobs.runSync}. */
+export interface RunSyncOptions extends CallOptions {
+  /** How long the platform holds the request open, 1000..300000 ms (default 90 s on the platform). */
+  wait?: number | undefined;
+}
+
+/** Options of {@link EndpointJobs.status}. */
+export interface StatusOptions extends CallOptions {
+  /** Sets this job's time-to-live in ms (spec: `/status?ttl=`). */
+  ttl?: number | undefined;
+}
+
+/** Options of polling helpers. */
+export interface PollOptions {
+  /** Cancels polling. */
+  signal?: AbortSignal | undefined;
+  /** Gives up after this many ms (default 10 minutes). Every wait is bounded. */
+  timeoutMs?: number | undefined;
+  /** First poll interval in ms (default 200), doubled up to `maxIntervalMs`. */
+  initialIntervalMs?: number | undefined;
+  /** Largest poll interval in ms (default 5000). */
+  maxIntervalMs?: number | undefined;
+}
+
+/**
+ * Job operations of one queue-based endpoint or pre-deployed model (`{queueUrl}/<id>/...`).
+ * Get one with `client.jobs(endpointId)`.
+ */
+export class EndpointJobs {
+  constructor(
+    private readonly transport: Transport,
+    /** The endpoint or model id. */
+    readonly endpointId: string,
+  ) {}
+
+  private path(op: string) {
+    return `/${encodeURIComponent(this.endpointId)}/${op}`;
+  }
+
+  private get base() {
+    return this.transport.config.queueUrl;
+  }
+
+  /** Submits a job asynchronously (`/run`); answers `{ id, status: "IN_QUEUE" }`. Not retried after delivery. */
+  run<I = Record<string, unknown>>(request: JobRequest<I>, options?: CallOptions): Promise<JobAck> {
+    const body = validateRequest(JobRequestSchema, request, `run on ${this.endpointId}`);
+    return this.transport.send({
+      method: "POST",
+      base: this.base,
+      path: this.path("run"),
+      body: serializeWithinLimit(body, LIMITS.runPayloadBytes, `run on ${this.endpointId}`),
+      idempotent: false,
+      schema: JobAckSchema,
+      options,
+    });
+  }
+
+  /**
+   * Runs a job and waits for its result (`/runsync`). When `wait` elapses first, the record comes
+   * back with a non-terminal status; follow it with {@link waitForCompletion}.
+   */
+  runSync<I = Record<string, unknown>, O = unknown>(
+    request: JobRequest<I>,
+    options?: RunSyncOptions,
+  ): Promise<JobRecord<O>> {
+    const body = validateRequest(JobRequestSchema, request, `runsync on ${this.endpointId}`);
+    const wait =
+      options?.wait === undefined ? undefined : validateRequest(RunSyncWaitSchema, options.wait, "runsync wait");
+    // The HTTP call must outlive the platform's wait.
+    const holdMs = wait ?? LIMITS.runSyncWaitMs.default;
+    const timeoutMs = Math.max(options?.timeoutMs ?? this.transport.config.timeoutMs, holdMs + 10_000);
+    return this.transport.send({
+      method: "POST",
+      base: this.base,
+      path: this.path("runsync"),
+      query: { wait },
+      body: serializeWithinLimit(body, LIMITS.runSyncPayloadBytes, `runsync on ${this.endpointId}`),
+      idempotent: false,
+      schema: JobRecordSchema,
+      options: { ...options, timeoutMs },
+    }) as Promise<JobRecord<O>>;
+  }
+
+  /** Reads a job (`/status/<id>`); an expired or unknown job is a `NotFoundError`. */
+  status<O = unknown>(jobId: string, options?: StatusOptions): Promise<JobRecord<O>> {
+    const ttl = options?.ttl === undefined ? undefined : validateRequest(StatusTtlSchema, options.ttl, "status ttl");
+    return this.transport.send({
+      method: "GET",
+      base: this.base,
+      path: this.path(`status/${encodeURIComponent(jobId)}`),
+      query: { ttl },
+      idempotent: true,
+      schema: JobRecordSchema,
+      options,
+    }) as Promise<JobRecord<O>>;
+  }
+
+  /** Cancels a queued or running job (`/cancel/<id>`). */
+  cancel(jobId: string, options?: CallOptions): Promise<JobAck> {
+    return this.transport.send({
+      method: "POST",
+      base: this.base,
+      path: this.path(`cancel/${encodeURIComponent(jobId)}`),
+      idempotent: true,
+      schema: JobAckSchema,
+      options,
+    });
+  }
+
+  /** Requeues a FAILED or TIMED_OUT job with its id and input (`/retry/<id>`). */
+  retry(jobId: string, options?: CallOptions): Promise<JobAck> {
+    return this.transport.send({
+      method: "POST",
+      base: this.base,
+      path: this.path(`retry/${encodeURIComponent(jobId)}`),
+      idempotent: false,
+      schema: JobAckSchema,
+      options,
+    });
+  }
+
+  /** Removes every queued job; running jobs go on (`/purge-queue`). */
+  purgeQueue(options?: CallOptions): Promise<PurgeResult> {
+    return this.transport.send({
+      method: "POST",
+      base: this.base,
+      path: this.path("purge-queue"),
+      idempotent: false,
+      schema: PurgeResultSchema,
+      options,
+    });
+  }
+
+  /** Counts of jobs by state and of workers (`/health`). */
+  health(options?: CallOptions): Promise<Health> {
+    return this.transport.send({
+      method: "GET",
+      base: this.base,
+      path: this.path("health"),
+      idempotent: true,
+      schema: HealthSchema,
+      options,
+    });
+  }
+
+  /**
+   * Streams a job's output (`/stream/<id>`): yields each chunk once, in order, and ends when the
+   * job reaches a terminal state. Polls with backoff while no chunk is ready.
+   */
+  async *stream<O = unknown>(jobId: string, options?: PollOptions): AsyncGenerator<StreamChunk<O>, void, undefined> {
+    const timeoutMs = options?.timeoutMs ?? 600_000;
+    const deadline = Date.now() + timeoutMs;
+    const delays = pollDelays(options);
+    for (;;) {
+      const res = await this.transport.send({
+        method: "GET",
+        base: this.base,
+        path: this.path(`stream/${encodeURIComponent(jobId)}`),
+        idempotent: true,
+        schema: StreamResponseSchema,
+        options: { signal: options?.signal },
+      });
+      for (const chunk of res.stream) yield chunk as StreamChunk<O>;
+      if (res.status !== undefined && TERMINAL_JOB_STATUSES.has(res.status)) return;
+      if (res.stream.length > 0) {
+        delays.reset();
+        continue;
+      }
+      await this.pause(delays.next(), deadline, timeoutMs, jobId, options?.signal, "stream");
+    }
+  }
+
+  /** Polls `/status` until the job is terminal (COMPLETED, FAILED, CANCELLED, TIMED_OUT), under a deadline. */
+  async waitForCompletion<O = unknown>(jobId: string, options?: PollOptions): Promise<JobRecord<O>> {
+    const timeoutMs = options?.timeoutMs ?? 600_000;
+    const deadline = Date.now() + timeoutMs;
+    const delays = pollDelays(options);
+    for (;;) {
+      const record = await this.status<O>(jobId, { signal: options?.signal });
+      if (TERMINAL_JOB_STATUSES.has(record.status)) return record;
+      await this.pause(delays.next(), deadline, timeoutMs, jobId, options?.signal, "status");
+    }
+  }
+
+  /** Waits between polls; throws when the deadline passes or the caller aborts. */
+  private async pause(
+    delay: number,
+    deadline: number,
+    timeoutMs: number,
+    jobId: string,
+    signal: AbortSignal | undefined,
+    op: string,
+  ) {
+    const left = deadline - Date.now();
+    const request = { method: "GET", path: this.path(`${op}/${encodeURIComponent(jobId)}`) };
+    if (left <= 0) throw new TimeoutError(request, timeoutMs);
+    if (!(await sleepUnlessAborted(Math.min(delay, left), signal))) throw new AbortError(request);
+  }
+}

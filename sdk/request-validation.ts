@@ -1,0 +1,29 @@
+import type { z } from "zod";
+import { RequestValidationError } from "./errors";
+import { fieldProblems } from "./schemas/validation";
+
+/** Validates a request value before anything is sent; throws a {@link RequestValidationError} naming each field. */
+export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, context: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new RequestValidationError(fieldProblems(parsed.error, value), context);
+  return parsed.data;
+}
+
+/** Serializes a body and refuses it when it exceeds the documented limit. */
+export function serializeWithinLimit(body: unknown, limitBytes: number, context: string): string {
+  const text = JSON.stringify(body);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > limitBytes) {
+    throw new RequestValidationError(
+      [
+        {
+          field: "input",
+          value: `${bytes} bytes`,
+          rule: `the request body must be at most ${limitBytes} bytes (${limitBytes / (1024 * 1024)} MB)`,
+        },
+      ],
+      context,
+    );
+  }
+  return text;
+}

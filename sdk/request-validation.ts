@@ -2,11 +2,20 @@ import type { z } from "zod";
 import { RequestValidationError } from "./errors";
 import { fieldProblems } from "./schemas/validation";
 
-/** Validates a request value before anything is sent; throws a {@link RequestValidationError} naming each field. */
-export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, context: string): z.infer<S> {
+/**
+ * Validates a request value before anything is sent; throws a {@link RequestValidationError}
+ * naming each field. `field` names a scalar value (such as a query parameter).
+ */
+export function validateRequest<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  context: string,
+  field?: string,
+): z.infer<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new RequestValidationError(fieldProblems(parsed.error, value), context);
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const problems = fieldProblems(parsed.error, value).map((p) => (field && !p.field ? { ...p, field } : p));
+  throw new RequestValidationError(problems, context);
 }
 
 /** Serializes a body and refuses it when it exceeds the documented limit. */

@@ -65,7 +65,7 @@ export class EndpointJobs {
   }
 
   /** Submits a job asynchronously (`/run`); answers `{ id, status: "IN_QUEUE" }`. Not retried after delivery. */
-  run<I = Record<string, unknown>>(request: JobRequest<I>, options?: CallOptions): Promise<JobAck> {
+  async run<I = Record<string, unknown>>(request: JobRequest<I>, options?: CallOptions): Promise<JobAck> {
     const body = validateRequest(JobRequestSchema, request, `run on ${this.endpointId}`);
     return this.transport.send({
       method: "POST",
@@ -82,13 +82,15 @@ export class EndpointJobs {
    * Runs a job and waits for its result (`/runsync`). When `wait` elapses first, the record comes
    * back with a non-terminal status; follow it with {@link waitForCompletion}.
    */
-  runSync<I = Record<string, unknown>, O = unknown>(
+  async runSync<I = Record<string, unknown>, O = unknown>(
     request: JobRequest<I>,
     options?: RunSyncOptions,
   ): Promise<JobRecord<O>> {
     const body = validateRequest(JobRequestSchema, request, `runsync on ${this.endpointId}`);
     const wait =
-      options?.wait === undefined ? undefined : validateRequest(RunSyncWaitSchema, options.wait, "runsync wait");
+      options?.wait === undefined
+        ? undefined
+        : validateRequest(RunSyncWaitSchema, options.wait, `runsync on ${this.endpointId}`, "wait");
     // The HTTP call must outlive the platform's wait.
     const holdMs = wait ?? LIMITS.runSyncWaitMs.default;
     const timeoutMs = Math.max(options?.timeoutMs ?? this.transport.config.timeoutMs, holdMs + 10_000);
@@ -105,8 +107,11 @@ export class EndpointJobs {
   }
 
   /** Reads a job (`/status/<id>`); an expired or unknown job is a `NotFoundError`. */
-  status<O = unknown>(jobId: string, options?: StatusOptions): Promise<JobRecord<O>> {
-    const ttl = options?.ttl === undefined ? undefined : validateRequest(StatusTtlSchema, options.ttl, "status ttl");
+  async status<O = unknown>(jobId: string, options?: StatusOptions): Promise<JobRecord<O>> {
+    const ttl =
+      options?.ttl === undefined
+        ? undefined
+        : validateRequest(StatusTtlSchema, options.ttl, `status of ${jobId}`, "ttl");
     return this.transport.send({
       method: "GET",
       base: this.base,
@@ -119,7 +124,7 @@ export class EndpointJobs {
   }
 
   /** Cancels a queued or running job (`/cancel/<id>`). */
-  cancel(jobId: string, options?: CallOptions): Promise<JobAck> {
+  async cancel(jobId: string, options?: CallOptions): Promise<JobAck> {
     return this.transport.send({
       method: "POST",
       base: this.base,
@@ -131,7 +136,7 @@ export class EndpointJobs {
   }
 
   /** Requeues a FAILED or TIMED_OUT job with its id and input (`/retry/<id>`). */
-  retry(jobId: string, options?: CallOptions): Promise<JobAck> {
+  async retry(jobId: string, options?: CallOptions): Promise<JobAck> {
     return this.transport.send({
       method: "POST",
       base: this.base,
@@ -143,7 +148,7 @@ export class EndpointJobs {
   }
 
   /** Removes every queued job; running jobs go on (`/purge-queue`). */
-  purgeQueue(options?: CallOptions): Promise<PurgeResult> {
+  async purgeQueue(options?: CallOptions): Promise<PurgeResult> {
     return this.transport.send({
       method: "POST",
       base: this.base,
@@ -155,7 +160,7 @@ export class EndpointJobs {
   }
 
   /** Counts of jobs by state and of workers (`/health`). */
-  health(options?: CallOptions): Promise<Health> {
+  async health(options?: CallOptions): Promise<Health> {
     return this.transport.send({
       method: "GET",
       base: this.base,

@@ -33,7 +33,7 @@ export class Endpoints {
   }
 
   /** Creates an endpoint. Not idempotent: a lost answer is not retried (see retry-policy.ts). */
-  create(input: EndpointCreateInput, options?: CallOptions): Promise<Endpoint> {
+  async create(input: EndpointCreateInput, options?: CallOptions): Promise<Endpoint> {
     const body = validateRequest(EndpointCreateInputSchema, input, "create endpoint");
     return this.transport.send({
       method: "POST",
@@ -47,7 +47,7 @@ export class Endpoints {
   }
 
   /** Reads one endpoint; a missing one is a `NotFoundError`. */
-  get(id: string, options?: EndpointReadOptions): Promise<Endpoint> {
+  async get(id: string, options?: EndpointReadOptions): Promise<Endpoint> {
     return this.transport.send({
       method: "GET",
       base: this.base,
@@ -60,7 +60,7 @@ export class Endpoints {
   }
 
   /** Lists the account's endpoints. */
-  list(options?: EndpointReadOptions): Promise<Endpoint[]> {
+  async list(options?: EndpointReadOptions): Promise<Endpoint[]> {
     return this.transport.send({
       method: "GET",
       base: this.base,
@@ -73,7 +73,7 @@ export class Endpoints {
   }
 
   /** Updates an endpoint in place (a rolling release on the platform). */
-  update(id: string, input: EndpointUpdateInput, options?: EndpointUpdateOptions): Promise<Endpoint> {
+  async update(id: string, input: EndpointUpdateInput, options?: EndpointUpdateOptions): Promise<Endpoint> {
     const body = validateRequest(EndpointUpdateInputSchema, input, "update endpoint");
     const method = options?.method ?? "PATCH";
     return this.transport.send({

@@ -32,7 +32,7 @@ export class NetworkVolumes {
   }
 
   /** Creates a volume. Not idempotent: a lost answer is not retried (see retry-policy.ts). */
-  create(input: NetworkVolumeCreateInput, options?: CallOptions): Promise<NetworkVolume> {
+  async create(input: NetworkVolumeCreateInput, options?: CallOptions): Promise<NetworkVolume> {
     const body = validateRequest(NetworkVolumeCreateInputSchema, input, "create network volume");
     return this.transport.send({
       method: "POST",
@@ -46,7 +46,7 @@ export class NetworkVolumes {
   }
 
   /** Reads one volume; a missing one is a `NotFoundError` (code `not_found`). */
-  get(id: string, options?: CallOptions): Promise<NetworkVolume> {
+  async get(id: string, options?: CallOptions): Promise<NetworkVolume> {
     return this.transport.send({
       method: "GET",
       base: this.base,
@@ -58,7 +58,7 @@ export class NetworkVolumes {
   }
 
   /** Lists the account's volumes. */
-  list(options?: CallOptions): Promise<NetworkVolume[]> {
+  async list(options?: CallOptions): Promise<NetworkVolume[]> {
     return this.transport.send({
       method: "GET",
       base: this.base,

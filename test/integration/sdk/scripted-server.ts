@@ -1,0 +1,57 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** What the scripted server does with one request. */
+export type Step =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { drop: true }
+  | { delayMs: number; status: number; body?: unknown }
+  | { raw: string; status: number };
+
+/** A request the scripted server saw. */
+export interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+/** A real `node:http` server on port 0 that answers from a script, one step per request, and records requests. */
+export async function scriptedServer(steps: Step[]) {
+  const seen: Seen[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      const step = steps.shift() ?? { status: 500, body: { error: "script exhausted" } };
+      if ("drop" in step) {
+        req.socket.destroy();
+        return;
+      }
+      const send = () => {
+        if ("raw" in step) {
+          res.writeHead(step.status, { "content-type": "application/json" }).end(step.raw);
+          return;
+        }
+        const headers = { "content-type": "application/json", ...("headers" in step ? step.headers : {}) };
+        res.writeHead(step.status, headers).end(step.body === undefined ? "" : JSON.stringify(step.body));
+      };
+      if ("delayMs" in step) setTimeout(send, step.delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    seen,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

@@ -1,0 +1,37 @@
+import type { CheckFailure } from "@pulumi/pulumi/dynamic";
+import type { z } from "zod";
+import { isUnknown, userProps } from "./property-values";
+
+/**
+ * Validates inputs with a shared zod schema and turns every issue into a per-property failure
+ * (shown by `pulumi preview` next to the property). Properties still unknown during preview are
+ * left out of validation, so a preview never fails on a value it cannot see yet.
+ */
+export function schemaFailures(schema: z.ZodType, inputs: Record<string, unknown>): CheckFailure[] {
+  const known: Record<string, unknown> = {};
+  const unknownKeys = new Set<string>();
+  for (const [k, v] of Object.entries(userProps(inputs))) {
+    if (isUnknown(v)) unknownKeys.add(k);
+    else known[k] = v;
+  }
+  const parsed = schema.safeParse(known);
+  if (parsed.success) return [];
+  const failures: CheckFailure[] = [];
+  for (const issue of parsed.error.issues) {
+    const property = String(issue.path[0] ?? "");
+    if (unknownKeys.has(property)) continue;
+    const rest = issue.path.slice(1).map(String);
+    const at = rest.length ? ` (at ${property}[${rest.join("][")}])` : "";
+    const value = issue.path.reduce<unknown>((cur, key) => (cur as Record<PropertyKey, unknown>)?.[key], known);
+    const reason = value === undefined && issue.code === "invalid_type" ? "is required" : issue.message;
+    failures.push({ property, reason: `${reason}${at}` });
+  }
+  return failures;
+}
+
+/** A failure for an `adoptId` that is present but not a non-empty string. */
+export function adoptIdFailures(inputs: Record<string, unknown>): CheckFailure[] {
+  const v = inputs.adoptId;
+  if (v === undefined || isUnknown(v) || (typeof v === "string" && v.trim() !== "")) return [];
+  return [{ property: "adoptId", reason: "must be the id of an existing resource (a non-empty string)" }];
+}

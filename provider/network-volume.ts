@@ -1,0 +1,65 @@
+import * as pulumi from "@pulumi/pulumi";
+import { autoName } from "./auto-name";
+import { networkVolumeShim } from "./serialized-providers";
+
+/** Inputs of a {@link NetworkVolume}. */
+export interface NetworkVolumeArgs {
+  /** Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place. */
+  name?: pulumi.Input<string>;
+  /**
+   * Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused
+   * at `pulumi preview`, before anything is sent to the platform.
+   */
+  size: pulumi.Input<number>;
+  /**
+   * Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the
+   * data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
+   */
+  dataCenterId: pulumi.Input<string>;
+  /**
+   * Id of an existing volume to take under management instead of creating one (the import path,
+   * since `pulumi import` does not work for dynamic resources). Its data center must match; its
+   * name and size are converged to these inputs.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** A network volume: persistent storage in one data center. */
+export class NetworkVolume extends pulumi.dynamic.Resource {
+  /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
+  static readonly __pulumiType = "pulumi-nodejs:dynamic/runpod:NetworkVolume";
+
+  /** Name on the platform. */
+  declare readonly name: pulumi.Output<string>;
+  /** Size in GB. */
+  declare readonly size: pulumi.Output<number>;
+  /** Data center. */
+  declare readonly dataCenterId: pulumi.Output<string>;
+
+  constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
+    const physicalName =
+      args.name ?? autoName(name, { project: pulumi.getProject(), stack: pulumi.getStack(), type: "NetworkVolume" });
+    super(
+      networkVolumeShim,
+      name,
+      {
+        name: physicalName,
+        size: args.size,
+        dataCenterId: args.dataCenterId,
+        adoptId: args.adoptId,
+        __autoNamed: args.name === undefined,
+      },
+      opts,
+      "runpod",
+      "NetworkVolume",
+    );
+  }
+
+  /** Whether `obj` is a NetworkVolume, even across copies of this package. */
+  static override isInstance(obj: unknown): obj is NetworkVolume {
+    return (
+      pulumi.CustomResource.isInstance(obj) &&
+      (obj as unknown as { __pulumiType?: string }).__pulumiType === NetworkVolume.__pulumiType
+    );
+  }
+}

@@ -1,0 +1,45 @@
+import { RunpodClient } from "../sdk/client";
+import type { RunpodClientOptions } from "../sdk/config";
+
+/**
+ * Where the provider's credentials and addresses come from, in DESIGN.md's order: stack config
+ * `runpod:apiKey` (secret), `runpod:apiUrl`, `runpod:queueUrl`; then `RUNPOD_API_KEY`,
+ * `RUNPOD_API_URL`, `RUNPOD_QUEUE_URL`; then the client's defaults. Read at run time in the
+ * provider process only: nothing here is ever an input, an output or part of the serialized provider.
+ */
+export interface ConfigSource {
+  get(key: string): string | undefined;
+}
+
+let configured: RunpodClientOptions = {};
+let client: RunpodClient | undefined;
+
+/** Records the stack config handed to the dynamic provider's `configure`. */
+export function configureFromStack(config: ConfigSource | undefined): void {
+  const read = (key: string) => {
+    const v = config?.get(`runpod:${key}`);
+    return typeof v === "string" && v !== "" ? v : undefined;
+  };
+  configured = { apiKey: read("apiKey"), apiUrl: read("apiUrl"), queueUrl: read("queueUrl") };
+  void client?.close();
+  client = undefined;
+}
+
+/** Overrides the configuration directly (tests and in-process use). */
+export function configureDirect(options: RunpodClientOptions): void {
+  configured = { ...options };
+  void client?.close();
+  client = undefined;
+}
+
+/** The process-wide client, built on first use from stack config, then the environment. */
+export function providerClient(): RunpodClient {
+  client ??= new RunpodClient({
+    ...configured,
+    // A `pulumi up` should ride out a bad minute of the platform, but every wait stays bounded
+    // (customTimeouts do not apply to dynamic resources).
+    maxAttempts: configured.maxAttempts ?? 6,
+    retryBudgetMs: configured.retryBudgetMs ?? 120_000,
+  });
+  return client;
+}

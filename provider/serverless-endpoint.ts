@@ -1,0 +1,106 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { ComputeType, CpuFlavorId, CudaVersion, DataCenterId, GpuTypeId, ScalerType } from "../sdk/schemas";
+import { autoName } from "./auto-name";
+import { serverlessEndpointShim } from "./serialized-providers";
+
+/** Inputs of a {@link ServerlessEndpoint}. Bounds are checked at `pulumi preview`. */
+export interface ServerlessEndpointArgs {
+  /** Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). */
+  templateId: pulumi.Input<string>;
+  /** Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix. */
+  name?: pulumi.Input<string>;
+  /** GPU types in priority order: the first is rented when available. Reordering is an in-place update. */
+  gpuTypeIds?: pulumi.Input<pulumi.Input<GpuTypeId>[]>;
+  /** GPUs per worker, at least 1 (platform default 1). */
+  gpuCount?: pulumi.Input<number>;
+  /** Workers kept running even when idle (billed), at least 0 and at most `workersMax`. */
+  workersMin?: pulumi.Input<number>;
+  /** Most workers at once, at least 0. */
+  workersMax?: pulumi.Input<number>;
+  /** Seconds an idle worker lives before scale-down, 1..3600 (platform default 5). */
+  idleTimeout?: pulumi.Input<number>;
+  /** `GPU` (default) or `CPU`. A change REPLACES the endpoint. */
+  computeType?: pulumi.Input<ComputeType>;
+  /** `QUEUE_DELAY` (default) or `REQUEST_COUNT`. */
+  scalerType?: pulumi.Input<ScalerType>;
+  /** Scaler threshold, at least 1 (platform default 4). */
+  scalerValue?: pulumi.Input<number>;
+  /** Longest a single job may run, in ms. */
+  executionTimeoutMs?: pulumi.Input<number>;
+  /** Flash boot. */
+  flashboot?: pulumi.Input<boolean>;
+  /** Network volume to attach, e.g. `volume.id`. */
+  networkVolumeId?: pulumi.Input<string>;
+  /** Network volumes to attach to a multi-region endpoint. */
+  networkVolumeIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Data centers workers may run in (order does not matter). */
+  dataCenterIds?: pulumi.Input<pulumi.Input<DataCenterId>[]>;
+  /** Acceptable CUDA versions (order does not matter). */
+  allowedCudaVersions?: pulumi.Input<pulumi.Input<CudaVersion>[]>;
+  /** Minimum CUDA version. */
+  minCudaVersion?: pulumi.Input<CudaVersion>;
+  /** CPU flavors in priority order (CPU endpoints). */
+  cpuFlavorIds?: pulumi.Input<pulumi.Input<CpuFlavorId>[]>;
+  /** vCPUs per CPU worker (platform default 2). */
+  vcpuCount?: pulumi.Input<number>;
+  /** Id of an existing endpoint to take under management instead of creating one (see README, "Adopting"). */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** Output-only properties, registered so they can be read after deployment. */
+const OUTPUT_ONLY = ["url", "instanceIds", "env", "createdAt", "userId", "version"] as const;
+
+/** A queue-based serverless endpoint. */
+export class ServerlessEndpoint extends pulumi.dynamic.Resource {
+  /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
+  static readonly __pulumiType = "pulumi-nodejs:dynamic/runpod:ServerlessEndpoint";
+
+  /** Job address of the endpoint: `{queueUrl}/<id>`. */
+  declare readonly url: pulumi.Output<string>;
+  declare readonly templateId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
+  declare readonly gpuCount: pulumi.Output<number | undefined>;
+  declare readonly workersMin: pulumi.Output<number | undefined>;
+  declare readonly workersMax: pulumi.Output<number | undefined>;
+  declare readonly idleTimeout: pulumi.Output<number | undefined>;
+  declare readonly computeType: pulumi.Output<ComputeType | undefined>;
+  declare readonly scalerType: pulumi.Output<ScalerType | undefined>;
+  declare readonly scalerValue: pulumi.Output<number | undefined>;
+  declare readonly executionTimeoutMs: pulumi.Output<number | undefined>;
+  declare readonly flashboot: pulumi.Output<boolean | undefined>;
+  declare readonly networkVolumeId: pulumi.Output<string | undefined>;
+  declare readonly networkVolumeIds: pulumi.Output<string[] | undefined>;
+  declare readonly dataCenterIds: pulumi.Output<string[] | undefined>;
+  declare readonly allowedCudaVersions: pulumi.Output<string[] | undefined>;
+  declare readonly minCudaVersion: pulumi.Output<string | undefined>;
+  declare readonly cpuFlavorIds: pulumi.Output<string[] | undefined>;
+  declare readonly vcpuCount: pulumi.Output<number | undefined>;
+  /** Instance ids of a CPU endpoint. */
+  declare readonly instanceIds: pulumi.Output<string[] | undefined>;
+  /** Environment of the workers (from the template). */
+  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
+  /** When the platform created the endpoint. */
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+  /** Owner on the platform. */
+  declare readonly userId: pulumi.Output<string | undefined>;
+  /** Release version, incremented by each update. */
+  declare readonly version: pulumi.Output<number | undefined>;
+
+  constructor(name: string, args: ServerlessEndpointArgs, opts?: pulumi.CustomResourceOptions) {
+    const physicalName =
+      args.name ??
+      autoName(name, { project: pulumi.getProject(), stack: pulumi.getStack(), type: "ServerlessEndpoint" });
+    const props: Record<string, unknown> = { ...args, name: physicalName, __autoNamed: args.name === undefined };
+    for (const key of OUTPUT_ONLY) props[key] = undefined;
+    super(serverlessEndpointShim, name, props, opts, "runpod", "ServerlessEndpoint");
+  }
+
+  /** Whether `obj` is a ServerlessEndpoint, even across copies of this package. */
+  static override isInstance(obj: unknown): obj is ServerlessEndpoint {
+    return (
+      pulumi.CustomResource.isInstance(obj) &&
+      (obj as unknown as { __pulumiType?: string }).__pulumiType === ServerlessEndpoint.__pulumiType
+    );
+  }
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { networkVolumeProvider } from "../../../provider/network-volume-provider";
+import { UNKNOWN } from "../../../provider/property-values";
+import { serverlessEndpointProvider } from "../../../provider/serverless-endpoint-provider";
+
+const volume = { name: "models-abc1234", size: 50, dataCenterId: "EU-RO-1", __autoNamed: true };
+const endpoint = { templateId: "echo", name: "api-abc1234", gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 2 };
+
+describe("NetworkVolume check", () => {
+  it("accepts valid inputs and returns them unchanged", async () => {
+    expect(await networkVolumeProvider.check({}, volume)).toEqual({ inputs: volume, failures: [] });
+  });
+
+  it.each([
+    ["size", -1, "must be at least 0 GB"],
+    ["size", 4001, "must be at most 4000 GB"],
+    ["size", 1.5, "must be a whole number of GB"],
+    ["size", "big", "Invalid input: expected number, received string"],
+    ["dataCenterId", "", "must not be empty"],
+    ["name", "", "must not be empty"],
+    ["adoptId", "", "must be the id of an existing resource (a non-empty string)"],
+  ])("fails on %s = %j: %s", async (property, value, reason) => {
+    const { failures } = await networkVolumeProvider.check({}, { ...volume, [property]: value });
+    expect(failures).toContainEqual({ property, reason });
+  });
+
+  it("reports a missing size as required", async () => {
+    const { size: _size, ...rest } = volume;
+    expect((await networkVolumeProvider.check({}, rest)).failures).toEqual([
+      { property: "size", reason: "is required" },
+    ]);
+  });
+
+  it("refuses a shrink, naming the current and the requested size", async () => {
+    const { failures } = await networkVolumeProvider.check(volume, { ...volume, size: 40 });
+    expect(failures).toEqual([
+      {
+        property: "size",
+        reason: "size can only grow: the volume has 50 GB and 40 GB was requested; network volumes cannot shrink",
+      },
+    ]);
+  });
+
+  it("allows any size when the data center changes, since that makes a new volume", async () => {
+    expect(
+      (await networkVolumeProvider.check(volume, { ...volume, dataCenterId: "US-TX-3", size: 10 })).failures,
+    ).toEqual([]);
+  });
+
+  it("allows growth and an unchanged size", async () => {
+    expect((await networkVolumeProvider.check(volume, { ...volume, size: 51 })).failures).toEqual([]);
+    expect((await networkVolumeProvider.check(volume, volume)).failures).toEqual([]);
+  });
+
+  it("tolerates unknown values during preview", async () => {
+    const news = { ...volume, size: UNKNOWN, dataCenterId: UNKNOWN };
+    expect((await networkVolumeProvider.check(volume, news)).failures).toEqual([]);
+  });
+});
+
+describe("ServerlessEndpoint check", () => {
+  it("accepts valid inputs", async () => {
+    expect((await serverlessEndpointProvider.check({}, endpoint)).failures).toEqual([]);
+  });
+
+  it.each([
+    ["templateId", "", "must not be empty"],
+    ["gpuCount", 0, "must be at least 1"],
+    ["workersMax", -1, "workersMax must be at least 0"],
+    ["idleTimeout", 0, "must be at least 1 second"],
+    ["idleTimeout", 3601, "must be at most 3600 seconds"],
+    ["scalerValue", 0, "must be at least 1"],
+    ["scalerType", "FAST", "must be one of QUEUE_DELAY, REQUEST_COUNT"],
+    ["computeType", "TPU", "must be one of GPU, CPU"],
+    ["name", "x".repeat(192), "must be at most 191 characters"],
+    ["gpuTypeIds", ["NVIDIA L4", "GTX 970"], "is not a GPU type the platform knows (at gpuTypeIds[1])"],
+    ["dataCenterIds", ["MOON-1"], "is not a data center the platform knows (at dataCenterIds[0])"],
+    ["executionTimeoutMs", 0, "must be positive"],
+  ])("fails on %s = %j: %s", async (property, value, reason) => {
+    const { failures } = await serverlessEndpointProvider.check({}, { ...endpoint, [property]: value });
+    expect(failures).toContainEqual({ property, reason });
+  });
+
+  it("refuses workersMin above workersMax", async () => {
+    const { failures } = await serverlessEndpointProvider.check({}, { ...endpoint, workersMin: 3, workersMax: 2 });
+    expect(failures).toEqual([{ property: "workersMin", reason: "workersMin must not exceed workersMax" }]);
+  });
+
+  it("does not compare worker bounds when one of them is unknown", async () => {
+    const { failures } = await serverlessEndpointProvider.check(
+      {},
+      { ...endpoint, workersMin: 3, workersMax: UNKNOWN },
+    );
+    expect(failures).toEqual([]);
+  });
+
+  it("tolerates an unknown element inside a list", async () => {
+    const { failures } = await serverlessEndpointProvider.check(
+      {},
+      { ...endpoint, gpuTypeIds: ["NVIDIA L4", UNKNOWN] },
+    );
+    expect(failures).toEqual([]);
+  });
+});

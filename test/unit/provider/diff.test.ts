@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { NETWORK_VOLUME_FIELDS, SERVERLESS_ENDPOINT_FIELDS } from "../../../provider/field-rules";
+import { networkVolumeProvider } from "../../../provider/network-volume-provider";
+import { UNKNOWN } from "../../../provider/property-values";
+import { serverlessEndpointProvider } from "../../../provider/serverless-endpoint-provider";
+
+const noChange = { changes: false, replaces: [], deleteBeforeReplace: false };
+const update = { changes: true, replaces: [], deleteBeforeReplace: false };
+const replace = (key: string) => ({ changes: true, replaces: [key], deleteBeforeReplace: false });
+
+const volumeState = { name: "v", size: 10, dataCenterId: "EU-RO-1", __provider: "x" };
+
+describe("NetworkVolume diff", () => {
+  it("finds no change when nothing changed, whatever __provider holds", async () => {
+    expect(await networkVolumeProvider.diff("id", volumeState, { ...volumeState, __provider: "y" })).toEqual(noChange);
+  });
+
+  it.each([
+    ["name", "renamed", update],
+    ["size", 20, update],
+    ["dataCenterId", "US-TX-3", replace("dataCenterId")],
+    ["size", UNKNOWN, update],
+    ["dataCenterId", UNKNOWN, replace("dataCenterId")],
+  ])("%s -> %j is %j", async (key, value, expected) => {
+    expect(await networkVolumeProvider.diff("id", volumeState, { ...volumeState, [key]: value })).toEqual(expected);
+  });
+
+  it("covers every volume field with a rule", () => {
+    expect(Object.keys(NETWORK_VOLUME_FIELDS).sort()).toEqual(["dataCenterId", "name", "size"]);
+  });
+});
+
+describe("ServerlessEndpoint diff", () => {
+  const state = {
+    templateId: "echo",
+    name: "e",
+    gpuTypeIds: ["NVIDIA L4", "NVIDIA A40"],
+    dataCenterIds: ["EU-RO-1", "US-TX-3"],
+    workersMin: 0,
+    workersMax: 2,
+    idleTimeout: 5,
+    computeType: "GPU",
+    createdAt: "2026-01-01T00:00:00Z",
+    url: "http://x/v2/e",
+  };
+
+  it("compares only what the user set, ignoring defaults and computed outputs", async () => {
+    expect(await serverlessEndpointProvider.diff("id", state, { templateId: "echo", name: "e" })).toEqual(noChange);
+  });
+
+  it("treats a reordered GPU priority list as an update", async () => {
+    const news = { ...state, gpuTypeIds: ["NVIDIA A40", "NVIDIA L4"] };
+    expect(await serverlessEndpointProvider.diff("id", state, news)).toEqual(update);
+  });
+
+  it("ignores the order of data centers", async () => {
+    const news = { ...state, dataCenterIds: ["US-TX-3", "EU-RO-1"] };
+    expect(await serverlessEndpointProvider.diff("id", state, news)).toEqual(noChange);
+  });
+
+  it("replaces on a computeType change", async () => {
+    expect(await serverlessEndpointProvider.diff("id", state, { ...state, computeType: "CPU" })).toEqual(
+      replace("computeType"),
+    );
+  });
+
+  it.each(
+    Object.entries(SERVERLESS_ENDPOINT_FIELDS)
+      .filter(([, rule]) => !rule.replaces)
+      .map(([key]) => key),
+  )("updates %s in place", async (key) => {
+    const news = { ...state, [key]: UNKNOWN };
+    expect(await serverlessEndpointProvider.diff("id", state, news)).toEqual(update);
+  });
+
+  it("ignores adoptId after creation", async () => {
+    expect(await serverlessEndpointProvider.diff("id", state, { ...state, adoptId: "other" })).toEqual(noChange);
+  });
+});

@@ -9,22 +9,22 @@ import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
 
 /** Serialized provider of `NetworkVolume`. */
 export const networkVolumeShim: ResourceProvider = {
-  configure: (req) => require("pulumi-runpod/provider/impl").configure(req),
-  check: (olds, news) => require("pulumi-runpod/provider/impl").networkVolume.check(olds, news),
-  diff: (id, olds, news) => require("pulumi-runpod/provider/impl").networkVolume.diff(id, olds, news),
-  create: (inputs) => require("pulumi-runpod/provider/impl").networkVolume.create(inputs),
-  read: (id, props) => require("pulumi-runpod/provider/impl").networkVolume.read(id, props),
-  update: (id, olds, news) => require("pulumi-runpod/provider/impl").networkVolume.update(id, olds, news),
-  delete: (id, props) => require("pulumi-runpod/provider/impl").networkVolume.delete(id, props),
+  configure: (...a) => require("pulumi-runpod/impl").configure(...a),
+  check: (...a) => require("pulumi-runpod/impl").volume.check(...a),
+  diff: (...a) => require("pulumi-runpod/impl").volume.diff(...a),
+  create: (...a) => require("pulumi-runpod/impl").volume.create(...a),
+  read: (...a) => require("pulumi-runpod/impl").volume.read(...a),
+  update: (...a) => require("pulumi-runpod/impl").volume.update(...a),
+  delete: (...a) => require("pulumi-runpod/impl").volume.delete(...a),
 };
 
 /** Serialized provider of `ServerlessEndpoint`. */
 export const serverlessEndpointShim: ResourceProvider = {
-  configure: (req) => require("pulumi-runpod/provider/impl").configure(req),
-  check: (olds, news) => require("pulumi-runpod/provider/impl").serverlessEndpoint.check(olds, news),
-  diff: (id, olds, news) => require("pulumi-runpod/provider/impl").serverlessEndpoint.diff(id, olds, news),
-  create: (inputs) => require("pulumi-runpod/provider/impl").serverlessEndpoint.create(inputs),
-  read: (id, props) => require("pulumi-runpod/provider/impl").serverlessEndpoint.read(id, props),
-  update: (id, olds, news) => require("pulumi-runpod/provider/impl").serverlessEndpoint.update(id, olds, news),
-  delete: (id, props) => require("pulumi-runpod/provider/impl").serverlessEndpoint.delete(id, props),
+  configure: (...a) => require("pulumi-runpod/impl").configure(...a),
+  check: (...a) => require("pulumi-runpod/impl").endpoint.check(...a),
+  diff: (...a) => require("pulumi-runpod/impl").endpoint.diff(...a),
+  create: (...a) => require("pulumi-runpod/impl").endpoint.create(...a),
+  read: (...a) => require("pulumi-runpod/impl").endpoint.read(...a),
+  update: (...a) => require("pulumi-runpod/impl").endpoint.update(...a),
+  delete: (...a) => require("pulumi-runpod/impl").endpoint.delete(...a),
 };

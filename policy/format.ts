@@ -1,0 +1,69 @@
+import { Secret } from "@pulumi/policy/policy";
+import type { ResourceKind } from "./resource-types";
+
+/**
+ * How violation messages are written: `<Kind> "<name>": <field> = <value>: <rule>`, the same
+ * `field = value: rule` shape as the client's errors (`describeProblems` in sdk/schemas).
+ *
+ * Secrets: a message only ever shows the value of the field its rule checks (GPU types, worker
+ * counts, timeouts, sizes: none of them credentials), never a whole props object, never
+ * `__provider`. Values the engine still marks as secret are shown as `[secret]`.
+ */
+
+/** Longest rendering of one value; lists of GPU types need more room than the client's 80. */
+const MAX_VALUE_LENGTH = 240;
+
+/** Contributors listed by name in a stack-wide message before the rest are counted. */
+const MAX_LISTED = 10;
+
+/** Renders a value compactly as JSON, hiding secrets and bounding the length. */
+export function formatValue(value: unknown): string {
+  if (value instanceof Secret) return "[secret]";
+  if (value === undefined) return "undefined";
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 3)}...` : text;
+}
+
+/** Renders a setting that may be unset, showing the platform default the platform would apply. */
+export function formatSetting(value: unknown, platformDefault?: number | string): string {
+  if (value === undefined && platformDefault !== undefined) {
+    return `unset (platform default ${formatValue(platformDefault)})`;
+  }
+  return formatValue(value);
+}
+
+/** `ServerlessEndpoint "api"`: names a resource by kind and logical name. */
+export function resourceLabel(kind: ResourceKind, name: string): string {
+  return `${kind} "${name}"`;
+}
+
+/** `Stack "dev"`, or `Stack` when the engine did not give the stack's name. */
+export function stackLabel(stackName: string | undefined): string {
+  return stackName === undefined ? "Stack" : `Stack "${stackName}"`;
+}
+
+/** One violation message: `<subject>: <field> = <value>: <rule>`. */
+export function violation(subject: string, field: string, renderedValue: string, rule: string): string {
+  return `${subject}: ${field} = ${renderedValue}: ${rule}`;
+}
+
+/** `"a" 8, "b" 6` for at most ten contributors, then `and N more`. */
+export function listContributors(items: readonly string[]): string {
+  if (items.length <= MAX_LISTED) return items.join(", ");
+  return `${items.slice(0, MAX_LISTED).join(", ")} and ${items.length - MAX_LISTED} more`;
+}
+
+/** `1 GPU endpoint`, `2 GPU endpoints`. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** True for a whole number (a finite integer). */
+export function isWholeNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value);
+}

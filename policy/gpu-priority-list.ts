@@ -1,0 +1,187 @@
+import {
+  type ResourceValidationPolicy,
+  remediateResourceOfType,
+  Secret,
+  validateResourceOfType,
+} from "@pulumi/policy/policy";
+import { z } from "zod";
+import { GPU_TYPE_IDS } from "../sdk/schemas";
+import { formatValue, plural, resourceLabel, violation } from "./format";
+import { nonNegativeInt, parsePolicyConfig, stringList, toPolicyConfigSchema } from "./policy-config";
+import { isGpuEndpoint, type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
+
+/** Name of the policy (the key of its settings in `--policy-pack-config`). */
+export const GPU_PRIORITY_LIST_POLICY = "runpod-gpu-priority-list";
+
+/** Settings of `runpod-gpu-priority-list`. */
+export const GpuPriorityListConfigSchema = z
+  .object({
+    additionalGpuTypeIds: stringList(
+      "GPU type ids to accept as known besides the platform's OpenAPI list (for types the platform added later).",
+    ),
+    allowed: stringList("If set, every entry of gpuTypeIds must be one of these GPU types."),
+    denied: stringList("No entry of gpuTypeIds may be one of these GPU types."),
+    minFallbacks: nonNegativeInt(
+      "Least number of distinct GPU types after the first choice (default 0): a single GPU type often has no capacity.",
+    ),
+    preferredOrder: stringList(
+      "The organisation's ranking of GPU types, best first. Entries of gpuTypeIds that appear here must follow this order; others are not constrained.",
+    ),
+  })
+  .strict();
+
+/** Settings of `runpod-gpu-priority-list`. */
+export type GpuPriorityListConfig = z.infer<typeof GpuPriorityListConfigSchema>;
+
+const DUPLICATE_RULE = "each GPU type may appear once (remediation keeps the first occurrence)";
+
+/**
+ * The GPU priority list rule: for a GPU endpoint, `gpuTypeIds` is a non-empty list of distinct GPU
+ * types the platform knows, within `allowed`, outside `denied`, with at least `minFallbacks` types
+ * after the first, and in `preferredOrder`. Returns one message per violation (none for CPU endpoints).
+ */
+export function checkGpuPriorityList(
+  name: string,
+  props: ServerlessEndpointProps,
+  config: GpuPriorityListConfig = {},
+): string[] {
+  if (!isGpuEndpoint(props)) return [];
+  const subject = resourceLabel("ServerlessEndpoint", name);
+  const list: unknown = props.gpuTypeIds;
+  if (!Array.isArray(list)) {
+    const rule =
+      list === undefined
+        ? "must list at least one GPU type for a GPU endpoint (GPU types in order of preference)"
+        : "must be a list of GPU type ids";
+    return [violation(subject, "gpuTypeIds", formatValue(list), rule)];
+  }
+  if (list.length === 0) {
+    return [violation(subject, "gpuTypeIds", "[]", "must list at least one GPU type for a GPU endpoint")];
+  }
+  const messages: string[] = [];
+  const rendered = formatValue(list);
+  const indexesOf = new Map<string, number[]>();
+  list.forEach((entry: unknown, i) => {
+    if (typeof entry !== "string") {
+      messages.push(violation(subject, `gpuTypeIds[${i}]`, formatValue(entry), "must be a GPU type id (a string)"));
+      return;
+    }
+    indexesOf.set(entry, [...(indexesOf.get(entry) ?? []), i]);
+  });
+
+  for (const [entry, indexes] of indexesOf) {
+    if (indexes.length > 1) {
+      const where = `indexes ${indexes.join(", ")}`;
+      messages.push(
+        violation(
+          subject,
+          "gpuTypeIds",
+          rendered,
+          `lists "${entry}" ${indexes.length} times (${where}); ${DUPLICATE_RULE}`,
+        ),
+      );
+    }
+  }
+
+  const known = new Set<string>([...GPU_TYPE_IDS, ...(config.additionalGpuTypeIds ?? [])]);
+  const allowed = config.allowed ? new Set(config.allowed) : undefined;
+  const denied = new Set(config.denied ?? []);
+  for (const [entry, [i]] of indexesOf) {
+    const field = `gpuTypeIds[${i}]`;
+    const value = formatValue(entry);
+    if (!known.has(entry)) {
+      messages.push(
+        violation(
+          subject,
+          field,
+          value,
+          "is not a GPU type the platform knows (if the platform added it, list it in additionalGpuTypeIds)",
+        ),
+      );
+    }
+    if (allowed && !allowed.has(entry)) {
+      messages.push(
+        violation(subject, field, value, `is not one of the allowed GPU types ${formatValue(config.allowed)}`),
+      );
+    }
+    if (denied.has(entry)) messages.push(violation(subject, field, value, "is a denied GPU type"));
+  }
+
+  const distinct = [...indexesOf.keys()];
+  const minFallbacks = config.minFallbacks ?? 0;
+  const fallbacks = Math.max(distinct.length - 1, 0);
+  if (fallbacks < minFallbacks) {
+    messages.push(
+      violation(
+        subject,
+        "gpuTypeIds",
+        rendered,
+        `has ${plural(fallbacks, "fallback")} after the first choice, at least ${minFallbacks} required (minFallbacks): a single GPU type often has no capacity`,
+      ),
+    );
+  }
+
+  const orderProblem = preferredOrderProblem(distinct, config.preferredOrder ?? []);
+  if (orderProblem) messages.push(violation(subject, "gpuTypeIds", rendered, orderProblem));
+  return messages;
+}
+
+/**
+ * Checks that the ranked entries of `list` (those in `ranking`) appear in ranking order. Returns
+ * the rule that was broken, naming the first misplaced pair and the expected list, or undefined.
+ */
+export function preferredOrderProblem(list: readonly string[], ranking: readonly string[]): string | undefined {
+  const rank = new Map<string, number>();
+  ranking.forEach((gpu, i) => {
+    if (!rank.has(gpu)) rank.set(gpu, i);
+  });
+  const ranked = list.filter((gpu) => rank.has(gpu));
+  const sorted = [...ranked].sort((a, b) => rank.get(a)! - rank.get(b)!);
+  const at = ranked.findIndex((gpu, i) => gpu !== sorted[i]);
+  if (at < 0) return undefined;
+  const misplaced = ranked[at]!;
+  const better = sorted[at]!;
+  let next = 0;
+  const expected = list.map((gpu) => (rank.has(gpu) ? sorted[next++]! : gpu));
+  return `is not in the preferred order: "${better}" is ranked above "${misplaced}" but listed after it; expected ${formatValue(expected)} (preferredOrder)`;
+}
+
+/** `gpuTypeIds` without duplicates (first occurrence kept), or undefined when nothing needs fixing. */
+export function dedupeGpuTypeIds(props: ServerlessEndpointProps): string[] | undefined {
+  if (!isGpuEndpoint(props) || !Array.isArray(props.gpuTypeIds)) return undefined;
+  const list = [...props.gpuTypeIds];
+  const deduped = list.filter((gpu, i) => list.indexOf(gpu) === i);
+  return deduped.length === list.length ? undefined : deduped;
+}
+
+/**
+ * The remediation: returns the props with duplicate GPU types removed (first occurrence kept), or
+ * undefined when there is nothing to fix. The copy takes the other properties' raw values through
+ * their descriptors, so, under the engine, values unknown during preview (and `__provider`) pass
+ * through untouched instead of tripping @pulumi/policy's unknown-value check; a secret list stays secret.
+ */
+export function remediateGpuPriorityList<T extends ServerlessEndpointProps>(props: T): T | undefined {
+  const fixed = dedupeGpuTypeIds(props);
+  if (fixed === undefined) return undefined;
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(props)) as T;
+  const wasSecret = Object.getOwnPropertyDescriptor(props, "gpuTypeIds")?.value instanceof Secret;
+  (copy as Record<string, unknown>).gpuTypeIds = wasSecret ? new Secret(fixed) : fixed;
+  return copy;
+}
+
+/** The policy: checks GPU priority lists of GPU endpoints; its remediation removes duplicates. */
+export const gpuPriorityListPolicy: ResourceValidationPolicy = {
+  name: GPU_PRIORITY_LIST_POLICY,
+  description:
+    "A GPU endpoint's gpuTypeIds must be a non-empty list of distinct, known GPU types that the organisation allows, with enough fallbacks, in its preferred order.",
+  enforcementLevel: "mandatory",
+  configSchema: toPolicyConfigSchema(GpuPriorityListConfigSchema),
+  remediationSteps:
+    "List the GPU types once each, best first, choosing known and allowed types; with enforcement level `remediate` the pack removes duplicates itself.",
+  validateResource: validateResourceOfType(ServerlessEndpointResource, (props, args, reportViolation) => {
+    if (!isGpuEndpoint(props)) args.notApplicable("the endpoint uses CPU workers");
+    const config = parsePolicyConfig(GPU_PRIORITY_LIST_POLICY, GpuPriorityListConfigSchema, args.getConfig());
+    for (const message of checkGpuPriorityList(args.name, props, config)) reportViolation(message);
+  }),
+  remediateResource: remediateResourceOfType(ServerlessEndpointResource, (props) => remediateGpuPriorityList(props)),
+};

@@ -1,0 +1,18 @@
+import { PolicyPack } from "@pulumi/policy/policy";
+import { POLICY_PACK_NAME, runpodPolicies } from "./index";
+
+/**
+ * Entry point of the policy pack that Pulumi runs: `pulumi preview --policy-pack <dir>` starts
+ * `@pulumi/pulumi/cmd/run-policy-pack` in `<dir>` (this package's `policy/`), which requires the
+ * directory; `policy/package.json` points `main` at the compiled form of this file. Constructing
+ * the `PolicyPack` starts the analyzer's gRPC server and reads the pack's version from
+ * `<dir>/package.json`, so nothing else may import this module.
+ *
+ * `@pulumi/policy/policy` rather than `@pulumi/policy`: the package's `index.d.ts` re-exports
+ * names that its `proxy.d.ts` does not declare, which fails type-checking with `skipLibCheck: false`.
+ */
+new PolicyPack(POLICY_PACK_NAME, {
+  description:
+    "Guards RunPod serverless endpoints and network volumes: GPU priority lists, worker bounds and budgets, volume sizes.",
+  policies: runpodPolicies,
+});

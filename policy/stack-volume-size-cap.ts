@@ -1,0 +1,88 @@
+import type { StackValidationPolicy } from "@pulumi/policy/policy";
+import { z } from "zod";
+import { isWholeNumber, listContributors, plural, stackLabel, violation } from "./format";
+import { nonNegativeInt, parsePolicyConfig, toPolicyConfigSchema, withStackOverrides } from "./policy-config";
+import { type NamedProps, type NetworkVolumeProps, NetworkVolumeResource, resourcesOfType } from "./resource-types";
+import {
+  currentStackContext,
+  NO_STACK,
+  resolveStackSettings,
+  type StackContext,
+  type StackSettings,
+  settingLabel,
+} from "./stack-context";
+
+/** Name of the policy (the key of its settings in `--policy-pack-config`). */
+export const STACK_VOLUME_SIZE_CAP_POLICY = "runpod-stack-volume-size-cap";
+
+/** The cap of `runpod-stack-volume-size-cap`; it may differ per stack through `byStack`/`byStackTag`. */
+export const StackVolumeSizeLimitSchema = z.object({
+  maxTotalSizeGb: nonNegativeInt(
+    "Largest total size of the stack's network volumes, in GB. Unset: the policy does not apply.",
+  ),
+});
+
+/** The cap of `runpod-stack-volume-size-cap`. */
+export type StackVolumeSizeLimit = z.infer<typeof StackVolumeSizeLimitSchema>;
+
+/** Settings of `runpod-stack-volume-size-cap`: the cap plus its per-stack overrides. */
+export const StackVolumeSizeCapConfigSchema = withStackOverrides(StackVolumeSizeLimitSchema);
+
+/** Settings of `runpod-stack-volume-size-cap`. */
+export type StackVolumeSizeCapConfig = z.infer<typeof StackVolumeSizeCapConfigSchema>;
+
+/** The cap that applies to the stack in `context`. */
+export function resolveStackVolumeSizeLimit(
+  config: StackVolumeSizeCapConfig,
+  context: StackContext,
+): StackSettings<StackVolumeSizeLimit> {
+  const { byStack, byStackTag, ...base } = config;
+  return resolveStackSettings<StackVolumeSizeLimit>(base, { byStack, byStackTag }, context);
+}
+
+/**
+ * The per-stack size rule: the sizes of the stack's network volumes add up to at most
+ * `maxTotalSizeGb`. Sizes that are not whole numbers are left out (`runpod-volume-size-cap`
+ * reports them). Returns no message when no cap applies.
+ */
+export function checkStackVolumeSize(
+  volumes: readonly NamedProps<NetworkVolumeProps>[],
+  config: StackVolumeSizeCapConfig = {},
+  context: StackContext = NO_STACK,
+): string[] {
+  const limit = resolveStackVolumeSizeLimit(config, context);
+  const cap = limit.values.maxTotalSizeGb;
+  if (cap === undefined) return [];
+  const sized = volumes
+    .map(({ name, props }) => ({ name, size: props.size }))
+    .filter((v): v is { name: string; size: number } => isWholeNumber(v.size) && v.size >= 0);
+  const total = sized.reduce((sum, v) => sum + v.size, 0);
+  if (total <= cap) return [];
+  const contributors = [...sized].sort((a, b) => b.size - a.size).map((v) => `"${v.name}" ${v.size} GB`);
+  return [
+    violation(
+      stackLabel(context.stackName),
+      `size summed over ${plural(sized.length, "network volume")}`,
+      `${total} GB (${listContributors(contributors)})`,
+      `exceeds the cap of ${cap} GB per stack (${settingLabel(limit, "maxTotalSizeGb")})`,
+    ),
+  ];
+}
+
+/** The policy: the stack's network volumes together stay within a size cap. */
+export const stackVolumeSizeCapPolicy: StackValidationPolicy = {
+  name: STACK_VOLUME_SIZE_CAP_POLICY,
+  description: "The sizes of the stack's network volumes must add up to at most the configured cap per stack.",
+  enforcementLevel: "advisory",
+  configSchema: toPolicyConfigSchema(StackVolumeSizeCapConfigSchema),
+  remediationSteps: "Make volumes smaller or share one volume between endpoints, or raise the cap for this stack.",
+  validateStack: (args, reportViolation) => {
+    const config = parsePolicyConfig(STACK_VOLUME_SIZE_CAP_POLICY, StackVolumeSizeCapConfigSchema, args.getConfig());
+    const context = currentStackContext(args.stackTags);
+    if (resolveStackVolumeSizeLimit(config, context).values.maxTotalSizeGb === undefined) {
+      args.notApplicable("no cap (maxTotalSizeGb) is configured for this stack");
+    }
+    const volumes = resourcesOfType(args.resources, NetworkVolumeResource);
+    for (const message of checkStackVolumeSize(volumes, config, context)) reportViolation(message);
+  },
+};

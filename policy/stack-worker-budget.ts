@@ -1,0 +1,122 @@
+import type { StackValidationPolicy } from "@pulumi/policy/policy";
+import { z } from "zod";
+import { ENDPOINT_DEFAULTS, LIMITS } from "../sdk/schemas";
+import { isWholeNumber, listContributors, plural, stackLabel, violation } from "./format";
+import { nonNegativeInt, parsePolicyConfig, toPolicyConfigSchema, withStackOverrides } from "./policy-config";
+import {
+  isGpuEndpoint,
+  type NamedProps,
+  resourcesOfType,
+  type ServerlessEndpointProps,
+  ServerlessEndpointResource,
+} from "./resource-types";
+import {
+  currentStackContext,
+  NO_STACK,
+  resolveStackSettings,
+  type StackContext,
+  type StackSettings,
+  settingLabel,
+} from "./stack-context";
+
+/** Name of the policy (the key of its settings in `--policy-pack-config`). */
+export const STACK_WORKER_BUDGET_POLICY = "runpod-stack-worker-budget";
+
+/** The budget of `runpod-stack-worker-budget`; it may differ per stack through `byStack`/`byStackTag`. */
+export const WorkerBudgetSchema = z.object({
+  maxTotalGpus: nonNegativeInt(
+    "Most GPUs the stack's GPU endpoints may hold at once: the sum of workersMax × gpuCount. Unset: the policy does not apply.",
+  ),
+});
+
+/** The budget of `runpod-stack-worker-budget`. */
+export type WorkerBudget = z.infer<typeof WorkerBudgetSchema>;
+
+/** Settings of `runpod-stack-worker-budget`: the budget plus its per-stack overrides. */
+export const StackWorkerBudgetConfigSchema = withStackOverrides(WorkerBudgetSchema);
+
+/** Settings of `runpod-stack-worker-budget`. */
+export type StackWorkerBudgetConfig = z.infer<typeof StackWorkerBudgetConfigSchema>;
+
+/** The budget that applies to the stack in `context`. */
+export function resolveWorkerBudget(
+  config: StackWorkerBudgetConfig,
+  context: StackContext,
+): StackSettings<WorkerBudget> {
+  const { byStack, byStackTag, ...base } = config;
+  return resolveStackSettings<WorkerBudget>(base, { byStack, byStackTag }, context);
+}
+
+/** What one GPU endpoint can hold at once: `workersMax × gpuCount` GPUs (unset or invalid values take the platform defaults). */
+export interface GpuDemand {
+  /** Effective workersMax. */
+  readonly workersMax: number;
+  /** Effective gpuCount. */
+  readonly gpuCount: number;
+  /** `workersMax × gpuCount`. */
+  readonly gpus: number;
+}
+
+/**
+ * An endpoint's most GPUs at once, or undefined for a CPU endpoint. A value that is not a valid
+ * count counts as the platform default (the worker-bounds policy reports the value itself).
+ */
+export function gpuDemand(props: ServerlessEndpointProps): GpuDemand | undefined {
+  if (!isGpuEndpoint(props)) return undefined;
+  const workersMax =
+    isWholeNumber(props.workersMax) && props.workersMax >= LIMITS.workersMin
+      ? props.workersMax
+      : ENDPOINT_DEFAULTS.workersMax;
+  const gpuCount =
+    isWholeNumber(props.gpuCount) && props.gpuCount >= LIMITS.gpuCountMin ? props.gpuCount : ENDPOINT_DEFAULTS.gpuCount;
+  return { workersMax, gpuCount, gpus: workersMax * gpuCount };
+}
+
+/**
+ * The stack-wide worker budget rule: the sum of `workersMax × gpuCount` over the stack's GPU
+ * endpoints must not exceed `maxTotalGpus`. Returns no message when no budget applies.
+ */
+export function checkStackWorkerBudget(
+  endpoints: readonly NamedProps<ServerlessEndpointProps>[],
+  config: StackWorkerBudgetConfig = {},
+  context: StackContext = NO_STACK,
+): string[] {
+  const budget = resolveWorkerBudget(config, context);
+  const limit = budget.values.maxTotalGpus;
+  if (limit === undefined) return [];
+  const demands = endpoints
+    .map(({ name, props }) => ({ name, demand: gpuDemand(props) }))
+    .filter((e): e is { name: string; demand: GpuDemand } => e.demand !== undefined);
+  const total = demands.reduce((sum, e) => sum + e.demand.gpus, 0);
+  if (total <= limit) return [];
+  const contributors = [...demands]
+    .sort((a, b) => b.demand.gpus - a.demand.gpus)
+    .map(({ name, demand }) => `"${name}" ${demand.workersMax} × ${demand.gpuCount} = ${demand.gpus}`);
+  return [
+    violation(
+      stackLabel(context.stackName),
+      `workersMax × gpuCount summed over ${plural(demands.length, "GPU endpoint")}`,
+      `${total} GPUs (${listContributors(contributors)})`,
+      `exceeds the budget of ${plural(limit, "GPU")} (${settingLabel(budget, "maxTotalGpus")})`,
+    ),
+  ];
+}
+
+/** The policy: the stack's GPU endpoints together stay within a GPU budget. */
+export const stackWorkerBudgetPolicy: StackValidationPolicy = {
+  name: STACK_WORKER_BUDGET_POLICY,
+  description:
+    "The sum of workersMax × gpuCount over the stack's GPU endpoints must not exceed the configured GPU budget.",
+  enforcementLevel: "advisory",
+  configSchema: toPolicyConfigSchema(StackWorkerBudgetConfigSchema),
+  remediationSteps: "Lower workersMax or gpuCount of the largest endpoints, or raise the budget for this stack.",
+  validateStack: (args, reportViolation) => {
+    const config = parsePolicyConfig(STACK_WORKER_BUDGET_POLICY, StackWorkerBudgetConfigSchema, args.getConfig());
+    const context = currentStackContext(args.stackTags);
+    if (resolveWorkerBudget(config, context).values.maxTotalGpus === undefined) {
+      args.notApplicable("no GPU budget (maxTotalGpus) is configured for this stack");
+    }
+    const endpoints = resourcesOfType(args.resources, ServerlessEndpointResource);
+    for (const message of checkStackWorkerBudget(endpoints, config, context)) reportViolation(message);
+  },
+};

@@ -1,0 +1,90 @@
+import { type ResourceValidationPolicy, validateResourceOfType } from "@pulumi/policy/policy";
+import { z } from "zod";
+import { LIMITS } from "../sdk/schemas";
+import { formatValue, isWholeNumber, resourceLabel, violation } from "./format";
+import { parsePolicyConfig, toPolicyConfigSchema, withStackOverrides } from "./policy-config";
+import { type NetworkVolumeProps, NetworkVolumeResource } from "./resource-types";
+import {
+  currentStackContext,
+  NO_STACK,
+  resolveStackSettings,
+  type StackContext,
+  type StackSettings,
+  settingLabel,
+} from "./stack-context";
+
+/** Name of the policy (the key of its settings in `--policy-pack-config`). */
+export const VOLUME_SIZE_CAP_POLICY = "runpod-volume-size-cap";
+
+const { min: SIZE_MIN, max: SIZE_MAX } = LIMITS.volumeSizeGb;
+
+/** The cap of `runpod-volume-size-cap`; it may differ per stack through `byStack`/`byStackTag`. */
+export const VolumeSizeLimitSchema = z.object({
+  maxSizeGb: z
+    .int()
+    .min(SIZE_MIN)
+    .max(SIZE_MAX)
+    .optional()
+    .describe(
+      `Largest size of one network volume, in GB (the platform's own limit, ${SIZE_MAX}, always applies). Volumes cannot shrink.`,
+    ),
+});
+
+/** The cap of `runpod-volume-size-cap`. */
+export type VolumeSizeLimit = z.infer<typeof VolumeSizeLimitSchema>;
+
+/** Settings of `runpod-volume-size-cap`: the cap plus its per-stack overrides. */
+export const VolumeSizeCapConfigSchema = withStackOverrides(VolumeSizeLimitSchema);
+
+/** Settings of `runpod-volume-size-cap`. */
+export type VolumeSizeCapConfig = z.infer<typeof VolumeSizeCapConfigSchema>;
+
+/** The cap that applies to the stack in `context`. */
+export function resolveVolumeSizeLimit(
+  config: VolumeSizeCapConfig,
+  context: StackContext,
+): StackSettings<VolumeSizeLimit> {
+  const { byStack, byStackTag, ...base } = config;
+  return resolveStackSettings<VolumeSizeLimit>(base, { byStack, byStackTag }, context);
+}
+
+/**
+ * The per-volume size rule: `size` is a whole number of GB within the platform's bounds
+ * (0 to 4000) and at most the configured `maxSizeGb`. Returns one message per violation.
+ */
+export function checkVolumeSize(
+  name: string,
+  props: NetworkVolumeProps,
+  config: VolumeSizeCapConfig = {},
+  context: StackContext = NO_STACK,
+): string[] {
+  const subject = resourceLabel("NetworkVolume", name);
+  const size: unknown = props.size;
+  if (!isWholeNumber(size) || size < SIZE_MIN || size > SIZE_MAX) {
+    const rule = `must be a whole number of GB between ${SIZE_MIN} and ${SIZE_MAX} (platform limit)`;
+    return [violation(subject, "size", formatValue(size), rule)];
+  }
+  const limit = resolveVolumeSizeLimit(config, context);
+  const cap = limit.values.maxSizeGb;
+  if (cap !== undefined && size > cap) {
+    const rule = `exceeds the cap of ${cap} GB per volume (${settingLabel(limit, "maxSizeGb")}); network volumes cannot shrink`;
+    return [violation(subject, "size", formatValue(size), rule)];
+  }
+  return [];
+}
+
+/** The policy: every network volume stays within the platform's and the organisation's size cap. */
+export const volumeSizeCapPolicy: ResourceValidationPolicy = {
+  name: VOLUME_SIZE_CAP_POLICY,
+  description:
+    "A network volume's size must be a whole number of GB within the platform's bounds and at most the configured cap per volume.",
+  enforcementLevel: "mandatory",
+  configSchema: toPolicyConfigSchema(VolumeSizeCapConfigSchema),
+  remediationSteps:
+    "Choose a smaller size: network volumes can only grow, so start small and grow the volume when it fills.",
+  validateResource: validateResourceOfType(NetworkVolumeResource, (props, args, reportViolation) => {
+    const config = parsePolicyConfig(VOLUME_SIZE_CAP_POLICY, VolumeSizeCapConfigSchema, args.getConfig());
+    const context = currentStackContext(args.stackTags);
+    for (const message of checkVolumeSize(args.name, props, config, context)) reportViolation(message);
+  }),
+};

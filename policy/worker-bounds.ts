@@ -1,0 +1,125 @@
+import { type ResourceValidationPolicy, validateResourceOfType } from "@pulumi/policy/policy";
+import { z } from "zod";
+import { ENDPOINT_DEFAULTS, LIMITS } from "../sdk/schemas";
+import { formatSetting, isWholeNumber, resourceLabel, violation } from "./format";
+import { nonNegativeInt, parsePolicyConfig, toPolicyConfigSchema, withStackOverrides } from "./policy-config";
+import { type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
+import {
+  currentStackContext,
+  NO_STACK,
+  resolveStackSettings,
+  type StackContext,
+  type StackSettings,
+  settingLabel,
+} from "./stack-context";
+
+/** Name of the policy (the key of its settings in `--policy-pack-config`). */
+export const WORKER_BOUNDS_POLICY = "runpod-worker-bounds";
+
+const { min: IDLE_MIN, max: IDLE_MAX } = LIMITS.idleTimeoutSeconds;
+
+const idleTimeoutBound = (description: string) => z.int().min(IDLE_MIN).max(IDLE_MAX).optional().describe(description);
+
+/** The limits of `runpod-worker-bounds`; each may differ per stack through `byStack`/`byStackTag`. */
+export const WorkerLimitsSchema = z.object({
+  workersMinCap: nonNegativeInt(
+    "Largest workersMin allowed: minimum workers are billed even when idle (e.g. 0 for dev stacks).",
+  ),
+  workersMaxCap: nonNegativeInt("Largest workersMax allowed."),
+  idleTimeoutMin: idleTimeoutBound(`Shortest idleTimeout allowed, in seconds (platform: ${IDLE_MIN} to ${IDLE_MAX}).`),
+  idleTimeoutMax: idleTimeoutBound(`Longest idleTimeout allowed, in seconds (platform: ${IDLE_MIN} to ${IDLE_MAX}).`),
+});
+
+/** The limits of `runpod-worker-bounds`. */
+export type WorkerLimits = z.infer<typeof WorkerLimitsSchema>;
+
+/** Settings of `runpod-worker-bounds`: the limits plus their per-stack overrides. */
+export const WorkerBoundsConfigSchema = withStackOverrides(WorkerLimitsSchema);
+
+/** Settings of `runpod-worker-bounds`. */
+export type WorkerBoundsConfig = z.infer<typeof WorkerBoundsConfigSchema>;
+
+/** The limits that apply to the stack in `context`. */
+export function resolveWorkerLimits(config: WorkerBoundsConfig, context: StackContext): StackSettings<WorkerLimits> {
+  const { byStack, byStackTag, ...base } = config;
+  return resolveStackSettings<WorkerLimits>(base, { byStack, byStackTag }, context);
+}
+
+/**
+ * The worker bounds rule: `0 <= workersMin <= workersMax` (unset values take the platform's
+ * defaults), the configured caps on both, and `idleTimeout` within the platform's bounds and the
+ * configured range. Returns one message per violation.
+ */
+export function checkWorkerBounds(
+  name: string,
+  props: ServerlessEndpointProps,
+  config: WorkerBoundsConfig = {},
+  context: StackContext = NO_STACK,
+): string[] {
+  const subject = resourceLabel("ServerlessEndpoint", name);
+  const limits = resolveWorkerLimits(config, context);
+  const messages: string[] = [];
+  const workers = (field: "workersMin" | "workersMax") => {
+    const value = props[field];
+    const shown = formatSetting(value, ENDPOINT_DEFAULTS[field]);
+    if (value !== undefined && !(isWholeNumber(value) && value >= LIMITS.workersMin)) {
+      messages.push(violation(subject, field, shown, `must be a whole number of at least ${LIMITS.workersMin}`));
+      return undefined;
+    }
+    return { value: value ?? ENDPOINT_DEFAULTS[field], shown };
+  };
+  const min = workers("workersMin");
+  const max = workers("workersMax");
+  if (min && max && min.value > max.value) {
+    messages.push(violation(subject, "workersMin", min.shown, `must not exceed workersMax = ${max.shown}`));
+  }
+  const cap = (field: "workersMin" | "workersMax", actual: typeof min, key: "workersMinCap" | "workersMaxCap") => {
+    const limit = limits.values[key];
+    if (!actual || limit === undefined || actual.value <= limit) return;
+    const why = field === "workersMin" ? "; minimum workers are billed even when idle" : "";
+    messages.push(
+      violation(subject, field, actual.shown, `exceeds the cap of ${limit} (${settingLabel(limits, key)})${why}`),
+    );
+  };
+  cap("workersMin", min, "workersMinCap");
+  cap("workersMax", max, "workersMaxCap");
+  messages.push(...idleTimeoutProblems(subject, props.idleTimeout, limits));
+  return messages;
+}
+
+function idleTimeoutProblems(subject: string, idleTimeout: unknown, limits: StackSettings<WorkerLimits>): string[] {
+  const shown = formatSetting(idleTimeout, ENDPOINT_DEFAULTS.idleTimeout);
+  const value = idleTimeout ?? ENDPOINT_DEFAULTS.idleTimeout;
+  if (!isWholeNumber(value)) return [violation(subject, "idleTimeout", shown, "must be a whole number of seconds")];
+  if (value < IDLE_MIN || value > IDLE_MAX) {
+    return [
+      violation(subject, "idleTimeout", shown, `must be between ${IDLE_MIN} and ${IDLE_MAX} seconds (platform limit)`),
+    ];
+  }
+  const { idleTimeoutMin, idleTimeoutMax } = limits.values;
+  if (idleTimeoutMin !== undefined && value < idleTimeoutMin) {
+    const rule = `must be at least ${idleTimeoutMin} seconds (${settingLabel(limits, "idleTimeoutMin")})`;
+    return [violation(subject, "idleTimeout", shown, rule)];
+  }
+  if (idleTimeoutMax !== undefined && value > idleTimeoutMax) {
+    const rule = `must be at most ${idleTimeoutMax} seconds (${settingLabel(limits, "idleTimeoutMax")})`;
+    return [violation(subject, "idleTimeout", shown, rule)];
+  }
+  return [];
+}
+
+/** The policy: worker counts, caps (per stack) and idle timeout of every endpoint. */
+export const workerBoundsPolicy: ResourceValidationPolicy = {
+  name: WORKER_BOUNDS_POLICY,
+  description:
+    "An endpoint's workersMin and workersMax must satisfy 0 <= workersMin <= workersMax and the configured caps, and its idleTimeout must lie within the platform's bounds and the configured range.",
+  enforcementLevel: "mandatory",
+  configSchema: toPolicyConfigSchema(WorkerBoundsConfigSchema),
+  remediationSteps:
+    "Lower workersMin/workersMax to the caps that apply to this stack, and set idleTimeout within the allowed range.",
+  validateResource: validateResourceOfType(ServerlessEndpointResource, (props, args, reportViolation) => {
+    const config = parsePolicyConfig(WORKER_BOUNDS_POLICY, WorkerBoundsConfigSchema, args.getConfig());
+    const context = currentStackContext(args.stackTags);
+    for (const message of checkWorkerBounds(args.name, props, config, context)) reportViolation(message);
+  }),
+};

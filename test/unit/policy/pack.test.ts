@@ -1,0 +1,126 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Secret } from "@pulumi/policy/policy";
+import { describe, expect, it } from "vitest";
+import { formatValue } from "../../../policy/format";
+import {
+  isGpuEndpoint,
+  NetworkVolumeResource,
+  POLICY_PACK_NAME,
+  RESOURCE_TYPES,
+  runpodPolicies,
+  ServerlessEndpointResource,
+} from "../../../policy/index";
+import { runPolicies } from "./engine-harness";
+
+const repo = join(__dirname, "../../..");
+const readJson = (path: string) => JSON.parse(readFileSync(join(repo, path), "utf8")) as Record<string, unknown>;
+
+describe("the policy pack", () => {
+  it("has a name the analyzer accepts", () => {
+    expect(POLICY_PACK_NAME).toMatch(/^[a-zA-Z0-9-_.]{1,100}$/);
+  });
+
+  it("holds every policy once, each with its default enforcement level", () => {
+    expect(runpodPolicies.map((p) => [p.name, p.enforcementLevel])).toEqual([
+      ["runpod-gpu-priority-list", "mandatory"],
+      ["runpod-worker-bounds", "mandatory"],
+      ["runpod-stack-worker-budget", "advisory"],
+      ["runpod-volume-size-cap", "mandatory"],
+      ["runpod-stack-volume-size-cap", "advisory"],
+    ]);
+  });
+
+  it("describes every policy and how to fix a violation", () => {
+    for (const policy of runpodPolicies) {
+      expect(policy.description.length).toBeGreaterThan(20);
+      expect(policy.remediationSteps?.length).toBeGreaterThan(20);
+    }
+  });
+
+  it("attaches the type token to every resource validation, so the analyzer skips other types cheaply", () => {
+    const tokens = runpodPolicies.flatMap((p) =>
+      "validateResource" in p ? [(p.validateResource as { __pulumiType?: string }).__pulumiType] : [],
+    );
+    expect(tokens).toEqual([
+      RESOURCE_TYPES.ServerlessEndpoint,
+      RESOURCE_TYPES.ServerlessEndpoint,
+      RESOURCE_TYPES.NetworkVolume,
+    ]);
+  });
+});
+
+describe("resource class stubs", () => {
+  it("carry the type tokens of the dynamic resources", () => {
+    expect(ServerlessEndpointResource.__pulumiType).toBe("pulumi-nodejs:dynamic/runpod:ServerlessEndpoint");
+    expect(NetworkVolumeResource.__pulumiType).toBe("pulumi-nodejs:dynamic/runpod:NetworkVolume");
+  });
+
+  it("recognise objects of their type only", () => {
+    expect(NetworkVolumeResource.isInstance({ __pulumiType: RESOURCE_TYPES.NetworkVolume })).toBe(true);
+    expect(NetworkVolumeResource.isInstance({ __pulumiType: RESOURCE_TYPES.ServerlessEndpoint })).toBe(false);
+    expect(NetworkVolumeResource.isInstance(null)).toBe(false);
+  });
+
+  it("treat an endpoint as GPU unless it asks for CPU workers", () => {
+    expect(isGpuEndpoint({})).toBe(true);
+    expect(isGpuEndpoint({ computeType: "GPU" })).toBe(true);
+    expect(isGpuEndpoint({ computeType: "CPU" })).toBe(false);
+  });
+});
+
+describe("the pack directory Pulumi runs (policy/)", () => {
+  it("points package.json main at the compiled pack entry", () => {
+    const pkg = readJson("policy/package.json");
+    expect(pkg.main).toBe("../dist/policy/pack.js");
+    expect(pkg.type).toBe("commonjs");
+    const tsconfig = readJson("tsconfig.json") as { compilerOptions: { outDir: string; rootDir: string } };
+    expect([tsconfig.compilerOptions.rootDir, tsconfig.compilerOptions.outDir]).toEqual([".", "dist"]);
+  });
+
+  it("carries the package's version, which PolicyPack reads from it", () => {
+    expect(readJson("policy/package.json").version).toBe(readJson("package.json").version);
+  });
+
+  it("declares the Node.js runtime in PulumiPolicy.yaml", () => {
+    expect(readFileSync(join(repo, "policy/PulumiPolicy.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
+  });
+});
+
+describe("violation messages and secrets", () => {
+  const marker = "SECRET-MARKER";
+
+  it("never print the serialized provider or fields a rule does not check", async () => {
+    const extra = { __provider: `provider ${marker}`, env: { API_KEY: marker }, templateId: marker, name: marker };
+    const result = await runPolicies(runpodPolicies, {
+      stack: "dev",
+      config: {
+        "runpod-worker-bounds": { workersMaxCap: 0, idleTimeoutMin: 100 },
+        "runpod-stack-worker-budget": { maxTotalGpus: 0 },
+        "runpod-gpu-priority-list": { minFallbacks: 5, denied: ["NVIDIA A40"], preferredOrder: ["NVIDIA L4"] },
+        "runpod-volume-size-cap": { maxSizeGb: 1 },
+        "runpod-stack-volume-size-cap": { maxTotalSizeGb: 1 },
+      },
+      resources: [
+        {
+          type: "ServerlessEndpoint",
+          name: "api",
+          props: { ...extra, gpuTypeIds: ["NVIDIA A40", "NVIDIA L4", "NVIDIA A40"], workersMin: 5, workersMax: 1 },
+        },
+        { type: "NetworkVolume", name: "vol", props: { ...extra, size: 5000, dataCenterId: marker } },
+        { type: "NetworkVolume", name: "vol2", props: { ...extra, size: 50, dataCenterId: marker } },
+      ],
+    });
+    const messages = [...result.mandatory, ...result.advisory].map((v) => v.message);
+    expect(new Set([...result.mandatory, ...result.advisory].map((v) => v.policy)).size).toBe(runpodPolicies.length);
+    for (const message of messages) expect(message).not.toContain(marker);
+  });
+
+  it("show values the engine still marks as secret as [secret]", () => {
+    expect(formatValue(new Secret(["NVIDIA A40"]))).toBe("[secret]");
+  });
+
+  it("bound the length of a rendered value", () => {
+    expect(formatValue("x".repeat(1000))).toHaveLength(240);
+  });
+});

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { networkVolumeProvider as provider } from "../../../provider/network-volume-provider";
+import { providerAgainstEmulator } from "./emulator-fixture";
+
+let env: Awaited<ReturnType<typeof providerAgainstEmulator>>;
+beforeAll(async () => {
+  env = await providerAgainstEmulator();
+});
+afterAll(async () => env.close());
+
+const inputs = (over: Record<string, unknown> = {}) => ({
+  name: "weights",
+  size: 10,
+  dataCenterId: "EU-RO-1",
+  __autoNamed: false,
+  ...over,
+});
+
+describe("the NetworkVolume provider against the emulator", () => {
+  it("creates a volume and returns every output", async () => {
+    const { id, outs } = await provider.create(inputs());
+    expect(outs).toEqual({ name: "weights", size: 10, dataCenterId: "EU-RO-1", __autoNamed: false });
+    expect(await env.client.networkVolumes.get(id)).toEqual({ id, name: "weights", size: 10, dataCenterId: "EU-RO-1" });
+  });
+
+  it("grows and renames in place, keeping the id", async () => {
+    const { id, outs } = await provider.create(inputs({ name: "a" }));
+    const updated = await provider.update(id, outs, inputs({ name: "b", size: 25 }));
+    expect(updated.outs).toMatchObject({ name: "b", size: 25 });
+    expect(await env.client.networkVolumes.get(id)).toMatchObject({ id, name: "b", size: 25 });
+  });
+
+  it("reads drift made outside Pulumi and returns matching inputs", async () => {
+    const { id, outs } = await provider.create(inputs({ name: "drift" }));
+    await env.client.networkVolumes.update(id, { name: "renamed-by-hand", size: 30 });
+    const read = await provider.read(id, outs);
+    expect(read).toEqual({
+      id,
+      props: { name: "renamed-by-hand", size: 30, dataCenterId: "EU-RO-1", __autoNamed: false },
+      inputs: { name: "renamed-by-hand", size: 30, dataCenterId: "EU-RO-1", __autoNamed: false },
+    });
+  });
+
+  it("reports a volume deleted outside Pulumi as gone, and deleting it again succeeds", async () => {
+    const { id, outs } = await provider.create(inputs({ name: "gone" }));
+    await env.client.networkVolumes.delete(id);
+    expect(await provider.read(id, outs)).toEqual({});
+    await expect(provider.delete(id)).resolves.toBeUndefined();
+  });
+
+  it("deletes a volume", async () => {
+    const { id } = await provider.create(inputs({ name: "delete-me" }));
+    await provider.delete(id);
+    await expect(env.client.networkVolumes.get(id)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("adopts an existing volume, converging its name and size, without creating another", async () => {
+    const existing = await env.client.networkVolumes.create({ name: "made-by-hand", size: 5, dataCenterId: "EU-RO-1" });
+    const before = (await env.client.networkVolumes.list()).length;
+    const { id, outs } = await provider.create(inputs({ name: "adopted", size: 8, adoptId: existing.id }));
+    expect(id).toBe(existing.id);
+    expect(outs).toMatchObject({ name: "adopted", size: 8, adoptId: existing.id });
+    expect((await env.client.networkVolumes.list()).length).toBe(before);
+  });
+
+  it("refuses to adopt a volume in another data center or one larger than declared", async () => {
+    const existing = await env.client.networkVolumes.create({ name: "x", size: 50, dataCenterId: "US-TX-3" });
+    await expect(provider.create(inputs({ adoptId: existing.id }))).rejects.toThrow(
+      `adoptId = "${existing.id}": the volume is in data center US-TX-3, but dataCenterId is EU-RO-1`,
+    );
+    await expect(provider.create(inputs({ adoptId: existing.id, dataCenterId: "US-TX-3", size: 10 }))).rejects.toThrow(
+      "the volume has 50 GB and size is 10 GB; volumes cannot shrink",
+    );
+    await expect(provider.create(inputs({ adoptId: "nope" }))).rejects.toThrow(
+      'adoptId = "nope": no network volume with this id exists in this account',
+    );
+  });
+
+  it("finds an auto-named volume left behind by an interrupted create instead of creating a duplicate", async () => {
+    const leftover = await env.client.networkVolumes.create({
+      name: "cache-k3j9x0a",
+      size: 10,
+      dataCenterId: "EU-RO-1",
+    });
+    const { id } = await provider.create(inputs({ name: "cache-k3j9x0a", __autoNamed: true }));
+    expect(id).toBe(leftover.id);
+    expect((await env.client.networkVolumes.list()).filter((v) => v.name === "cache-k3j9x0a")).toHaveLength(1);
+  });
+
+  it("never adopts by name when the user chose the name, since names are not unique", async () => {
+    const other = await env.client.networkVolumes.create({ name: "shared-name", size: 10, dataCenterId: "EU-RO-1" });
+    const { id } = await provider.create(inputs({ name: "shared-name" }));
+    expect(id).not.toBe(other.id);
+  });
+
+  it("records an adopted volume in state when converging it fails (partial create)", async () => {
+    const existing = await env.client.networkVolumes.create({ name: "partial", size: 5, dataCenterId: "EU-RO-1" });
+    await env.setFaults([{ route: "PATCH /v1/networkvolumes", errorRate: 1 }]);
+    try {
+      const err = await provider.create(inputs({ name: "partial-2", size: 6, adoptId: existing.id })).catch((e) => e);
+      expect(err).toMatchObject({ id: existing.id, properties: { name: "partial", size: 5, dataCenterId: "EU-RO-1" } });
+      expect(err.message).toMatch(`created ${existing.id}, but could not finish configuring it`);
+    } finally {
+      await env.setFaults([]);
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { type ConfigMap, LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { type RunningEmulator, startEmulator } from "../../emulator";
+import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
+import { RunpodClient } from "../../sdk/client";
+
+/** Work directories live inside the repo so `pulumi-runpod` and `@pulumi/pulumi` resolve as in a user's project. */
+const WORK_ROOT = path.join(REPO_ROOT, ".e2e-work");
+
+/** A stack of a test program, deployed against an in-process emulator with a local file backend. */
+export interface E2EStack {
+  stack: Stack;
+  emulator: RunningEmulator;
+  client: RunpodClient;
+  apiKey: string;
+  workDir: string;
+  backendDir: string;
+  envVars: Record<string, string>;
+  /** API requests the emulator has answered for this account (admin routes excluded). */
+  requestCount(): Promise<number>;
+  /** Runs the `pulumi` CLI itself in the work dir with the stack's environment. */
+  cli(args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
+  dispose(): Promise<void>;
+}
+
+/** Copies a program from test/e2e/programs into a fresh work dir. */
+export function copyProgram(program: string, label: string): string {
+  fs.mkdirSync(WORK_ROOT, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(WORK_ROOT, `${label}-`));
+  fs.cpSync(path.join(REPO_ROOT, "test", "e2e", "programs", program), dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Starts an emulator, provides the CLI and creates a stack of `program` with `config`. The API key
+ * reaches the provider through RUNPOD_API_KEY unless `keyInConfig` puts it in `runpod:apiKey`.
+ */
+export async function createE2EStack(
+  program: string,
+  config: ConfigMap,
+  options: { keyInConfig?: boolean; label?: string; workDir?: string } = {},
+): Promise<E2EStack> {
+  const bin = await providePulumiCli();
+  const apiKey = `rpa_E2E${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
+  const emulator = await startEmulator({ port: 0, apiKeys: [apiKey], rateLimits: false });
+  const workDir = options.workDir ?? copyProgram(program, options.label ?? program);
+  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-e2e-backend-"));
+  const envVars: Record<string, string> = {
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_HOME: path.join(backendDir, ".pulumi-home"),
+  };
+  if (!options.keyInConfig) envVars.RUNPOD_API_KEY = apiKey;
+  const pulumiCommand = await PulumiCommand.get({ root: path.dirname(bin) });
+  const stack = await LocalWorkspace.createOrSelectStack({ stackName: "e2e", workDir }, { pulumiCommand, envVars });
+  await stack.setAllConfig({
+    "runpod:apiUrl": { value: emulator.apiUrl },
+    "runpod:queueUrl": { value: emulator.queueUrl },
+    ...(options.keyInConfig ? { "runpod:apiKey": { value: apiKey, secret: true } } : {}),
+    ...config,
+  });
+  const client = new RunpodClient({ apiKey, apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl });
+  return {
+    stack,
+    emulator,
+    client,
+    apiKey,
+    workDir,
+    backendDir,
+    envVars,
+    async requestCount() {
+      const res = await fetch(`${emulator.url}/_emulator/stats`, { headers: { authorization: `Bearer ${apiKey}` } });
+      const body = (await res.json()) as { requests: { total: number } };
+      return body.requests.total;
+    },
+    async cli(args) {
+      const { execFile } = await import("node:child_process");
+      return new Promise((resolve) => {
+        execFile(
+          path.join(bin, "pulumi"),
+          [...args, "--stack", "e2e", "--non-interactive"],
+          { cwd: workDir, env: { ...process.env, ...envVars }, maxBuffer: 64 << 20 },
+          (err, stdout, stderr) =>
+            resolve({ stdout, stderr, code: err ? Number((err as { code?: number }).code ?? 1) : 0 }),
+        );
+      });
+    },
+    async dispose() {
+      await client.close();
+      await emulator.close();
+      fs.rmSync(workDir, { recursive: true, force: true });
+      fs.rmSync(backendDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -5,8 +5,10 @@
  * `ConfigureStack` call) but not its name. The engine starts every policy pack with the
  * environment variables `PULUMI_STACK`, `PULUMI_PROJECT` and `PULUMI_ORGANIZATION` (plus the
  * `PULUMI_NODEJS_*` variants for Node.js packs; pulumi/pulumi `constructEnv` in
- * `analyzer_plugin.go`), so the name is read from there. `pulumi.getStack()` is not used: outside
- * a program it answers the placeholder `"stack"`, which a pattern like `*` would wrongly match.
+ * `analyzer_plugin.go`), but not every language host passes them on, so the name is taken first
+ * from the URN of the resource being checked (`urn:pulumi:<stack>::<project>::...`), which every
+ * engine provides, and only then from the environment. `pulumi.getStack()` is not used: outside a
+ * program it answers the placeholder `"stack"`, which a pattern like `*` would wrongly match.
  */
 
 /** What a policy knows about the stack it checks. */
@@ -42,12 +44,19 @@ export function stackNameFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
   return name ? name : undefined;
 }
 
-/** The stack context of the current policy-pack process. */
+/** The stack name inside a resource URN (`urn:pulumi:<stack>::<project>::<type>::<name>`). */
+export function stackNameFromUrn(urn: string | undefined): string | undefined {
+  const m = urn === undefined ? null : /^urn:pulumi:([^:]+)::/.exec(urn);
+  return m?.[1];
+}
+
+/** The stack context of the current policy-pack process, for a check of the resource `urn`. */
 export function currentStackContext(
   stackTags: ReadonlyMap<string, string>,
+  urn?: string,
   env: NodeJS.ProcessEnv = process.env,
 ): StackContext {
-  return { stackName: stackNameFromEnvironment(env), stackTags };
+  return { stackName: stackNameFromUrn(urn) ?? stackNameFromEnvironment(env), stackTags };
 }
 
 /** Whole-string, case-sensitive match of `text` against a pattern with `*` and `?` wildcards. */

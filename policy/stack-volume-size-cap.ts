@@ -78,7 +78,7 @@ export const stackVolumeSizeCapPolicy: StackValidationPolicy = {
   remediationSteps: "Make volumes smaller or share one volume between endpoints, or raise the cap for this stack.",
   validateStack: (args, reportViolation) => {
     const config = parsePolicyConfig(STACK_VOLUME_SIZE_CAP_POLICY, StackVolumeSizeCapConfigSchema, args.getConfig());
-    const context = currentStackContext(args.stackTags);
+    const context = currentStackContext(args.stackTags, args.resources[0]?.urn);
     if (resolveStackVolumeSizeLimit(config, context).values.maxTotalSizeGb === undefined) {
       args.notApplicable("no cap (maxTotalSizeGb) is configured for this stack");
     }

@@ -112,7 +112,7 @@ export const stackWorkerBudgetPolicy: StackValidationPolicy = {
   remediationSteps: "Lower workersMax or gpuCount of the largest endpoints, or raise the budget for this stack.",
   validateStack: (args, reportViolation) => {
     const config = parsePolicyConfig(STACK_WORKER_BUDGET_POLICY, StackWorkerBudgetConfigSchema, args.getConfig());
-    const context = currentStackContext(args.stackTags);
+    const context = currentStackContext(args.stackTags, args.resources[0]?.urn);
     if (resolveWorkerBudget(config, context).values.maxTotalGpus === undefined) {
       args.notApplicable("no GPU budget (maxTotalGpus) is configured for this stack");
     }

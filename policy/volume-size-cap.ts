@@ -84,7 +84,7 @@ export const volumeSizeCapPolicy: ResourceValidationPolicy = {
     "Choose a smaller size: network volumes can only grow, so start small and grow the volume when it fills.",
   validateResource: validateResourceOfType(NetworkVolumeResource, (props, args, reportViolation) => {
     const config = parsePolicyConfig(VOLUME_SIZE_CAP_POLICY, VolumeSizeCapConfigSchema, args.getConfig());
-    const context = currentStackContext(args.stackTags);
+    const context = currentStackContext(args.stackTags, args.urn);
     for (const message of checkVolumeSize(args.name, props, config, context)) reportViolation(message);
   }),
 };

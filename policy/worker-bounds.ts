@@ -119,7 +119,7 @@ export const workerBoundsPolicy: ResourceValidationPolicy = {
     "Lower workersMin/workersMax to the caps that apply to this stack, and set idleTimeout within the allowed range.",
   validateResource: validateResourceOfType(ServerlessEndpointResource, (props, args, reportViolation) => {
     const config = parsePolicyConfig(WORKER_BOUNDS_POLICY, WorkerBoundsConfigSchema, args.getConfig());
-    const context = currentStackContext(args.stackTags);
+    const context = currentStackContext(args.stackTags, args.urn);
     for (const message of checkWorkerBounds(args.name, props, config, context)) reportViolation(message);
   }),
 };

@@ -40,7 +40,7 @@ export function copyProgram(program: string, label: string): string {
 export async function createE2EStack(
   program: string,
   config: ConfigMap,
-  options: { keyInConfig?: boolean; label?: string; workDir?: string } = {},
+  options: { keyInConfig?: boolean; label?: string; workDir?: string; stackName?: string } = {},
 ): Promise<E2EStack> {
   const bin = await providePulumiCli();
   const apiKey = `rpa_E2E${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
@@ -55,7 +55,8 @@ export async function createE2EStack(
   };
   if (!options.keyInConfig) envVars.RUNPOD_API_KEY = apiKey;
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(bin) });
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName: "e2e", workDir }, { pulumiCommand, envVars });
+  const stackName = options.stackName ?? "e2e";
+  const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars });
   await stack.setAllConfig({
     "runpod:apiUrl": { value: emulator.apiUrl },
     "runpod:queueUrl": { value: emulator.queueUrl },
@@ -81,7 +82,7 @@ export async function createE2EStack(
       return new Promise((resolve) => {
         execFile(
           path.join(bin, "pulumi"),
-          [...args, "--stack", "e2e", "--non-interactive"],
+          [...args, "--stack", stackName, "--non-interactive"],
           { cwd: workDir, env: { ...process.env, ...envVars }, maxBuffer: 64 << 20 },
           (err, stdout, stderr) =>
             resolve({ stdout, stderr, code: err ? Number((err as { code?: number }).code ?? 1) : 0 }),

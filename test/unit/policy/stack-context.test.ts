@@ -5,6 +5,7 @@ import {
   resolveStackSettings,
   settingLabel,
   stackNameFromEnvironment,
+  stackNameFromUrn,
   stackPatternMatches,
   stackTagMatches,
 } from "../../../policy/stack-context";
@@ -25,7 +26,18 @@ describe("stack name", () => {
 
   it("joins the stack's tags into the context", () => {
     const tags = new Map([["env", "dev"]]);
-    expect(currentStackContext(tags, { PULUMI_STACK: "dev" })).toEqual({ stackName: "dev", stackTags: tags });
+    expect(currentStackContext(tags, undefined, { PULUMI_STACK: "dev" })).toEqual({
+      stackName: "dev",
+      stackTags: tags,
+    });
+  });
+
+  it("takes the stack name from the checked resource's URN first", () => {
+    const urn = "urn:pulumi:dev-alice::proj::pulumi-nodejs:dynamic/runpod:ServerlessEndpoint::api";
+    expect(stackNameFromUrn(urn)).toBe("dev-alice");
+    expect(currentStackContext(new Map(), urn, { PULUMI_STACK: "other" }).stackName).toBe("dev-alice");
+    expect(stackNameFromUrn("not-a-urn")).toBeUndefined();
+    expect(stackNameFromUrn(undefined)).toBeUndefined();
   });
 });
 

@@ -1,0 +1,68 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { POLICY_SCENARIOS } from "../../policy/scenarios/scenarios";
+import { REPO_ROOT } from "../../scripts/pulumi-cli";
+import { copyProgram, createE2EStack, type E2EStack } from "./harness";
+
+/** The real policy pack on the real engine, one scenario program per scenario of policy/scenarios. */
+const POLICY_DIR = path.join(REPO_ROOT, "policy");
+let current: E2EStack | undefined;
+afterEach(async () => {
+  await current?.dispose();
+  current = undefined;
+});
+
+async function scenarioStack(name: string) {
+  const scenario = POLICY_SCENARIOS.find((s) => s.name === name);
+  if (!scenario) throw new Error(`no scenario ${name}`);
+  const workDir = copyProgram("scenario", `policy-${name}`);
+  fs.writeFileSync(path.join(workDir, "scenario.json"), JSON.stringify(scenario));
+  const configFile = path.join(workDir, "policy-config.json");
+  fs.writeFileSync(configFile, JSON.stringify(scenario.config ?? {}));
+  current = await createE2EStack("scenario", {}, { workDir, stackName: scenario.stack });
+  return { scenario, stack: current, policyPackConfigs: scenario.config ? [configFile] : [] };
+}
+
+/** Runs a preview with the pack; returns the engine's output and whether the preview failed. */
+async function previewWithPack(name: string) {
+  const { scenario, stack, policyPackConfigs } = await scenarioStack(name);
+  let output = "";
+  const onOutput = (s: string) => {
+    output += s;
+  };
+  const failed = await stack.stack.preview({ onOutput, policyPacks: [POLICY_DIR], policyPackConfigs }).then(
+    () => false,
+    () => true,
+  );
+  return { scenario, output, failed };
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe("the policy pack on the real engine", { timeout: 180_000 }, () => {
+  it.each(POLICY_SCENARIOS.filter((s) => !s.expect.remediated).map((s) => s.name))(
+    "reports exactly the expected violations for scenario %s",
+    async (name) => {
+      const { scenario, output, failed } = await previewWithPack(name);
+      expect(failed, output).toBe(scenario.expect.mandatory.length > 0);
+      for (const v of [...scenario.expect.mandatory, ...scenario.expect.advisory]) {
+        expect(output, `${v.policy}: ${v.message}`).toContain(v.message);
+        expect(output).toContain(v.policy);
+      }
+      expect(count(output, "[mandatory]"), output).toBe(scenario.expect.mandatory.length);
+      expect(count(output, "[advisory]"), output).toBe(scenario.expect.advisory.length);
+      if (scenario.expect.mandatory.length === 0 && scenario.expect.advisory.length === 0) {
+        expect(output).toContain("✅ runpod@v");
+      }
+    },
+  );
+
+  it("remediates a duplicated GPU list so the endpoint is created with each type once", async () => {
+    const { scenario, stack, policyPackConfigs } = await scenarioStack("gpu-priority-list-remediation");
+    const result = await stack.stack.up({ policyPacks: [POLICY_DIR], policyPackConfigs });
+    expect(result.summary.result).toBe("succeeded");
+    const endpoints = await stack.client.endpoints.list();
+    expect(endpoints.map((e) => e.gpuTypeIds)).toEqual([scenario.expect.remediated?.api?.gpuTypeIds]);
+  });
+});

@@ -12,7 +12,12 @@ export interface ConfigSource {
 }
 
 let configured: RunpodClientOptions = {};
-let client: RunpodClient | undefined;
+/**
+ * Clients by configuration. The engine calls `configure` once per serialized provider (one per
+ * resource type), possibly while another resource's create is mid-request, so a client is never
+ * closed or replaced under a caller; an identical configuration reuses the same client.
+ */
+const clients = new Map<string, RunpodClient>();
 
 /** Records the stack config handed to the dynamic provider's `configure`. */
 export function configureFromStack(config: ConfigSource | undefined): void {
@@ -21,25 +26,26 @@ export function configureFromStack(config: ConfigSource | undefined): void {
     return typeof v === "string" && v !== "" ? v : undefined;
   };
   configured = { apiKey: read("apiKey"), apiUrl: read("apiUrl"), queueUrl: read("queueUrl") };
-  void client?.close();
-  client = undefined;
 }
 
 /** Overrides the configuration directly (tests and in-process use). */
 export function configureDirect(options: RunpodClientOptions): void {
   configured = { ...options };
-  void client?.close();
-  client = undefined;
 }
 
 /** The process-wide client, built on first use from stack config, then the environment. */
 export function providerClient(): RunpodClient {
-  client ??= new RunpodClient({
-    ...configured,
-    // A `pulumi up` should ride out a bad minute of the platform, but every wait stays bounded
-    // (customTimeouts do not apply to dynamic resources).
-    maxAttempts: configured.maxAttempts ?? 6,
-    retryBudgetMs: configured.retryBudgetMs ?? 120_000,
-  });
+  const key = JSON.stringify(configured);
+  let client = clients.get(key);
+  if (!client) {
+    client = new RunpodClient({
+      ...configured,
+      // A `pulumi up` should ride out a bad minute of the platform, but every wait stays bounded
+      // (customTimeouts do not apply to dynamic resources).
+      maxAttempts: configured.maxAttempts ?? 6,
+      retryBudgetMs: configured.retryBudgetMs ?? 120_000,
+    });
+    clients.set(key, client);
+  }
   return client;
 }

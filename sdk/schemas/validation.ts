@@ -22,7 +22,8 @@ export function renderValue(value: unknown, field = ""): string {
   try {
     text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
-    text = String(value);
+    // Cycles, BigInts, or nesting too deep to walk (a RangeError): describe, never throw.
+    text = Array.isArray(value) ? "[array]" : typeof value === "object" ? "[object]" : typeof value;
   }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -140,3 +140,13 @@ describe("job schemas", () => {
     ]);
   });
 });
+
+describe("renderValue", () => {
+  it("describes a value too deeply nested to serialize instead of throwing", async () => {
+    const { renderValue } = await import("../../../sdk/schemas");
+    let deep: unknown[] = [];
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(renderValue(deep)).toBe("[array]");
+    expect(renderValue({ a: 1n })).toBe("[object]");
+  });
+});

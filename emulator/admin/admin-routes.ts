@@ -1,0 +1,83 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { isAdvanceable } from "../clock/clock";
+import { compileFaultRule, describeFaultRule, FaultConfigSchema } from "../faults/fault-rules";
+import type { ServerContext } from "../server/build-server";
+import { badField, parseOr400 } from "../server/http-errors";
+import { renderStats, resetStats } from "./stats";
+
+const AdvanceSchema = z.object({
+  ms: z
+    .number()
+    .int("must be a whole number of ms")
+    .min(0, "must be at least 0")
+    .max(31_536_000_000, "must be at most a year"),
+});
+
+const admin = { config: { admin: true } } as const;
+
+/**
+ * Emulator-only routes under `/_emulator/` (DESIGN.md: state inspection, fault injection, clock).
+ * They take the same bearer key and act on that key's account; the clock is shared by all.
+ */
+export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const clockView = () => {
+    const clock = ctx.scheduler.clock;
+    const now = clock.now();
+    return { now, epochMs: clock.epochOrigin + now, manual: clock.realDelayUntil(now) === undefined };
+  };
+
+  app.get("/_emulator/state", admin, async (req) => {
+    const a = req.account;
+    const jobs: Record<string, unknown> = {};
+    for (const [id, runtime] of a.allRuntimes()) {
+      jobs[id] = { ...runtime.jobCounts(), held: runtime.jobs.size, workers: runtime.health().workers };
+    }
+    return {
+      userId: a.userId,
+      clock: clockView(),
+      networkVolumes: [...a.volumes.values()],
+      endpoints: [...a.endpoints.values()],
+      jobs,
+      templates: ctx.templates.ids(),
+    };
+  });
+
+  app.get("/_emulator/faults", admin, async (req) => ({ rules: req.account.faults.map(describeFaultRule) }));
+
+  app.put("/_emulator/faults", admin, async (req) => {
+    const config = parseOr400(FaultConfigSchema, req.body);
+    req.account.faults = config.rules.map(compileFaultRule);
+    return { rules: req.account.faults.map(describeFaultRule) };
+  });
+
+  app.delete("/_emulator/faults", admin, async (req, reply) => {
+    req.account.faults = [];
+    return reply.code(204).send();
+  });
+
+  app.get("/_emulator/stats", admin, async (req) => renderStats(req.account.userId, req.account.stats));
+
+  app.post("/_emulator/stats/reset", admin, async (req, reply) => {
+    resetStats(req.account.stats);
+    return reply.code(204).send();
+  });
+
+  app.get("/_emulator/clock", admin, async () => clockView());
+
+  app.post("/_emulator/clock/advance", admin, async (req) => {
+    const { ms } = parseOr400(AdvanceSchema, req.body);
+    const clock = ctx.scheduler.clock;
+    if (!isAdvanceable(clock)) {
+      throw badField("ms", ms, "the clock runs in real time (scaled); start with --time-scale 0 for a manual clock");
+    }
+    await clock.advance(ms);
+    return clockView();
+  });
+
+  app.post("/_emulator/reset", admin, async (req, reply) => {
+    req.account.reset();
+    await ctx.store.persist();
+    return reply.code(204).send();
+  });
+}

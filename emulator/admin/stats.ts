@@ -1,0 +1,45 @@
+import { emptyFaultStats, type FaultStats } from "../faults/fault-injector";
+import { emptyWebhookStats, type WebhookStats } from "../jobs/webhooks";
+
+/** Per-account counters behind `GET /_emulator/stats` (admin routes are not counted). */
+export interface AccountStats {
+  /** API requests answered or refused after authentication. */
+  requests: number;
+  /** Requests per route, keyed `METHOD /route/pattern`. */
+  byRoute: Map<string, number>;
+  /** Requests refused with 429 by the spec's rate limits (not by fault injection). */
+  rateLimited: number;
+  faults: FaultStats;
+  webhooks: WebhookStats;
+}
+
+/** New, zeroed counters. */
+export function emptyStats(): AccountStats {
+  return { requests: 0, byRoute: new Map(), rateLimited: 0, faults: emptyFaultStats(), webhooks: emptyWebhookStats() };
+}
+
+/** Zeroes the counters in place (holders of the nested objects keep counting into them). */
+export function resetStats(stats: AccountStats): void {
+  stats.requests = 0;
+  stats.byRoute.clear();
+  stats.rateLimited = 0;
+  Object.assign(stats.faults, emptyFaultStats());
+  Object.assign(stats.webhooks, emptyWebhookStats());
+}
+
+/** Counts one request of route `routeKey`. */
+export function countRequest(stats: AccountStats, routeKey: string): void {
+  stats.requests++;
+  stats.byRoute.set(routeKey, (stats.byRoute.get(routeKey) ?? 0) + 1);
+}
+
+/** The JSON form of the counters. */
+export function renderStats(userId: string, stats: AccountStats) {
+  return {
+    userId,
+    requests: { total: stats.requests, byRoute: Object.fromEntries(stats.byRoute) },
+    rateLimited: stats.rateLimited,
+    faults: { ...stats.faults },
+    webhooks: { ...stats.webhooks },
+  };
+}

@@ -1,0 +1,115 @@
+import { parseArgs } from "node:util";
+import type { FaultRule } from "./faults/fault-rules";
+import type { EmulatorOptions } from "./options";
+
+/** Usage of `pulumi-runpod emulator`. */
+export const USAGE = `Usage: pulumi-runpod emulator [options]
+
+  --host HOST                 address to listen on (default 127.0.0.1)
+  --port PORT                 port to listen on, 0 for any free port (default 8787)
+  --api-key KEY               accepted bearer key, repeatable; each key is its own account
+                              (default: the documented key "emulator-key")
+  --state-file FILE           persist volumes and endpoints in FILE (atomic writes)
+  --handlers DIR              load handler files NAME.js / NAME.mjs as templates NAME
+  --time-scale N              one real ms counts as N platform ms (default 1; 0 = manual clock,
+                              moved by POST /_emulator/clock/advance)
+  --no-rate-limits            turn the spec's rate limits off
+  --rate-limit-multiplier X   scale every base rate limit (default 1)
+  --requests-per-worker N     requests_per_worker of the dynamic rate-limit rule (default 10)
+  --fault-route PATTERN       route the --fault-* flags apply to, e.g. "GET /v2" (default: all)
+  --fault-latency-ms MS       added latency
+  --fault-jitter-ms MS        up to this much more latency, random
+  --fault-error-rate R        share of requests answered 500 (0..1)
+  --fault-429-rate R          share of requests answered 429 (0..1)
+  --fault-drop-rate R         share of connections dropped without an answer (0..1)
+  --public-url URL            base URL used in image_url (default: the listening URL)
+  --log                       log every request
+  --help                      show this help
+`;
+
+/** A command-line mistake: print it with the usage, exit 2. */
+export class CliUsageError extends Error {}
+
+function number(
+  flag: string,
+  raw: string | undefined,
+  check: (n: number) => boolean,
+  rule: string,
+): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || !check(n)) throw new CliUsageError(`--${flag} ${raw}: ${rule}`);
+  return n;
+}
+
+const rate = (n: number) => n >= 0 && n <= 1;
+const whole = (n: number) => Number.isInteger(n) && n >= 0;
+
+/** Parses the flags after `emulator` into `startEmulator` options. */
+export function parseCliArgs(args: string[]): { help: boolean; options: EmulatorOptions } {
+  let values: ReturnType<typeof parse>["values"];
+  try {
+    values = parse(args).values;
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+  const options: EmulatorOptions = {
+    host: values.host,
+    port: number("port", values.port, (n) => whole(n) && n <= 65535, "must be a port number (0..65535)"),
+    apiKeys: values["api-key"],
+    stateFile: values["state-file"],
+    handlersDir: values.handlers,
+    timeScale: number("time-scale", values["time-scale"], (n) => n >= 0, "must be a number >= 0"),
+    log: values.log,
+    publicUrl: values["public-url"],
+  };
+  const multiplier = number("rate-limit-multiplier", values["rate-limit-multiplier"], (n) => n > 0, "must be > 0");
+  const perWorker = number("requests-per-worker", values["requests-per-worker"], whole, "must be a whole number");
+  options.rateLimits = values["no-rate-limits"]
+    ? false
+    : {
+        ...(multiplier !== undefined ? { multiplier } : {}),
+        ...(perWorker !== undefined ? { requestsPerWorker: perWorker } : {}),
+      };
+  const fault: FaultRule = {
+    route: values["fault-route"] ?? "*",
+    latencyMs: number("fault-latency-ms", values["fault-latency-ms"], whole, "must be a whole number of ms"),
+    jitterMs: number("fault-jitter-ms", values["fault-jitter-ms"], whole, "must be a whole number of ms"),
+    errorRate: number("fault-error-rate", values["fault-error-rate"], rate, "must be between 0 and 1"),
+    rateLimitRate: number("fault-429-rate", values["fault-429-rate"], rate, "must be between 0 and 1"),
+    dropRate: number("fault-drop-rate", values["fault-drop-rate"], rate, "must be between 0 and 1"),
+  };
+  if (Object.entries(fault).some(([k, v]) => k !== "route" && v !== undefined)) options.faults = [fault];
+  for (const key of Object.keys(options) as (keyof EmulatorOptions)[]) {
+    if (options[key] === undefined) delete options[key];
+  }
+  return { help: values.help === true, options };
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      "api-key": { type: "string", multiple: true },
+      "state-file": { type: "string" },
+      handlers: { type: "string" },
+      "time-scale": { type: "string" },
+      "no-rate-limits": { type: "boolean" },
+      "rate-limit-multiplier": { type: "string" },
+      "requests-per-worker": { type: "string" },
+      "fault-route": { type: "string" },
+      "fault-latency-ms": { type: "string" },
+      "fault-jitter-ms": { type: "string" },
+      "fault-error-rate": { type: "string" },
+      "fault-429-rate": { type: "string" },
+      "fault-drop-rate": { type: "string" },
+      "public-url": { type: "string" },
+      log: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}

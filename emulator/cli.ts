@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+import { CliUsageError, parseCliArgs, USAGE } from "./cli-args";
+import { DEFAULT_API_KEY } from "./options";
+import { maskKey } from "./server/auth";
+import { startEmulator } from "./start-emulator";
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** `pulumi-runpod emulator [flags]`: runs the emulator until SIGINT or SIGTERM. */
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "--help" || command === "-h" || command === "help") {
+    out(USAGE);
+    return 0;
+  }
+  if (command !== "emulator") {
+    process.stderr.write(`${command ? `unknown command: ${command}\n` : ""}${USAGE}`);
+    return 2;
+  }
+  let parsed: ReturnType<typeof parseCliArgs>;
+  try {
+    parsed = parseCliArgs(rest);
+  } catch (error) {
+    if (!(error instanceof CliUsageError)) throw error;
+    process.stderr.write(`pulumi-runpod emulator: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    out(USAGE);
+    return 0;
+  }
+  const options = parsed.options;
+  // Listen for signals before announcing readiness: a caller may signal as soon as it reads "ready".
+  const stopped = new Promise<string>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+  const emulator = await startEmulator(options);
+  const keys = options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY];
+  const scale = options.timeScale;
+  out("pulumi-runpod emulator");
+  out(`  management API (RUNPOD_API_URL)   ${emulator.apiUrl}`);
+  out(`  job API        (RUNPOD_QUEUE_URL) ${emulator.queueUrl}`);
+  out(
+    `  accepted API keys: ${keys.map(maskKey).join(", ")}${options.apiKeys?.length ? "" : ' (the documented default "emulator-key")'}`,
+  );
+  out(`  templates: ${emulator.templates.join(", ")}`);
+  out(`  clock: ${scale === 0 ? "manual (POST /_emulator/clock/advance)" : `x${scale ?? 1} real time`}`);
+  if (options.stateFile) out(`  state file: ${options.stateFile}`);
+  out(`ready: listening on ${emulator.url}`);
+
+  out(`${await stopped}: shutting down`);
+  await emulator.close();
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`pulumi-runpod emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,32 @@
+import type { S3Config } from "../../sdk/schemas";
+
+/** What a handler receives for one job. */
+export interface JobContext {
+  /** The job id. */
+  id: string;
+  /** The job's `input` object, as submitted. */
+  input: Record<string, unknown>;
+  /** The job's `s3Config`, when the request carried one. */
+  s3Config?: S3Config;
+  /** Aborts when the job is cancelled, times out or expires; a handler should stop then. */
+  signal: AbortSignal;
+  /** Waits `ms` milliseconds on the emulator clock (honours `--time-scale` and manual clocks). */
+  sleep(ms: number): Promise<void>;
+}
+
+/**
+ * A handler: an async function returning the job's output, or an (async) generator whose yielded
+ * values are streamed as chunk outputs. Throwing fails the job with the error's message.
+ */
+export type JobHandler = (job: JobContext) => unknown;
+
+/** A template: the handler a worker of an endpoint with this `templateId` runs. */
+export interface Template {
+  /** The template id (the name of the handler file, or of the built-in). */
+  id: string;
+  handler: JobHandler;
+  /** True when the handler yields complete stream chunks `{ output, metrics }` rather than bare outputs. */
+  yieldsChunks?: boolean;
+  /** `builtin`, `model`, or the handler file's path. */
+  source: string;
+}

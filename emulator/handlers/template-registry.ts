@@ -1,0 +1,74 @@
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { BUILTIN_TEMPLATES } from "./builtin-handlers";
+import type { JobHandler, Template } from "./handler-types";
+
+const HANDLER_FILE = /^([A-Za-z0-9][A-Za-z0-9_.-]*)\.(m?js|cjs)$/;
+
+/** Picks the handler out of a loaded module: `default`, `handler`, or `default.handler` (CommonJS). */
+function handlerOf(mod: Record<string, unknown>): JobHandler | undefined {
+  const candidates = [mod.default, mod.handler, (mod.default as Record<string, unknown> | undefined)?.handler];
+  return candidates.find((c): c is JobHandler => typeof c === "function");
+}
+
+/**
+ * Loads `NAME.js` / `NAME.mjs` / `NAME.cjs` handler files of `dir` as templates `NAME`
+ * (DESIGN.md: a handler file in `--handlers DIR` adds template `NAME`).
+ */
+export async function loadHandlerFiles(dir: string): Promise<Template[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const templates: Template[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const match = entry.isFile() ? HANDLER_FILE.exec(entry.name) : null;
+    if (!match) continue;
+    const file = path.resolve(dir, entry.name);
+    const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    const handler = handlerOf(mod);
+    if (!handler) {
+      throw new Error(`handler file ${file} must export a function as default or as "handler"`);
+    }
+    templates.push({ id: match[1]!, handler, source: file });
+  }
+  return templates;
+}
+
+/** The templates endpoints can use: built-ins, then handler files (a file may replace a built-in). */
+export class TemplateRegistry {
+  private readonly templates = new Map<string, Template>();
+
+  constructor(extra: readonly Template[] = []) {
+    for (const t of [...BUILTIN_TEMPLATES, ...extra]) this.templates.set(t.id, t);
+  }
+
+  get(id: string): Template | undefined {
+    return this.templates.get(id);
+  }
+
+  /** Known template ids, sorted. */
+  ids(): string[] {
+    return [...this.templates.keys()].sort();
+  }
+
+  /** A template as `GET /endpoints?includeTemplate=true` shows it (OpenAPI `Template`). */
+  render(id: string): Record<string, unknown> {
+    const t = this.templates.get(id);
+    return {
+      id,
+      name: id,
+      imageName: `pulumi-runpod-emulator/${id}:latest`,
+      isServerless: true,
+      isPublic: false,
+      isRunpod: t?.source === "builtin",
+      category: "CPU",
+      containerDiskInGb: 5,
+      volumeInGb: 0,
+      volumeMountPath: "/runpod-volume",
+      dockerEntrypoint: [],
+      dockerStartCmd: [],
+      env: {},
+      ports: [],
+      readme: t ? `Emulator handler (${t.source === "builtin" ? "built-in" : "handler file"})` : "unavailable",
+    };
+  }
+}

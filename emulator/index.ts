@@ -1,0 +1,11 @@
+export type { AdvanceableClock, EmulatorClock } from "./clock/clock";
+export { ManualClock, ScaledClock } from "./clock/clock";
+export type { Scheduler } from "./clock/scheduler";
+export type { FaultRule } from "./faults/fault-rules";
+export type { JobContext, JobHandler } from "./handlers/handler-types";
+export { DEFAULT_REQUESTS_PER_WORKER, RATE_LIMITS } from "./limits/rate-limit-table";
+export type { RateLimitSettings } from "./limits/rate-limiter";
+export { IMAGE_MODEL_IDS } from "./models/image-model";
+export { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, type EmulatorOptions } from "./options";
+export { type RunningEmulator, startEmulator } from "./start-emulator";
+export type { EmulatorStore } from "./store/emulator-store";

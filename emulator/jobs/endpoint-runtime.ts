@@ -1,0 +1,310 @@
+import { JOB_DEFAULTS, type JobRequest, type JobStatus, type StreamChunk } from "../../sdk/schemas";
+import type { Scheduler } from "../clock/scheduler";
+import type { Template } from "../handlers/handler-types";
+import { executeTemplate } from "./execute-template";
+import { Job, renderJob } from "./job";
+import { JobQueue } from "./job-queue";
+import { type JobEvent, nextStatus } from "./job-state-machine";
+import { JobWatchers } from "./job-watchers";
+import type { WebhookSender } from "./webhooks";
+import { type ScalingSettings, type Worker, WorkerPool } from "./worker-pool";
+
+/** How an endpoint runs jobs: its scaling bounds, default execution timeout and template. */
+export interface RuntimeSettings extends ScalingSettings {
+  /** Endpoint `executionTimeoutMs`; a job's `policy.executionTimeout` overrides it. */
+  executionTimeoutMs: number;
+  templateId: string;
+}
+
+/** Shared services of every runtime. */
+export interface RuntimeServices {
+  scheduler: Scheduler;
+  template(id: string): Template | undefined;
+  webhooks: WebhookSender;
+  newJobId(): string;
+  newWorkerId(): string;
+}
+
+/** `/health` answer (spec "Health result"; the extra worker fields are those the official SDK types list). */
+export interface HealthView {
+  jobs: { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
+  workers: { idle: number; running: number; initializing: number; ready: number; throttled: number; unhealthy: number };
+}
+
+type Counts = Record<JobStatus, number>;
+
+/**
+ * One endpoint's jobs, queue and workers: the side effects of the transitions defined in
+ * `job-state-machine.ts` (timers, workers, counters, webhooks, waiters).
+ */
+export class EndpointRuntime {
+  readonly jobs = new Map<string, Job>();
+  private readonly queue = new JobQueue();
+  private readonly counts: Counts = {
+    IN_QUEUE: 0,
+    IN_PROGRESS: 0,
+    COMPLETED: 0,
+    FAILED: 0,
+    CANCELLED: 0,
+    TIMED_OUT: 0,
+  };
+  /** Held jobs that have been retried at least once (`/health` `retried`). */
+  private retried = 0;
+  private readonly pool: WorkerPool;
+  private readonly watchers: JobWatchers;
+
+  constructor(
+    readonly endpointId: string,
+    private settings: RuntimeSettings,
+    private readonly services: RuntimeServices,
+  ) {
+    this.watchers = new JobWatchers(services.scheduler);
+    this.pool = new WorkerPool(settings, services.scheduler, services.newWorkerId, (w) => this.timeOut(w));
+  }
+
+  /** Applies new endpoint settings; running jobs continue. */
+  configure(settings: RuntimeSettings): void {
+    this.settings = settings;
+    this.pool.reconfigure(settings);
+    this.pump();
+  }
+
+  /** Spec table row 1: a submitted job enters IN_QUEUE; its TTL starts now (rule 4). */
+  submit(request: JobRequest, retentionMs: number): Job {
+    const now = this.services.scheduler.now();
+    const policy = request.policy ?? {};
+    const extras =
+      request.webhook || request.s3Config ? { webhook: request.webhook, s3Config: request.s3Config } : undefined;
+    const job = new Job(
+      this.services.newJobId(),
+      this,
+      request.input,
+      now,
+      now + (policy.ttl ?? JOB_DEFAULTS.ttlMs),
+      policy.executionTimeout ?? this.settings.executionTimeoutMs,
+      retentionMs,
+      policy.lowPriority === true,
+      extras,
+    );
+    this.jobs.set(job.id, job);
+    this.counts.IN_QUEUE++;
+    this.services.scheduler.at(job, job.ttlAt);
+    this.queue.push(job);
+    this.pump();
+    return job;
+  }
+
+  /** Table rows 2-3 (rule 5). A terminal job keeps its state; the caller answers its current status. */
+  cancel(job: Job): JobStatus {
+    this.move(job, "cancel", true);
+    return job.status;
+  }
+
+  /** Table row 4 (rules 1, 2, 6): requeues a FAILED or TIMED_OUT job; false when not allowed. */
+  retry(job: Job): boolean {
+    const to = nextStatus(job.status, "retry");
+    if (to === undefined || to === "deleted") return false;
+    this.setStatus(job, to);
+    if (job.retries++ === 0) this.retried++;
+    job.output = undefined;
+    job.error = undefined;
+    job.chunks = undefined;
+    job.startedAt = -1;
+    job.finishedAt = -1;
+    job.queuedAt = this.services.scheduler.now();
+    // Results no longer need retention; the TTL from submission still applies (rule 4).
+    this.services.scheduler.at(job, job.ttlAt);
+    this.queue.push(job);
+    this.pump();
+    return true;
+  }
+
+  /** Table row 6 (rule 7): deletes every pending job; running jobs continue. Returns how many. */
+  purge(): number {
+    const pending = [...this.queue.all()];
+    for (const job of pending) {
+      if (nextStatus(job.status, "purge") === "deleted") this.remove(job);
+    }
+    return pending.length;
+  }
+
+  /** Rule 3 of the job operations: `/status?ttl=` sets this job's time to live, from now. */
+  setTtl(job: Job, ttlMs: number): void {
+    job.ttlAt = this.services.scheduler.now() + ttlMs;
+    this.services.scheduler.at(job, job.ttlAt);
+  }
+
+  /** Table row 5: TTL (or retention) expiry deletes the job in any state, even while it runs. */
+  expire(job: Job): void {
+    if (this.jobs.get(job.id) === job) this.remove(job);
+  }
+
+  /** Resolves when `done(job)` holds after a change, when the job is deleted, or after `ms` platform ms. */
+  waitFor(job: Job, ms: number, done: (job: Job) => boolean): Promise<void> {
+    return this.watchers.wait(job, ms, done, (j) => this.jobs.get(j.id) !== j);
+  }
+
+  /** Spec "Health result": counts of held jobs by state (FAILED and TIMED_OUT both count as failed) and of workers. */
+  health(): HealthView {
+    const c = this.counts;
+    const idle = this.pool.idle;
+    return {
+      jobs: {
+        completed: c.COMPLETED,
+        failed: c.FAILED + c.TIMED_OUT,
+        inProgress: c.IN_PROGRESS,
+        inQueue: c.IN_QUEUE,
+        retried: this.retried,
+      },
+      workers: { idle, running: this.pool.running, initializing: 0, ready: idle, throttled: 0, unhealthy: 0 },
+    };
+  }
+
+  /** Counts of held jobs by exact state. */
+  jobCounts(): Readonly<Counts> & { retried: number } {
+    return { ...this.counts, retried: this.retried };
+  }
+
+  /** Workers currently up. */
+  workers(): Worker[] {
+    return this.pool.all();
+  }
+
+  /** Workers currently running a job (the dynamic rate-limit rule counts them). */
+  get runningWorkers(): number {
+    return this.pool.running;
+  }
+
+  /** Stops everything: aborts running handlers, drops jobs and timers, releases waiters. */
+  dispose(): void {
+    for (const w of this.pool.busy()) w.abort?.abort();
+    this.pool.dispose();
+    for (const job of this.jobs.values()) this.services.scheduler.cancel(job);
+    this.jobs.clear();
+    this.watchers.releaseAll();
+  }
+
+  /** Gives queued jobs to idle workers, then starts workers for normal jobs (lowPriority never scales). */
+  private pump(): void {
+    while (this.queue.size > 0) {
+      const w = this.pool.takeIdle();
+      if (!w) break;
+      this.start(w, this.queue.shiftOldest()!);
+    }
+    while (this.queue.normalSize > 0 && this.pool.canStart()) {
+      this.start(this.pool.startBusy(), this.queue.shiftNormal()!);
+    }
+  }
+
+  private start(worker: Worker, job: Job): void {
+    const scheduler = this.services.scheduler;
+    this.setStatus(job, nextStatus(job.status, "start") as JobStatus);
+    job.startedAt = scheduler.now();
+    const run = ++worker.run;
+    const abort = new AbortController();
+    worker.job = job;
+    worker.abort = abort;
+    scheduler.after(worker.timeout, job.executionTimeoutMs);
+    this.notify(job);
+    const template = this.services.template(this.settings.templateId);
+    const ctx = {
+      id: job.id,
+      input: job.input,
+      ...(job.extras?.s3Config ? { s3Config: job.extras.s3Config } : {}),
+      signal: abort.signal,
+      sleep: (ms: number) => scheduler.sleep(ms, abort.signal),
+    };
+    const emit = (chunk: StreamChunk) => {
+      if (worker.run !== run || worker.job !== job) return false;
+      if (job.chunks) job.chunks.push(chunk);
+      else job.chunks = [chunk];
+      this.notify(job);
+      return true;
+    };
+    const outcome = template
+      ? Promise.resolve().then(() => executeTemplate(template, ctx, emit))
+      : Promise.reject(new Error(`template ${this.settings.templateId} is not available in this emulator`));
+    outcome.then(
+      (output) => this.finish(worker, run, "complete", output),
+      (error: unknown) => this.finish(worker, run, "fail", error instanceof Error ? error.message : String(error)),
+    );
+  }
+
+  private finish(worker: Worker, run: number, event: "complete" | "fail", value: unknown): void {
+    const job = worker.job;
+    if (worker.run !== run || !job) return;
+    this.endRun(worker);
+    if (event === "complete") job.output = value;
+    else job.error = String(value);
+    this.move(job, event, false);
+  }
+
+  /** Spec rule 3: the execution timeout fires only while the worker executes the job. */
+  private timeOut(worker: Worker): void {
+    const job = worker.job;
+    if (!job) return;
+    this.stop(worker);
+    job.error = `execution timeout of ${job.executionTimeoutMs} ms exceeded`;
+    this.move(job, "timeOut", false);
+  }
+
+  /** Applies a transition to a terminal state and its effects; false when the state machine refuses it. */
+  private move(job: Job, event: JobEvent, fromOutside: boolean): boolean {
+    const to = nextStatus(job.status, event);
+    if (to === undefined || to === "deleted") return false;
+    const wasRunning = job.status === "IN_PROGRESS";
+    if (fromOutside && wasRunning) this.stop(this.workerOf(job));
+    if (job.status === "IN_QUEUE") this.queue.remove(job);
+    const scheduler = this.services.scheduler;
+    this.setStatus(job, to);
+    if (wasRunning) job.finishedAt = scheduler.now();
+    // Retention after completion, but never beyond the TTL (table row 5: TTL applies in any state).
+    scheduler.at(job, Math.min(job.ttlAt, scheduler.now() + job.retentionMs));
+    this.notify(job);
+    const webhook = job.extras?.webhook;
+    if (webhook && wasRunning) this.services.webhooks.send(webhook, renderJob(job));
+    this.pump();
+    return true;
+  }
+
+  /** The worker is done with its job: its timeout is cleared and it is free (a late result is ignored, see `finish`). */
+  private endRun(worker: Worker): void {
+    this.services.scheduler.cancel(worker.timeout);
+    worker.job = undefined;
+    worker.abort = undefined;
+    this.pool.release(worker);
+  }
+
+  /** Stops a running handler (cancel, timeout, expiry) and frees its worker. */
+  private stop(worker: Worker | undefined): void {
+    if (!worker) return;
+    worker.abort?.abort();
+    this.endRun(worker);
+  }
+
+  private workerOf(job: Job): Worker | undefined {
+    for (const w of this.pool.busy()) if (w.job === job) return w;
+    return undefined;
+  }
+
+  private remove(job: Job): void {
+    if (job.status === "IN_PROGRESS") this.stop(this.workerOf(job));
+    this.queue.remove(job);
+    this.services.scheduler.cancel(job);
+    this.jobs.delete(job.id);
+    this.counts[job.status]--;
+    if (job.retries > 0) this.retried--;
+    this.notify(job);
+    this.pump();
+  }
+
+  private setStatus(job: Job, to: JobStatus): void {
+    this.counts[job.status]--;
+    this.counts[to]++;
+    job.status = to;
+  }
+
+  private notify(job: Job): void {
+    this.watchers.notify(job);
+  }
+}

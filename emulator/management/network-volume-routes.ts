@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import {
+  type NetworkVolume,
+  NetworkVolumeCreateInputSchema,
+  NetworkVolumeUpdateInputSchema,
+  volumeSizeChangeProblem,
+} from "../../sdk/schemas";
+import type { ServerContext } from "../server/build-server";
+import { badField, notFound, parseOr400 } from "../server/http-errors";
+import type { Account } from "../store/account";
+import { newVolumeId } from "../store/ids";
+
+type IdParams = { Params: { networkVolumeId: string } };
+
+function volumeOf(account: Account, id: string): NetworkVolume {
+  const v = account.volumes.get(id);
+  if (!v) throw notFound(`network volume ${id} not found`);
+  return v;
+}
+
+/**
+ * Spec NetworkVolumeUpdateInput.size: "Must be greater than the current size". The shared helper
+ * accepts an unchanged size, so equality is refused here as well.
+ */
+function sizeProblem(current: number, requested: number): string | undefined {
+  return (
+    volumeSizeChangeProblem(current, requested) ??
+    (requested === current
+      ? `size must be greater than the current size: the volume already has ${current} GB`
+      : undefined)
+  );
+}
+
+/** Management routes of network volumes (spec "Management REST"; OpenAPI tag "network volumes"). */
+export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.post("/v1/networkvolumes", async (req) => {
+    const input = parseOr400(NetworkVolumeCreateInputSchema, req.body);
+    const volume: NetworkVolume = {
+      id: newVolumeId(),
+      name: input.name,
+      size: input.size,
+      dataCenterId: input.dataCenterId,
+    };
+    req.account.volumes.set(volume.id, volume);
+    await ctx.store.persist();
+    return volume;
+  });
+
+  app.get("/v1/networkvolumes", async (req) => [...req.account.volumes.values()]);
+
+  app.get<IdParams>("/v1/networkvolumes/:networkVolumeId", async (req) =>
+    volumeOf(req.account, req.params.networkVolumeId),
+  );
+
+  // Spec rule 1: POST .../update is a synonym of PATCH; rule 2: size must grow.
+  const update = async (req: FastifyRequest<IdParams>) => {
+    const current = volumeOf(req.account, req.params.networkVolumeId);
+    const input = parseOr400(NetworkVolumeUpdateInputSchema, req.body);
+    if (input.size !== undefined) {
+      const problem = sizeProblem(current.size, input.size);
+      if (problem) throw badField("size", input.size, problem);
+    }
+    const next: NetworkVolume = { ...current, ...(input.name !== undefined ? { name: input.name } : {}) };
+    if (input.size !== undefined) next.size = input.size;
+    req.account.volumes.set(next.id, next);
+    await ctx.store.persist();
+    return next;
+  };
+  app.patch<IdParams>("/v1/networkvolumes/:networkVolumeId", update);
+  app.post<IdParams>("/v1/networkvolumes/:networkVolumeId/update", update);
+
+  app.delete<IdParams>("/v1/networkvolumes/:networkVolumeId", async (req, reply) => {
+    volumeOf(req.account, req.params.networkVolumeId);
+    req.account.volumes.delete(req.params.networkVolumeId);
+    await ctx.store.persist();
+    return reply.code(204).send();
+  });
+}

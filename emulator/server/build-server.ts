@@ -1,0 +1,108 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
+import { registerAdminRoutes } from "../admin/admin-routes";
+import type { Scheduler } from "../clock/scheduler";
+import type { TemplateRegistry } from "../handlers/template-registry";
+import { registerJobRoutes } from "../jobs/job-routes";
+import type { RateLimiter } from "../limits/rate-limiter";
+import { registerEndpointRoutes } from "../management/endpoint-routes";
+import { registerNetworkVolumeRoutes } from "../management/network-volume-routes";
+import type { ImageStore } from "../models/image-model";
+import { registerImageRoutes } from "../models/image-routes";
+import type { EmulatorStore } from "../store/emulator-store";
+import { HttpError } from "./http-errors";
+import { createRequestHook } from "./request-hook";
+import "./fastify-types";
+
+/** Everything the routes work on. */
+export interface ServerContext {
+  store: EmulatorStore;
+  scheduler: Scheduler;
+  limiter: RateLimiter;
+  templates: TemplateRegistry;
+  images: ImageStore;
+  /** Log every request (fastify's logger); off by default, the hot path stays quiet. */
+  log: boolean;
+}
+
+let bootCounter = 0;
+
+function requestIdGenerator(): () => string {
+  const prefix = `${Date.now().toString(36)}${(bootCounter++).toString(36)}-`;
+  let n = 0;
+  return () => `${prefix}${(n++).toString(36)}`;
+}
+
+function clientError(error: FastifyError, bodyLimitLabel: string | undefined) {
+  switch (error.statusCode) {
+    case 413:
+      return {
+        error: "payload_too_large",
+        message: `the request body is larger than ${bodyLimitLabel ?? "the limit of this route"}`,
+      };
+    case 415:
+      return {
+        error: "unsupported_media_type",
+        message: "request bodies must be JSON: send content-type: application/json",
+      };
+    default: {
+      const problems = [{ field: "", value: "(request body)", rule: error.message }];
+      return { error: "bad_request", message: `(body): ${error.message}`, problems };
+    }
+  }
+}
+
+/** Builds the emulator's HTTP server: one origin for `/v1`, `/v2` and `/_emulator`. */
+export function buildServer(ctx: ServerContext): FastifyInstance {
+  const app = Fastify({
+    logger: ctx.log,
+    genReqId: requestIdGenerator(),
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    return503OnClosing: true,
+    // Malformed URLs and over-long ids, refused before routing: same error shape as everything else.
+    frameworkErrors: (error, req, reply) => {
+      (reply as unknown as FastifyReply)
+        .header("x-request-id", req.id)
+        .code(error.statusCode ?? 400)
+        .send({ error: "bad_request", message: error.message });
+    },
+  });
+  app.decorateRequest("account", null as never);
+  app.addHook("onRoute", (route) => {
+    const method = Array.isArray(route.method) ? route.method.join(",") : route.method;
+    route.config = { ...(route.config ?? {}), statKey: `${method} ${route.url}` };
+  });
+  app.addHook("onRequest", createRequestHook(ctx.store, ctx.limiter));
+
+  // JSON only. An empty body with a JSON content type is "no body" (the Python SDK posts
+  // /cancel that way); the default parser's protections against prototype poisoning stay on.
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    const text = body.toString();
+    if (text.trim() === "") return done(null, undefined);
+    parseJson(req, text, done);
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body);
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send(clientError(error, req.routeOptions.config.bodyLimitLabel));
+    }
+    req.log.error(error);
+    if (!ctx.log) process.stderr.write(`emulator: unexpected error on ${req.method} ${req.url}: ${error.stack}\n`);
+    return reply.code(500).send({ error: "internal_error", message: "the emulator failed; see its output" });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split("?")[0];
+    reply.code(404).send({ error: "not_found", message: `no route ${req.method} ${path}` });
+  });
+
+  registerNetworkVolumeRoutes(app, ctx);
+  registerEndpointRoutes(app, ctx);
+  registerJobRoutes(app, ctx);
+  registerAdminRoutes(app, ctx);
+  registerImageRoutes(app, ctx);
+  return app;
+}

@@ -1,0 +1,112 @@
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { type EmulatorClock, ManualClock, ScaledClock } from "./clock/clock";
+import { Scheduler } from "./clock/scheduler";
+import { compileFaultRule } from "./faults/fault-rules";
+import { loadHandlerFiles, TemplateRegistry } from "./handlers/template-registry";
+import { DEFAULT_RATE_LIMIT_SETTINGS, RateLimiter, type RateLimitSettings } from "./limits/rate-limiter";
+import { IMAGE_MODEL_IDS, ImageStore, imageModelTemplate } from "./models/image-model";
+import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, type EmulatorOptions } from "./options";
+import { buildServer } from "./server/build-server";
+import { EmulatorStore } from "./store/emulator-store";
+import { StateFile } from "./store/state-file";
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** Origin, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  /** Management base URL (`url + "/v1"`), for `RUNPOD_API_URL`. */
+  apiUrl: string;
+  /** Job operations base URL (`url + "/v2"`), for `RUNPOD_QUEUE_URL`. */
+  queueUrl: string;
+  port: number;
+  host: string;
+  /** The platform clock (a `ManualClock` when one was passed or `timeScale` was 0). */
+  clock: EmulatorClock;
+  /** Every deadline of the emulator. */
+  scheduler: Scheduler;
+  /** Accounts and their state, for tests that look inside. */
+  store: EmulatorStore;
+  /** Known template ids. */
+  templates: readonly string[];
+  /** Stops listening, stops workers and timers, and waits for the state file. Idempotent. */
+  close(): Promise<void>;
+}
+
+function rateLimitSettings(option: EmulatorOptions["rateLimits"]): RateLimitSettings {
+  if (option === false) return { ...DEFAULT_RATE_LIMIT_SETTINGS, enabled: false };
+  if (option === true || option === undefined) return { ...DEFAULT_RATE_LIMIT_SETTINGS };
+  return { ...DEFAULT_RATE_LIMIT_SETTINGS, ...option };
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+function checkKeys(keys: readonly string[]): string[] {
+  for (const key of keys) {
+    if (typeof key !== "string" || key.length === 0 || /\s/.test(key)) {
+      throw new Error("API keys must be non-empty strings without spaces");
+    }
+  }
+  return [...new Set(keys)];
+}
+
+/** Starts the emulator's HTTP server in this process (what `npx pulumi-runpod emulator` runs). */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const apiKeys = checkKeys(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
+  const clock =
+    options.clock ?? (options.timeScale === 0 ? new ManualClock() : new ScaledClock(options.timeScale ?? 1));
+  const templates = new TemplateRegistry(options.handlersDir ? await loadHandlerFiles(options.handlersDir) : []);
+  const faults = (options.faults ?? []).map(compileFaultRule);
+  const scheduler = new Scheduler(clock);
+  const images = new ImageStore();
+  let baseUrl = "";
+  const models = new Map(IMAGE_MODEL_IDS.map((id) => [id, imageModelTemplate(id, images, () => baseUrl)]));
+  const store = new EmulatorStore(
+    apiKeys,
+    { scheduler, templates, models, defaultFaults: faults, webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000 },
+    options.stateFile ? new StateFile(path.resolve(options.stateFile)) : undefined,
+  );
+  const limiter = new RateLimiter(clock, rateLimitSettings(options.rateLimits));
+  const app = buildServer({ store, scheduler, limiter, templates, images, log: options.log ?? false });
+  const host = options.host ?? DEFAULT_HOST;
+  try {
+    await store.load();
+    await app.listen({ host, port: options.port ?? DEFAULT_PORT });
+  } catch (error) {
+    store.dispose();
+    scheduler.dispose();
+    await app.close();
+    throw error;
+  }
+  const port = (app.server.address() as AddressInfo).port;
+  const url = `http://${urlHost(host)}:${port}`;
+  baseUrl = options.publicUrl?.replace(/\/+$/, "") ?? url;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      // Disposing first releases requests waiting on jobs (/runsync, /stream), so close() does not hang.
+      store.dispose();
+      await app.close();
+      scheduler.dispose();
+      await store.flush();
+    })();
+    return closing;
+  };
+  return {
+    url,
+    apiUrl: `${url}/v1`,
+    queueUrl: `${url}/v2`,
+    port,
+    host,
+    clock,
+    scheduler,
+    store,
+    templates: templates.ids(),
+    close,
+  };
+}

@@ -1,0 +1,80 @@
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { EndpointSchema, NetworkVolumeSchema } from "../../sdk/schemas";
+
+/** What `--state-file` holds: management state per account (jobs are not persisted). */
+export const StateFileSchema = z.object({
+  version: z.literal(1),
+  accounts: z.record(
+    z.string(),
+    z.object({
+      networkVolumes: z.array(NetworkVolumeSchema.loose()),
+      endpoints: z.array(EndpointSchema.loose()),
+    }),
+  ),
+});
+/** The content of a state file. */
+export type StateFileData = z.infer<typeof StateFileSchema>;
+
+/**
+ * The state file (issue: `--state-file FILE` persists volumes and endpoints per account, so a
+ * restart loses nothing). Writes are atomic (temporary file, then rename) and serialized; a
+ * write requested while one runs is coalesced into the next.
+ */
+export class StateFile {
+  private chain: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
+  private counter = 0;
+
+  constructor(readonly file: string) {}
+
+  /** The saved state, or undefined when the file does not exist. A corrupt file is an error, never silently dropped. */
+  async load(): Promise<StateFileData | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`state file ${this.file} is not valid JSON: ${(error as Error).message}`);
+    }
+    const parsed = StateFileSchema.safeParse(json);
+    if (!parsed.success) throw new Error(`state file ${this.file} has an unexpected shape: ${parsed.error.message}`);
+    return parsed.data;
+  }
+
+  /** Writes `snapshot()` (taken when the write starts); resolves once it is on disk. */
+  save(snapshot: () => StateFileData): Promise<void> {
+    if (this.queued) return this.queued;
+    const next = this.chain.then(() => {
+      this.queued = undefined;
+      return this.write(snapshot());
+    });
+    this.queued = next;
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Waits for pending writes. */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+
+  private async write(data: StateFileData): Promise<void> {
+    await mkdir(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.${this.counter++}.tmp`;
+    try {
+      await writeFile(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+      await rename(tmp, this.file);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import { request } from "undici";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Client, createEndpoint, KEY, runJob, startTestEmulator } from "./helpers";
+
+let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
+let api: Client;
+
+async function start(options: Parameters<typeof startTestEmulator>[0] = {}) {
+  ctx = await startTestEmulator(options);
+  api = ctx.api;
+}
+afterEach(() => ctx.emu.close());
+
+const faultStats = async () => (await api.get("/_emulator/stats")).body.faults;
+
+describe("fault injection (/_emulator/faults)", () => {
+  it("answers 500 on the matching route only, and counts it", async () => {
+    await start();
+    const ep = await createEndpoint(api);
+    const id = await runJob(api, ep, { input: {} });
+    const put = await api.put("/_emulator/faults", { rules: [{ route: "GET /v2/*/status", errorRate: 1 }] });
+    expect(put.status).toBe(200);
+    expect(put.body.rules[0]).toMatchObject({ route: "GET /v2/*/status", errorRate: 1, dropRate: 0 });
+    const res = await api.get(`/v2/${ep}/status/${id}`);
+    expect(res.status).toBe(500);
+    expect(res.body.error).toBe("injected_fault");
+    expect((await api.get(`/v2/${ep}/health`)).status).toBe(200);
+    expect((await api.post(`/v2/${ep}/run`, { input: {} })).status).toBe(200);
+    expect(await faultStats()).toMatchObject({ error: 1, drop: 0, rateLimit: 0 });
+  });
+
+  it("answers 429 with Retry-After for the 429 rate", async () => {
+    await start();
+    await api.put("/_emulator/faults", { rules: [{ route: "/v1", rateLimitRate: 1 }] });
+    const res = await api.get("/v1/endpoints");
+    expect(res.status).toBe(429);
+    expect(res.headers["retry-after"]).toBe("1");
+    expect((await faultStats()).rateLimit).toBe(1);
+  });
+
+  it("drops the connection without an answer", async () => {
+    await start();
+    await api.put("/_emulator/faults", { rules: [{ route: "POST /v1/networkvolumes", dropRate: 1 }] });
+    const outcome = await request(`${ctx.emu.url}/v1/networkvolumes`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "v", size: 1, dataCenterId: "EU-RO-1" }),
+    }).then(
+      () => "answered",
+      (e: Error) => e.message,
+    );
+    expect(outcome).not.toBe("answered");
+    expect((await faultStats()).drop).toBe(1);
+    expect((await api.get("/v1/networkvolumes")).body).toEqual([]);
+  });
+
+  it("adds latency in real time", async () => {
+    await start();
+    await api.put("/_emulator/faults", { rules: [{ latencyMs: 120, jitterMs: 30 }] });
+    const t0 = performance.now();
+    expect((await api.get("/v1/endpoints")).status).toBe(200);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(115);
+    expect((await faultStats()).latency).toBe(1);
+  });
+
+  it("shows, replaces and clears the rules; admin routes are never faulted", async () => {
+    await start();
+    await api.put("/_emulator/faults", { rules: [{ route: "*", errorRate: 1 }] });
+    expect((await api.get("/v1/endpoints")).status).toBe(500);
+    expect((await api.get("/_emulator/faults")).body.rules).toHaveLength(1);
+    expect((await api.del("/_emulator/faults")).status).toBe(204);
+    expect((await api.get("/_emulator/faults")).body).toEqual({ rules: [] });
+    expect((await api.get("/v1/endpoints")).status).toBe(200);
+  });
+
+  it("matches route patterns in linear time, even with many wildcards", async () => {
+    await start();
+    const pattern = `/${"*".repeat(150)}x`;
+    await api.put("/_emulator/faults", { rules: [{ route: pattern, errorRate: 1 }] });
+    const t0 = performance.now();
+    expect((await api.get(`/v1/${"a".repeat(150)}`)).status).toBe(404);
+    expect((await api.get("/v1x")).status).toBe(500);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it("keeps fault rules per account", async () => {
+    await start();
+    await api.put("/_emulator/faults", { rules: [{ errorRate: 1 }] });
+    expect((await api.get("/v1/endpoints")).status).toBe(500);
+    expect((await ctx.other.get("/v1/endpoints")).status).toBe(200);
+  });
+
+  it.each([
+    [{ rules: [{ errorRate: 2 }] }, "rules.0.errorRate"],
+    [{ rules: [{ latencyMs: -1 }] }, "rules.0.latencyMs"],
+    [{ rules: "all" }, "rules"],
+  ])("refuses the fault configuration %j with 400 naming %s", async (body, field) => {
+    await start();
+    const res = await api.put("/_emulator/faults", body);
+    expect(res.status).toBe(400);
+    expect(res.body.problems[0].field).toBe(field);
+  });
+
+  it("starts with the rules given as options (the CLI's --fault-* flags)", async () => {
+    await start({ faults: [{ route: "GET /v1/networkvolumes", errorRate: 1 }] });
+    expect((await api.get("/v1/networkvolumes")).status).toBe(500);
+    expect((await api.get("/v1/endpoints")).status).toBe(200);
+  });
+});

@@ -1,0 +1,106 @@
+import { request } from "undici";
+import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from "../../../emulator";
+
+/** The key most tests use, and a second account's key. */
+export const KEY = "test-key-alpha-0001";
+export const OTHER_KEY = "test-key-bravo-0002";
+
+/** An HTTP answer with its body parsed as JSON when it is JSON. */
+export interface Answer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: test code reads arbitrary JSON
+  body: any;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A tiny client over undici `request`, bound to one emulator and one key. */
+/** `key: null` sends no Authorization header. */
+export function clientFor(emu: RunningEmulator, key: string | null = KEY) {
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await request(`${emu.url}${path}`, {
+      method: method as "GET",
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...headers,
+      },
+      body:
+        body === undefined
+          ? undefined
+          : typeof body === "string" || Buffer.isBuffer(body)
+            ? body
+            : JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    let parsed: unknown = text;
+    if (String(res.headers["content-type"] ?? "").includes("json") && text) parsed = JSON.parse(text);
+    return { status: res.statusCode, body: parsed, headers: res.headers } as Answer;
+  };
+  return {
+    send,
+    get: (path: string) => send("GET", path),
+    post: (path: string, body?: unknown) => send("POST", path, body),
+    patch: (path: string, body?: unknown) => send("PATCH", path, body),
+    put: (path: string, body?: unknown) => send("PUT", path, body),
+    del: (path: string) => send("DELETE", path),
+  };
+}
+
+/** A client. */
+export type Client = ReturnType<typeof clientFor>;
+
+/** Starts an emulator on a free loopback port with a manual clock (unless told otherwise) and two accounts. */
+export async function startTestEmulator(options: EmulatorOptions = {}) {
+  const clock = options.clock ?? (options.timeScale === undefined ? new ManualClock() : undefined);
+  const emu = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], ...options, ...(clock ? { clock } : {}) });
+  return { emu, clock: clock as ManualClock, api: clientFor(emu, KEY), other: clientFor(emu, OTHER_KEY) };
+}
+
+/** Creates an endpoint and returns its id. */
+export async function createEndpoint(api: Client, fields: Record<string, unknown> = {}): Promise<string> {
+  const res = await api.post("/v1/endpoints", { name: "test", templateId: "echo", ...fields });
+  if (res.status !== 200) throw new Error(`endpoint creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+/** Submits a job with `/run` and returns its id. */
+export async function runJob(api: Client, endpointId: string, body: Record<string, unknown>): Promise<string> {
+  const res = await api.post(`/v2/${endpointId}/run`, body);
+  if (res.status !== 200) throw new Error(`run failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+/** Polls `check` (real time) until it stops throwing. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 3000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+/** Lets pending promise chains and immediates run. */
+export function settle(): Promise<void> {
+  return new Promise((r) => setTimeout(r, 5));
+}
+
+/** Waits (real time) until the endpoint's `/health` job counts include `expected`. */
+export async function untilJobs(api: Client, endpointId: string, expected: Record<string, number>): Promise<void> {
+  await eventually(async () => {
+    const health = await api.get(`/v2/${endpointId}/health`);
+    for (const [k, v] of Object.entries(expected)) {
+      if (health.body.jobs[k] !== v) throw new Error(`jobs.${k} is ${health.body.jobs[k]}, waiting for ${v}`);
+    }
+  });
+}
+
+/** Waits (real time) until the emulator holds at least `count` pending deadlines (e.g. a request's wait timer). */
+export async function untilTimers(emu: RunningEmulator, count: number): Promise<void> {
+  await eventually(() => {
+    if (emu.scheduler.pending < count) throw new Error(`${emu.scheduler.pending} timers pending, waiting for ${count}`);
+  });
+}

@@ -1,0 +1,84 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../../emulator";
+import { clientFor, KEY, OTHER_KEY } from "./helpers";
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "emulator-state-"));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe("--state-file persistence", () => {
+  it("keeps volumes and endpoints of every account across a restart", async () => {
+    const stateFile = path.join(dir, "nested", "state.json");
+    const first = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], stateFile });
+    const api = clientFor(first, KEY);
+    const volume = (await api.post("/v1/networkvolumes", { name: "kept", size: 10, dataCenterId: "EU-RO-1" })).body;
+    const endpoint = (
+      await api.post("/v1/endpoints", { templateId: "echo", workersMin: 1, networkVolumeId: volume.id })
+    ).body;
+    await api.patch(`/v1/networkvolumes/${volume.id}`, { size: 20 });
+    const theirs = (await clientFor(first, OTHER_KEY).post("/v1/endpoints", { templateId: "sleep" })).body;
+    const gone = (await api.post("/v1/endpoints", { templateId: "echo" })).body;
+    await api.del(`/v1/endpoints/${gone.id}`);
+    await first.close();
+
+    const text = await readFile(stateFile, "utf8");
+    expect(text).not.toContain(KEY);
+    expect((await readdir(path.dirname(stateFile))).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+
+    const second = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], stateFile });
+    try {
+      const again = clientFor(second, KEY);
+      expect((await again.get(`/v1/networkvolumes/${volume.id}`)).body).toEqual({ ...volume, size: 20 });
+      expect((await again.get(`/v1/endpoints/${endpoint.id}`)).body).toEqual(endpoint);
+      expect((await again.get(`/v1/endpoints/${gone.id}`)).status).toBe(404);
+      expect((await again.get(`/v1/endpoints/${theirs.id}`)).status).toBe(404);
+      expect((await clientFor(second, OTHER_KEY).get(`/v1/endpoints/${theirs.id}`)).body).toEqual(theirs);
+      expect((await again.get(`/v2/${endpoint.id}/health`)).body.workers).toEqual({
+        idle: 1,
+        running: 0,
+        initializing: 0,
+        ready: 1,
+        throttled: 0,
+        unhealthy: 0,
+      });
+      expect((await again.post(`/v2/${endpoint.id}/runsync`, { input: { after: "restart" } })).body.output).toEqual({
+        after: "restart",
+      });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("keeps the state of a key that is not configured on this run, for a later run", async () => {
+    const stateFile = path.join(dir, "dormant.json");
+    const first = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], stateFile });
+    const theirs = (
+      await clientFor(first, OTHER_KEY).post("/v1/networkvolumes", { name: "x", size: 1, dataCenterId: "EU-RO-1" })
+    ).body;
+    await first.close();
+    const onlyMine = await startEmulator({ port: 0, apiKeys: [KEY], stateFile });
+    await clientFor(onlyMine, KEY).post("/v1/networkvolumes", { name: "y", size: 1, dataCenterId: "EU-RO-1" });
+    await onlyMine.close();
+    const third = await startEmulator({ port: 0, apiKeys: [OTHER_KEY], stateFile });
+    try {
+      expect((await clientFor(third, OTHER_KEY).get("/v1/networkvolumes")).body).toEqual([theirs]);
+    } finally {
+      await third.close();
+    }
+  });
+
+  it("refuses to start on a corrupt state file rather than losing it", async () => {
+    const stateFile = path.join(dir, "corrupt.json");
+    await writeFile(stateFile, "{ not json");
+    await expect(startEmulator({ port: 0, stateFile })).rejects.toThrow(/not valid JSON/);
+    await writeFile(stateFile, JSON.stringify({ version: 99 }));
+    await expect(startEmulator({ port: 0, stateFile })).rejects.toThrow(/unexpected shape/);
+    expect(await readFile(stateFile, "utf8")).toBe(JSON.stringify({ version: 99 }));
+  });
+});

@@ -4,8 +4,9 @@ import type { RunpodClient } from "../sdk/client";
 import { RunpodError } from "../sdk/errors";
 import { type NetworkVolume, NetworkVolumeCreateInputSchema, volumeSizeChangeProblem } from "../sdk/schemas";
 import { adoptIdFailures, schemaFailures } from "./check-inputs";
+import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
-import { isNotFound, mayHaveTakenEffect, PartialCreateError } from "./errors";
+import { isNotFound, PartialCreateError } from "./errors";
 import { NETWORK_VOLUME_FIELDS } from "./field-rules";
 import { isUnknown } from "./property-values";
 import { providerClient } from "./provider-config";
@@ -66,12 +67,10 @@ async function converge(client: RunpodClient, found: NetworkVolume, inputs: Prop
 }
 
 /**
- * Finds a volume this stack created but never heard back about: same auto-name and data center.
- * Only auto-named volumes qualify, since their names are unique to the stack; a user-chosen name
- * may be shared with volumes that belong to someone else.
+ * Finds a volume this stack created but never heard back about: same auto-name and data center
+ * (used for auto-named volumes only, see create-once.ts).
  */
 async function findOwnVolume(client: RunpodClient, inputs: Props): Promise<NetworkVolume | undefined> {
-  if (inputs.__autoNamed !== true) return undefined;
   const matches = (await client.networkVolumes.list()).filter(
     (v) => v.name === inputs.name && v.dataCenterId === inputs.dataCenterId,
   );
@@ -100,23 +99,17 @@ export const networkVolumeProvider = {
   async create(inputs: Props): Promise<dynamic.CreateResult> {
     const client = providerClient();
     if (typeof inputs.adoptId === "string") return adopt(client, inputs, inputs.adoptId);
-    // A create that was interrupted earlier (a lost answer, a killed `pulumi up`) left its volume behind.
-    const leftover = await findOwnVolume(client, inputs);
-    if (leftover) return converge(client, leftover, inputs);
     const spec = {
       name: inputs.name as string,
       size: inputs.size as number,
       dataCenterId: inputs.dataCenterId as string,
     };
-    try {
-      const volume = await client.networkVolumes.create(spec);
-      return { id: volume.id, outs: volumeOutputs(volume, inputs) };
-    } catch (err) {
-      if (!mayHaveTakenEffect(err)) throw err;
-      const created = await findOwnVolume(client, inputs).catch(() => undefined);
-      if (created) return converge(client, created, inputs);
-      throw err;
-    }
+    const { resource, existed } = await createOnce({
+      find: inputs.__autoNamed === true ? () => findOwnVolume(client, inputs) : undefined,
+      create: () => client.networkVolumes.create(spec),
+    });
+    if (existed) return converge(client, resource, inputs);
+    return { id: resource.id, outs: volumeOutputs(resource, inputs) };
   },
 
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {

@@ -1,10 +1,16 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
 import { RunpodError } from "../sdk/errors";
-import { type Endpoint, EndpointCreateInputSchema, type EndpointUpdateInput } from "../sdk/schemas";
+import {
+  type Endpoint,
+  type EndpointCreateInput,
+  EndpointCreateInputSchema,
+  type EndpointUpdateInput,
+} from "../sdk/schemas";
 import { adoptIdFailures, schemaFailures } from "./check-inputs";
+import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
-import { isNotFound, mayHaveTakenEffect, PartialCreateError } from "./errors";
+import { isNotFound, PartialCreateError } from "./errors";
 import { SERVERLESS_ENDPOINT_FIELDS } from "./field-rules";
 import { pick } from "./property-values";
 import { providerClient } from "./provider-config";
@@ -63,10 +69,9 @@ async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Prom
 
 /**
  * Finds an endpoint this stack created but never heard back about: same auto-name and compute
- * type (see network-volume-provider.ts for why only auto-named resources qualify).
+ * type (used for auto-named endpoints only, see create-once.ts).
  */
 async function findOwnEndpoint(client: RunpodClient, inputs: Props): Promise<Endpoint | undefined> {
-  if (inputs.__autoNamed !== true) return undefined;
   const computeType = (inputs.computeType as string | undefined) ?? "GPU";
   const matches = (await client.endpoints.list()).filter(
     (e) => e.name === inputs.name && (e.computeType ?? "GPU") === computeType,
@@ -87,16 +92,11 @@ export const serverlessEndpointProvider = {
   async create(inputs: Props): Promise<dynamic.CreateResult> {
     const client = providerClient();
     if (typeof inputs.adoptId === "string") return adopt(client, inputs, inputs.adoptId);
-    const leftover = await findOwnEndpoint(client, inputs);
-    if (leftover) return converge(client, leftover, inputs);
-    try {
-      return outputs(client, await client.endpoints.create(pick(inputs, INPUT_KEYS) as never), inputs);
-    } catch (err) {
-      if (!mayHaveTakenEffect(err)) throw err;
-      const created = await findOwnEndpoint(client, inputs).catch(() => undefined);
-      if (created) return converge(client, created, inputs);
-      throw err;
-    }
+    const { resource, existed } = await createOnce({
+      find: inputs.__autoNamed === true ? () => findOwnEndpoint(client, inputs) : undefined,
+      create: () => client.endpoints.create(pick(inputs, INPUT_KEYS) as EndpointCreateInput),
+    });
+    return existed ? converge(client, resource, inputs) : outputs(client, resource, inputs);
   },
 
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {

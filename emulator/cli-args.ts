@@ -22,6 +22,9 @@ export const USAGE = `Usage: pulumi-runpod emulator [options]
   --fault-error-rate R        share of requests answered 500 (0..1)
   --fault-429-rate R          share of requests answered 429 (0..1)
   --fault-drop-rate R         share of connections dropped without an answer (0..1)
+  --fault-lost-response-rate R
+                              share of requests handled (their effect kept) whose answer is then
+                              lost: the connection is dropped instead (0..1)
   --public-url URL            base URL used in image_url (default: the listening URL)
   --log                       log every request
   --help                      show this help
@@ -78,6 +81,12 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
     errorRate: number("fault-error-rate", values["fault-error-rate"], rate, "must be between 0 and 1"),
     rateLimitRate: number("fault-429-rate", values["fault-429-rate"], rate, "must be between 0 and 1"),
     dropRate: number("fault-drop-rate", values["fault-drop-rate"], rate, "must be between 0 and 1"),
+    lostResponseRate: number(
+      "fault-lost-response-rate",
+      values["fault-lost-response-rate"],
+      rate,
+      "must be between 0 and 1",
+    ),
   };
   if (Object.entries(fault).some(([k, v]) => k !== "route" && v !== undefined)) options.faults = [fault];
   for (const key of Object.keys(options) as (keyof EmulatorOptions)[]) {
@@ -107,6 +116,7 @@ function parse(args: string[]) {
       "fault-error-rate": { type: "string" },
       "fault-429-rate": { type: "string" },
       "fault-drop-rate": { type: "string" },
+      "fault-lost-response-rate": { type: "string" },
       "public-url": { type: "string" },
       log: { type: "boolean" },
       help: { type: "boolean", short: "h" },

@@ -43,6 +43,11 @@ export async function createOnce<T>(how: CreateOnce<T>): Promise<{ resource: T; 
       if (created) return { resource: created, existed: true };
       if (attempt >= attempts) throw err;
       await sleepUnlessAborted(250 * 2 ** (attempt - 1));
+      // Look once more after the pause: a platform whose list lags may show the create only now.
+      const late = await find().catch(() => {
+        throw err;
+      });
+      if (late) return { resource: late, existed: true };
     }
   }
 }

@@ -8,6 +8,7 @@ import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
 import { isNotFound, PartialCreateError } from "./errors";
 import { NETWORK_VOLUME_FIELDS } from "./field-rules";
+import { singleMatch } from "./own-resource";
 import { isUnknown } from "./property-values";
 import { providerClient } from "./provider-config";
 
@@ -74,7 +75,7 @@ async function findOwnVolume(client: RunpodClient, inputs: Props): Promise<Netwo
   const matches = (await client.networkVolumes.list()).filter(
     (v) => v.name === inputs.name && v.dataCenterId === inputs.dataCenterId,
   );
-  return matches.length === 1 ? matches[0] : undefined;
+  return singleMatch(matches, `network volumes named ${JSON.stringify(inputs.name)} in ${String(inputs.dataCenterId)}`);
 }
 
 /** The dynamic provider implementation of `NetworkVolume`. */

@@ -12,6 +12,7 @@ import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
 import { isNotFound, PartialCreateError } from "./errors";
 import { SERVERLESS_ENDPOINT_FIELDS } from "./field-rules";
+import { singleMatch } from "./own-resource";
 import { pick } from "./property-values";
 import { providerClient } from "./provider-config";
 
@@ -76,7 +77,7 @@ async function findOwnEndpoint(client: RunpodClient, inputs: Props): Promise<End
   const matches = (await client.endpoints.list()).filter(
     (e) => e.name === inputs.name && (e.computeType ?? "GPU") === computeType,
   );
-  return matches.length === 1 ? matches[0] : undefined;
+  return singleMatch(matches, `${computeType} endpoints named ${JSON.stringify(inputs.name)}`);
 }
 
 /** The dynamic provider implementation of `ServerlessEndpoint`. */

@@ -18,9 +18,21 @@ export function validateRequest<S extends z.ZodType>(
   throw new RequestValidationError(problems, context);
 }
 
-/** Serializes a body and refuses it when it exceeds the documented limit. */
+/**
+ * Serializes a body and refuses it when it exceeds the documented limit, or when its `input`
+ * cannot be encoded as JSON at all (a BigInt, a cycle): a RequestValidationError, never a TypeError.
+ */
 export function serializeWithinLimit(body: unknown, limitBytes: number, context: string): string {
-  const text = JSON.stringify(body);
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.split("\n")[0] : String(err);
+    throw new RequestValidationError(
+      [{ field: "input", value: "(not JSON)", rule: `must be encodable as JSON (${why})` }],
+      context,
+    );
+  }
   const bytes = Buffer.byteLength(text);
   if (bytes > limitBytes) {
     throw new RequestValidationError(

@@ -23,8 +23,14 @@ export const FaultRuleSchema = z.object({
   errorRate: rate.default(0),
   /** Share of requests answered 429 with `Retry-After: 1`. */
   rateLimitRate: rate.default(0),
-  /** Share of requests whose connection is destroyed without an answer. */
+  /** Share of requests whose connection is destroyed without an answer, before they are handled. */
   dropRate: rate.default(0),
+  /**
+   * Share of requests that are handled, their effect kept, and whose connection is then destroyed
+   * instead of answered: the platform did the work, the client never learns it (issue
+   * "Resilience": a create whose response was lost).
+   */
+  lostResponseRate: rate.default(0),
 });
 /** A fault rule as given. */
 export type FaultRule = z.input<typeof FaultRuleSchema>;

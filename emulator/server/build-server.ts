@@ -1,6 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { registerAdminRoutes } from "../admin/admin-routes";
 import type { Scheduler } from "../clock/scheduler";
+import { loseChosenAnswers } from "../faults/fault-injector";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import { registerJobRoutes } from "../jobs/job-routes";
 import type { RateLimiter } from "../limits/rate-limiter";
@@ -73,6 +74,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     route.config = { ...(route.config ?? {}), statKey: `${method} ${route.url}` };
   });
   app.addHook("onRequest", createRequestHook(ctx.store, ctx.limiter));
+  app.addHook("onSend", loseChosenAnswers);
 
   // JSON only. An empty body with a JSON content type is "no body" (the Python SDK posts
   // /cancel that way); the default parser's protections against prototype poisoning stay on.

@@ -10,13 +10,15 @@ export interface FieldProblem {
   rule: string;
 }
 
-/** Field names whose values are never echoed back in an error. */
-const SECRET_FIELDS = new Set(["accessSecret", "accessId", "apiKey", "authorization"]);
+/**
+ * Field names whose values, and everything inside them, are never echoed back in an error:
+ * `s3Config` as a whole too, since a user may pass its credentials in the wrong shape (a string).
+ */
+const SECRET_FIELDS = new Set(["accessSecret", "accessId", "apiKey", "authorization", "s3Config"]);
 
 /** Renders a value compactly for an error message (bounded length, secrets hidden). */
 export function renderValue(value: unknown, field = ""): string {
-  const last = field.split(".").pop() ?? "";
-  if (SECRET_FIELDS.has(last)) return "[secret]";
+  if (field.split(".").some((segment) => SECRET_FIELDS.has(segment))) return "[secret]";
   if (value === undefined) return "undefined";
   let text: string;
   try {

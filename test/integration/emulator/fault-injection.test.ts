@@ -1,5 +1,6 @@
 import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseCliArgs } from "../../../emulator/cli-args";
 import { type Client, createEndpoint, KEY, runJob, startTestEmulator } from "./helpers";
 
 let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
@@ -52,6 +53,48 @@ describe("fault injection (/_emulator/faults)", () => {
     expect(outcome).not.toBe("answered");
     expect((await faultStats()).drop).toBe(1);
     expect((await api.get("/v1/networkvolumes")).body).toEqual([]);
+  });
+
+  it("handles a request and keeps its effect, then drops the connection instead of answering (lost response)", async () => {
+    await start();
+    const put = await api.put("/_emulator/faults", {
+      rules: [{ route: "POST /v1/networkvolumes", lostResponseRate: 1 }],
+    });
+    expect(put.body.rules[0]).toMatchObject({ lostResponseRate: 1, dropRate: 0 });
+    const outcome = await request(`${ctx.emu.url}/v1/networkvolumes`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "lost-answer", size: 1, dataCenterId: "EU-RO-1" }),
+    }).then(
+      () => "answered",
+      (e: Error) => e.message,
+    );
+    expect(outcome).not.toBe("answered");
+    expect(await faultStats()).toMatchObject({ lostResponse: 1, drop: 0, error: 0 });
+    // The volume was created although the client never heard of it, and other routes still answer.
+    const volumes = (await api.get("/v1/networkvolumes")).body;
+    expect(volumes).toEqual([{ id: expect.any(String), name: "lost-answer", size: 1, dataCenterId: "EU-RO-1" }]);
+    // A refused request loses its answer too, and still changes nothing.
+    const refused = await api.post("/v1/networkvolumes", { size: -1 }).then(
+      () => "answered",
+      () => "lost",
+    );
+    expect(refused).toBe("lost");
+    expect((await api.get("/v1/networkvolumes")).body).toEqual(volumes);
+    expect((await faultStats()).lostResponse).toBe(2);
+  });
+
+  it("takes the lost-response rate from the CLI flag --fault-lost-response-rate", async () => {
+    const { options } = parseCliArgs(["--fault-route", "DELETE /v1", "--fault-lost-response-rate", "1"]);
+    expect(options.faults).toEqual([expect.objectContaining({ route: "DELETE /v1", lostResponseRate: 1 })]);
+    expect(() => parseCliArgs(["--fault-lost-response-rate", "1.5"])).toThrow(
+      "--fault-lost-response-rate 1.5: must be between 0 and 1",
+    );
+    await start(options);
+    const ep = await createEndpoint(api);
+    await expect(api.del(`/v1/endpoints/${ep}`)).rejects.toThrow();
+    expect((await api.get("/v1/endpoints")).body).toEqual([]);
+    expect((await faultStats()).lostResponse).toBe(1);
   });
 
   it("adds latency in real time", async () => {

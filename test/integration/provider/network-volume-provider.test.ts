@@ -87,6 +87,14 @@ describe("the NetworkVolume provider against the emulator", () => {
     expect((await env.client.networkVolumes.list()).filter((v) => v.name === "cache-k3j9x0a")).toHaveLength(1);
   });
 
+  it("stops instead of guessing when several volumes already carry the auto-name", async () => {
+    const a = await env.client.networkVolumes.create({ name: "dup-abcdefg", size: 10, dataCenterId: "EU-RO-1" });
+    const b = await env.client.networkVolumes.create({ name: "dup-abcdefg", size: 10, dataCenterId: "EU-RO-1" });
+    await expect(provider.create(inputs({ name: "dup-abcdefg", __autoNamed: true }))).rejects.toThrow(
+      `2 network volumes named "dup-abcdefg" in EU-RO-1 already exist (${a.id}, ${b.id}); set adoptId to the one to keep and delete the others`,
+    );
+  });
+
   it("never adopts by name when the user chose the name, since names are not unique", async () => {
     const other = await env.client.networkVolumes.create({ name: "shared-name", size: 10, dataCenterId: "EU-RO-1" });
     const { id } = await provider.create(inputs({ name: "shared-name" }));

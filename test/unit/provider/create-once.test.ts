@@ -46,6 +46,16 @@ describe("createOnce", () => {
     expect(create).toHaveBeenCalledTimes(3);
   });
 
+  it("looks again after the pause, for a platform whose list lags behind", async () => {
+    let finds = 0;
+    const find = async () => (++finds === 3 ? "showed-up-late" : undefined);
+    const create = vi.fn(async () => {
+      throw boom();
+    });
+    expect(await createOnce({ find, create })).toEqual({ resource: "showed-up-late", existed: true });
+    expect(create).toHaveBeenCalledTimes(1);
+  });
+
   it("gives up after the attempt cap with the create's error", async () => {
     const create = vi.fn(async () => {
       throw boom();
@@ -85,5 +95,16 @@ describe("createOnce", () => {
       throw lost();
     };
     await expect(createOnce({ find, create })).rejects.toBeInstanceOf(ConnectionError);
+  });
+});
+
+describe("singleMatch", () => {
+  it("takes over one match, none means create, several mean stop and ask", async () => {
+    const { singleMatch } = await import("../../../provider/own-resource");
+    expect(singleMatch([], "volumes")).toBeUndefined();
+    expect(singleMatch([{ id: "a" }], "volumes")).toEqual({ id: "a" });
+    expect(() => singleMatch([{ id: "a" }, { id: "b" }], 'network volumes named "v-1" in EU-RO-1')).toThrow(
+      '2 network volumes named "v-1" in EU-RO-1 already exist (a, b); set adoptId to the one to keep and delete the others',
+    );
   });
 });

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator";
+import { type CliResult, createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
+import { accountCounters, platformInventory, reconcile, stateInventory } from "./inventory";
+import { killTree } from "./process-tree";
+
+/**
+ * Issue "Resilience" 2: a `pulumi up` killed with SIGKILL while it creates resources, then the
+ * documented recovery (README "Reliability"), ends with zero orphans and zero duplicates. Half of
+ * the creates lose their answer and every lookup is slow, and each kill is timed to land after the
+ * platform created a resource and before Pulumi recorded it: the lost create the recovery must
+ * find and adopt. The kill schedule is random; RESILIENCE_SEED replays one.
+ */
+const KEY = "rpa_RESILIENCECRASH0001";
+/** Kills attempted; a run that finishes before its kill point (little left to create) ends the series. */
+const KILLS = 3;
+const SEED = Number(process.env.RESILIENCE_SEED ?? Date.now() % 2 ** 31);
+
+/** mulberry32: a small seeded generator, so a failing kill schedule can be replayed with RESILIENCE_SEED. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+let emulator: RunningEmulator;
+let e: EngineStack;
+
+beforeAll(async () => {
+  ensureBuilt();
+  emulator = await startEmulator({
+    port: 0,
+    apiKeys: [KEY],
+    rateLimits: false,
+    faults: [
+      { route: "GET /v1", latencyMs: 200, jitterMs: 300 },
+      { route: "POST /v1", lostResponseRate: 0.5 },
+    ],
+  });
+  e = await createEngineStack("fleet", { apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, apiKey: KEY });
+});
+afterAll(async () => {
+  await emulator?.close();
+  e?.dispose();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const lostAnswers = () => accountCounters(emulator, KEY).faults.lostResponse;
+const ok = (step: string, r: CliResult) => expect(r.code, `${step}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+
+/**
+ * The recovery the README documents after a killed run: remove the dead run's lock, drop the
+ * operations it left pending (refreshing the rest), and run `up` again.
+ */
+async function recover(): Promise<void> {
+  ok("pulumi cancel", await e.cli(["cancel", "--yes"]));
+  ok("pulumi refresh", await e.cli(["refresh", "--clear-pending-creates", "--yes", "--skip-preview"]));
+  expect(stateInventory(await e.exportState()).pending).toEqual([]);
+}
+
+describe("pulumi up killed with SIGKILL while creating, then recovered", { timeout: 300_000 }, () => {
+  it("adopts every create the killed runs lost: zero orphans, zero duplicates", async () => {
+    const random = seeded(SEED);
+    const schedule: string[] = [];
+    const unrecorded = new Set<string>();
+    let kills = 0;
+    for (let round = 1; round <= KILLS; round++) {
+      if (round > 1) await recover();
+      // Kill a random 0-180 ms after the k-th lost answer of the run: that create's lookup waits
+      // at least 200 ms for its answer, so the kill lands after the platform created the
+      // resource and before Pulumi recorded it, with other creates and lookups in flight.
+      const before = lostAnswers();
+      const k = round === 1 ? 1 + Math.floor(random() * 2) : 1;
+      const delayMs = Math.floor(random() * 180);
+      const child = e.spawnCli(["up", "--yes", "--skip-preview"]);
+      let output = "";
+      child.stdout?.on("data", (d) => {
+        output += d;
+      });
+      child.stderr?.on("data", (d) => {
+        output += d;
+      });
+      const deadline = Date.now() + 60_000;
+      while (lostAnswers() - before < k && child.exitCode === null && Date.now() < deadline) await sleep(5);
+      await sleep(delayMs);
+      if (child.exitCode !== null) {
+        // Too little was left to create for another lost answer: the run finished, nothing to kill.
+        expect(child.exitCode, output).toBe(0);
+        schedule.push(`round ${round}: finished before a lost answer`);
+        break;
+      }
+      await killTree(child);
+      kills++;
+      const state = await e.exportState();
+      const recorded = new Set(stateInventory(state).ids);
+      const lost = platformInventory(emulator, KEY).filter((r) => !recorded.has(r.id));
+      for (const r of lost) unrecorded.add(r.id);
+      schedule.push(
+        `kill ${round}: ${delayMs} ms after lost answer ${k}, ${recorded.size} recorded, ${lost.length} unrecorded, ` +
+          `${stateInventory(state).pending.length} pending`,
+      );
+      expect(lost.length, schedule.join("\n")).toBeGreaterThan(0);
+    }
+
+    expect(kills, schedule.join("\n")).toBeGreaterThanOrEqual(2);
+    await recover();
+    ok("pulumi up", await e.cli(["up", "--yes", "--skip-preview"]));
+    const state = await e.exportState();
+    const result = reconcile(platformInventory(emulator, KEY), state);
+    expect(stateInventory(state).pending).toEqual([]);
+    expect(result).toMatchObject({ platform: 20, state: 20, orphans: [], missing: [], duplicates: [] });
+    expect(result.doubleRecorded).toEqual([]);
+    // Every resource a killed run left unrecorded is now in state: found by name and adopted, not created again.
+    const adopted = stateInventory(state).ids.filter((id) => unrecorded.has(id));
+    expect(adopted.length).toBe(unrecorded.size);
+
+    ok("pulumi destroy", await e.cli(["destroy", "--yes", "--skip-preview"]));
+    expect(platformInventory(emulator, KEY)).toEqual([]);
+    console.log(
+      `resilience/crash: seed=${SEED} kills=${kills} unrecordedAtKill=${unrecorded.size} adopted=${adopted.length} ` +
+        `lostAnswers=${lostAnswers()} orphans=${result.orphans.length} duplicates=${result.duplicates.length} ` +
+        `leftAfterDestroy=0 [${schedule.join("; ")}]`,
+    );
+  });
+});

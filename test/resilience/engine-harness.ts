@@ -1,0 +1,176 @@
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { type ConfigMap, LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
+
+/**
+ * The real Pulumi engine for the resilience tests. Unlike test/e2e/harness.ts it does not start
+ * the emulator itself: each test starts the one it needs (in-process with faults, or the CLI with
+ * its request log) and hands its addresses in.
+ */
+
+/** Work directories live inside the repo so `pulumi-runpod` and `@pulumi/pulumi` resolve as in a user's project. */
+const WORK_ROOT = path.join(REPO_ROOT, ".e2e-work");
+
+/** Where a stack's provider sends its requests, and with which key. */
+export interface PlatformAccess {
+  apiUrl: string;
+  queueUrl: string;
+  apiKey: string;
+}
+
+/** Output of one `pulumi` CLI run. */
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** A stack of a program from test/resilience/programs with a local file backend. */
+export interface EngineStack {
+  stack: Stack;
+  stackName: string;
+  workDir: string;
+  backendDir: string;
+  /** Environment of every engine run: backend, passphrase, `RUNPOD_API_KEY`. */
+  envVars: Record<string, string>;
+  /** Runs the `pulumi` CLI in the work dir; `env` overrides the stack's environment. */
+  cli(args: string[], env?: Record<string, string>): Promise<CliResult>;
+  /** Starts the `pulumi` CLI as the leader of its own process group (for kill tests). */
+  spawnCli(args: string[]): ChildProcess;
+  /** `pulumi stack export`, parsed. */
+  exportState(): Promise<StateExport>;
+  dispose(): void;
+}
+
+/** The parts of `pulumi stack export` the tests read. */
+export interface StateExport {
+  deployment: {
+    resources?: { urn: string; type: string; id?: string; outputs?: Record<string, unknown> }[];
+    pending_operations?: { type: string; resource: { urn: string } }[];
+  };
+}
+
+/**
+ * Builds the package when dist/ is older than the sources the engine loads: programs require
+ * `pulumi-runpod` (dist/) like a user's project. `npm test` builds first, so this is a no-op there.
+ */
+export function ensureBuilt(): void {
+  const impl = path.join(REPO_ROOT, "dist", "provider", "impl.js");
+  const fresh = () => {
+    const newest = Math.max(
+      ...["provider", "sdk", "emulator"].map((dir) => newestSource(path.join(REPO_ROOT, dir))),
+      fs.statSync(path.join(REPO_ROOT, "index.ts")).mtimeMs,
+    );
+    return fs.existsSync(impl) && fs.statSync(impl).mtimeMs >= newest;
+  };
+  if (fresh()) return;
+  // Test files run in parallel workers: one builds, the others wait, so no engine loads a half-written file.
+  withLock(path.join(REPO_ROOT, "dist", ".resilience-build.lock"), () => {
+    if (fresh()) return;
+    try {
+      execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: REPO_ROOT, stdio: "pipe" });
+    } catch {
+      // Type errors elsewhere in the tree do not stop tsc from emitting; the check below decides.
+    }
+  });
+  if (!fs.existsSync(impl)) throw new Error("could not build dist/ (npx tsc -p tsconfig.json)");
+}
+
+/** Runs `fn` holding a directory lock (mkdir is atomic); a lock older than 5 minutes is stale. */
+function withLock(lock: string, fn: () => void): void {
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 300_000 || Date.now() > deadline) fs.rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    fn();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (entry.name.endsWith(".ts")) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Creates a stack of `program` (a folder of test/resilience/programs) against `platform`. */
+export async function createEngineStack(
+  program: string,
+  platform: PlatformAccess,
+  config: ConfigMap = {},
+  label = program,
+): Promise<EngineStack> {
+  const bin = await providePulumiCli();
+  fs.mkdirSync(WORK_ROOT, { recursive: true });
+  const workDir = fs.mkdtempSync(path.join(WORK_ROOT, `${label}-`));
+  fs.cpSync(path.join(REPO_ROOT, "test", "resilience", "programs", program), workDir, { recursive: true });
+  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-resilience-backend-"));
+  const envVars: Record<string, string> = {
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_CONFIG_PASSPHRASE: "resilience-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_HOME: path.join(backendDir, ".pulumi-home"),
+    RUNPOD_API_KEY: platform.apiKey,
+  };
+  const stackName = "resilience";
+  const pulumiCommand = await PulumiCommand.get({ root: path.dirname(bin) });
+  const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars });
+  await stack.setAllConfig({
+    "runpod:apiUrl": { value: platform.apiUrl },
+    "runpod:queueUrl": { value: platform.queueUrl },
+    ...config,
+  });
+  const pulumi = path.join(bin, "pulumi");
+  const fullArgs = (args: string[]) => [...args, "--stack", stackName, "--non-interactive"];
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<CliResult>((resolve) => {
+      execFile(
+        pulumi,
+        fullArgs(args),
+        { cwd: workDir, env: { ...process.env, ...envVars, ...env }, maxBuffer: 256 << 20 },
+        (err, stdout, stderr) =>
+          resolve({ stdout, stderr, code: err ? Number((err as { code?: number }).code ?? 1) : 0 }),
+      );
+    });
+  return {
+    stack,
+    stackName,
+    workDir,
+    backendDir,
+    envVars,
+    cli,
+    spawnCli: (args) =>
+      spawn(pulumi, fullArgs(args), {
+        cwd: workDir,
+        env: { ...process.env, ...envVars },
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    async exportState() {
+      const out = await cli(["stack", "export"]);
+      if (out.code !== 0) throw new Error(`pulumi stack export failed: ${out.stderr}`);
+      return JSON.parse(out.stdout) as StateExport;
+    },
+    dispose() {
+      fs.rmSync(workDir, { recursive: true, force: true });
+      fs.rmSync(backendDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -73,10 +73,7 @@ export interface NetworkVolumeProps {
  * @pulumi/policy compares with `args.type` (`isTypeOf` in its server.js). `isInstance` is the
  * fallback @pulumi/policy uses for classes without `__pulumiType`; it is provided for completeness.
  */
-export type ResourceClassStub<TProps> = (new (
-  name: string,
-  props: TProps,
-) => Resource) & {
+export type ResourceClassStub<TProps> = (new (name: string, props: TProps) => Resource) & {
   /** The engine-visible type token. */
   readonly __pulumiType: string;
   /** True when `obj` carries this class's type token. */

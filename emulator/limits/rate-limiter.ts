@@ -32,8 +32,7 @@ export interface RateBucket {
 
 /** The outcome of a check: a bucket to release when the request ends, or a refusal. */
 export type RateDecision =
-  | { ok: true; bucket: RateBucket | undefined }
-  | { ok: false; retryAfterSeconds: number; message: string };
+  { ok: true; bucket: RateBucket | undefined } | { ok: false; retryAfterSeconds: number; message: string };
 
 const ALLOWED_UNTRACKED: RateDecision = { ok: true, bucket: undefined };
 

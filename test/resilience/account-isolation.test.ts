@@ -128,53 +128,57 @@ const attemptArb = fc.record({
 });
 
 describe("account isolation under concurrent clients of several keys", () => {
-  it("refuses every cross-account read and write, and leaves every account as it was", {
-    timeout: 120_000,
-  }, async () => {
-    const before = KEYS.map(stateOf);
-    const plan = fc.sample(attemptArb, { numRuns: ATTEMPTS, seed: Date.now() % 2 ** 31 });
-    const outcomes = new Map<string, number>();
-    const breaches: string[] = [];
-    let listReads = 0;
-    let next = 0;
-    const worker = async () => {
-      while (next < plan.length) {
-        const a = plan[next++] as (typeof plan)[number];
-        const attacker = accounts[a.attacker] as Owned;
-        const victim = accounts[(a.attacker + a.victimOffset) % KEYS.length] as Owned;
-        const options = attacks(victim, attacker, a.pick);
-        const attempt = options[a.op % options.length] as Attempt;
-        const bad = a.badKey === null ? undefined : badKeys(attacker.key)[a.badKey % 5];
-        const client = bad === undefined ? attacker.client : clientFor(emu, bad);
-        const res = await attempt.send(client);
-        const expected = bad === undefined ? attempt.expected : 401;
-        const label = `${bad === undefined ? "" : "bad key: "}${attempt.op} -> ${res.status}`;
-        outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
-        if (res.status !== expected) breaches.push(`${label} (expected ${expected}): ${JSON.stringify(res.body)}`);
-        // Lists, read concurrently with the attacks, never show another account's ids.
-        if (a.pick % 10 === 0) {
-          listReads += 2;
-          const lists = JSON.stringify([
-            (await attacker.client.get("/v1/networkvolumes")).body,
-            (await attacker.client.get("/v1/endpoints")).body,
-          ]);
-          for (const id of [...victim.volumes, ...victim.endpoints]) {
-            if (lists.includes(id)) breaches.push(`list of ${attacker.key} shows ${id}`);
+  it(
+    "refuses every cross-account read and write, and leaves every account as it was",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const before = KEYS.map(stateOf);
+      const plan = fc.sample(attemptArb, { numRuns: ATTEMPTS, seed: Date.now() % 2 ** 31 });
+      const outcomes = new Map<string, number>();
+      const breaches: string[] = [];
+      let listReads = 0;
+      let next = 0;
+      const worker = async () => {
+        while (next < plan.length) {
+          const a = plan[next++] as (typeof plan)[number];
+          const attacker = accounts[a.attacker] as Owned;
+          const victim = accounts[(a.attacker + a.victimOffset) % KEYS.length] as Owned;
+          const options = attacks(victim, attacker, a.pick);
+          const attempt = options[a.op % options.length] as Attempt;
+          const bad = a.badKey === null ? undefined : badKeys(attacker.key)[a.badKey % 5];
+          const client = bad === undefined ? attacker.client : clientFor(emu, bad);
+          const res = await attempt.send(client);
+          const expected = bad === undefined ? attempt.expected : 401;
+          const label = `${bad === undefined ? "" : "bad key: "}${attempt.op} -> ${res.status}`;
+          outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
+          if (res.status !== expected) breaches.push(`${label} (expected ${expected}): ${JSON.stringify(res.body)}`);
+          // Lists, read concurrently with the attacks, never show another account's ids.
+          if (a.pick % 10 === 0) {
+            listReads += 2;
+            const lists = JSON.stringify([
+              (await attacker.client.get("/v1/networkvolumes")).body,
+              (await attacker.client.get("/v1/endpoints")).body,
+            ]);
+            for (const id of [...victim.volumes, ...victim.endpoints]) {
+              if (lists.includes(id)) breaches.push(`list of ${attacker.key} shows ${id}`);
+            }
           }
         }
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    expect(breaches).toEqual([]);
-    expect(KEYS.map(stateOf)).toEqual(before);
-    const refused = [...outcomes]
-      .filter(([k]) => !breaches.some((b) => b.startsWith(k)))
-      .reduce((x, [, n]) => x + n, 0);
-    const badKeyAttempts = [...outcomes].filter(([k]) => k.startsWith("bad key")).reduce((x, [, n]) => x + n, 0);
-    console.log(
-      `resilience/isolation: accounts=${KEYS.length} attempts=${ATTEMPTS} concurrency=${CONCURRENCY} refused=${refused} ` +
-        `badKeyAttempts=${badKeyAttempts} listReads=${listReads} crossAccountReads=0 crossAccountWrites=0 stateChanged=0 ` +
-        `operations=${new Set([...outcomes.keys()].map((k) => k.replace(/ -> \d+$/, ""))).size}`,
-    );
-  });
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      expect(breaches).toEqual([]);
+      expect(KEYS.map(stateOf)).toEqual(before);
+      const refused = [...outcomes]
+        .filter(([k]) => !breaches.some((b) => b.startsWith(k)))
+        .reduce((x, [, n]) => x + n, 0);
+      const badKeyAttempts = [...outcomes].filter(([k]) => k.startsWith("bad key")).reduce((x, [, n]) => x + n, 0);
+      console.log(
+        `resilience/isolation: accounts=${KEYS.length} attempts=${ATTEMPTS} concurrency=${CONCURRENCY} refused=${refused} ` +
+          `badKeyAttempts=${badKeyAttempts} listReads=${listReads} crossAccountReads=0 crossAccountWrites=0 stateChanged=0 ` +
+          `operations=${new Set([...outcomes.keys()].map((k) => k.replace(/ -> \d+$/, ""))).size}`,
+      );
+    },
+  );
 });

@@ -8,7 +8,7 @@ export const OTHER_KEY = "test-key-bravo-0002";
 /** An HTTP answer with its body parsed as JSON when it is JSON. */
 export interface Answer {
   status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: test code reads arbitrary JSON
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test code reads arbitrary JSON
   body: any;
   headers: Record<string, string | string[] | undefined>;
 }

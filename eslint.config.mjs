@@ -1,0 +1,38 @@
+// Lint rules for the whole repository (ESLint flat config). Formatting is Prettier's job.
+import js from "@eslint/js";
+import prettier from "eslint-config-prettier";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  {
+    ignores: ["dist/**", "node_modules/**", ".e2e-work/**", ".pulumi-state/**", ".emulator-state/**", "coverage/**"],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", Buffer: "readonly", __dirname: "readonly" },
+    },
+    rules: {
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
+      "@typescript-eslint/no-explicit-any": "warn",
+    },
+  },
+  {
+    // CommonJS on purpose: the serialized providers load their implementation by package name at
+    // call time, and plain-JS programs and scripts run without a build.
+    files: ["provider/serialized-providers.ts", "**/*.js", "**/*.cjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
+    files: ["**/*.js", "**/*.cjs"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", module: "writable", exports: "writable" },
+    },
+  },
+  prettier,
+);

@@ -98,7 +98,7 @@ export const networkVolumeProvider = {
   },
 
   async create(inputs: Props): Promise<dynamic.CreateResult> {
-    const client = providerClient();
+    const client = await providerClient();
     if (typeof inputs.adoptId === "string") return adopt(client, inputs, inputs.adoptId);
     const spec = {
       name: inputs.name as string,
@@ -115,7 +115,7 @@ export const networkVolumeProvider = {
 
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {
     try {
-      const volume = await providerClient().networkVolumes.get(id);
+      const volume = await (await providerClient()).networkVolumes.get(id);
       const outs = volumeOutputs(volume, props);
       return { id, props: outs, inputs: outs };
     } catch (err) {
@@ -129,7 +129,7 @@ export const networkVolumeProvider = {
     const patch: { name?: string; size?: number } = {};
     if (news.name !== olds.name) patch.name = news.name as string;
     if (news.size !== olds.size) patch.size = news.size as number;
-    const client = providerClient();
+    const client = await providerClient();
     const volume =
       Object.keys(patch).length > 0
         ? await client.networkVolumes.update(id, patch, { currentSize: olds.size as number })
@@ -139,7 +139,7 @@ export const networkVolumeProvider = {
 
   async delete(id: string): Promise<void> {
     try {
-      await providerClient().networkVolumes.delete(id);
+      await (await providerClient()).networkVolumes.delete(id);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }

@@ -1,4 +1,4 @@
-import { RunpodClient } from "../sdk/client";
+import type { RunpodClient } from "../sdk/client";
 import type { RunpodClientOptions } from "../sdk/config";
 
 /**
@@ -17,7 +17,7 @@ let configured: RunpodClientOptions = {};
  * resource type), possibly while another resource's create is mid-request, so a client is never
  * closed or replaced under a caller; an identical configuration reuses the same client.
  */
-const clients = new Map<string, RunpodClient>();
+const clients = new Map<string, Promise<RunpodClient>>();
 
 /** Records the stack config handed to the dynamic provider's `configure`. */
 export function configureFromStack(config: ConfigSource | undefined): void {
@@ -34,17 +34,19 @@ export function configureDirect(options: RunpodClientOptions): void {
 }
 
 /** The process-wide client, built on first use from stack config, then the environment. */
-export function providerClient(): RunpodClient {
+export function providerClient(): Promise<RunpodClient> {
   const key = JSON.stringify(configured);
   let client = clients.get(key);
   if (!client) {
-    client = new RunpodClient({
+    const options: RunpodClientOptions = {
       ...configured,
       // A `pulumi up` should ride out a bad minute of the platform, but every wait stays bounded
       // (customTimeouts do not apply to dynamic resources).
       maxAttempts: configured.maxAttempts ?? 6,
       retryBudgetMs: configured.retryBudgetMs ?? 120_000,
-    });
+    };
+    // Loaded on first use, not at the top: `check` and `diff` (all a preview runs) never need it.
+    client = import("../sdk/client.js").then(({ RunpodClient }) => new RunpodClient(options));
     clients.set(key, client);
   }
   return client;

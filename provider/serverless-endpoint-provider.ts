@@ -91,7 +91,7 @@ export const serverlessEndpointProvider = {
   },
 
   async create(inputs: Props): Promise<dynamic.CreateResult> {
-    const client = providerClient();
+    const client = await providerClient();
     if (typeof inputs.adoptId === "string") return adopt(client, inputs, inputs.adoptId);
     const { resource, existed } = await createOnce({
       find: inputs.__autoNamed === true ? () => findOwnEndpoint(client, inputs) : undefined,
@@ -101,7 +101,7 @@ export const serverlessEndpointProvider = {
   },
 
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {
-    const client = providerClient();
+    const client = await providerClient();
     try {
       const endpoint = await client.endpoints.get(id);
       const outs = endpointOutputs(endpoint, props, client.transport.config.queueUrl);
@@ -113,7 +113,7 @@ export const serverlessEndpointProvider = {
   },
 
   async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
-    const client = providerClient();
+    const client = await providerClient();
     const changed = changedFields(olds, news, SERVERLESS_ENDPOINT_FIELDS);
     const endpoint =
       changed.length > 0
@@ -124,7 +124,7 @@ export const serverlessEndpointProvider = {
 
   async delete(id: string): Promise<void> {
     try {
-      await providerClient().endpoints.delete(id);
+      await (await providerClient()).endpoints.delete(id);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }

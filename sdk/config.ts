@@ -13,7 +13,10 @@ export interface RunpodClientOptions {
   apiUrl?: string | undefined;
   /** Job base URL ending in `/v2`. Default: `RUNPOD_QUEUE_URL`, else `https://api.runpod.ai/v2`. */
   queueUrl?: string | undefined;
-  /** Per-attempt timeout in ms, covering the wait for headers and body. Default 30000. */
+  /**
+   * Per-attempt timeout in ms: the longest wait for the answer's headers, and between pieces of
+   * its body. Enforced by undici's timers, whose resolution is about one second. Default 30000.
+   */
   timeoutMs?: number | undefined;
   /** Attempts per request, first one included. Default 4 (so up to 3 retries). `1` disables retries. */
   maxAttempts?: number | undefined;

@@ -123,20 +123,23 @@ describe("the transport", () => {
   it("times out a slow response and retries an idempotent read", async () => {
     const { server, client } = await setup(
       [
-        { delayMs: 500, status: 200, body: volume },
+        { delayMs: 3_000, status: 200, body: volume },
         { status: 200, body: volume },
       ],
-      { timeoutMs: 100 },
+      { timeoutMs: 1_000 },
     );
     await expect(client.networkVolumes.get("vol1")).resolves.toEqual(volume);
     expect(server.seen).toHaveLength(2);
   });
 
   it("reports a timeout with the method, path and limit when retries run out", async () => {
-    const { client } = await setup([{ delayMs: 400, status: 200, body: volume }], { timeoutMs: 100, maxAttempts: 1 });
+    const { client } = await setup([{ delayMs: 3_000, status: 200, body: volume }], {
+      timeoutMs: 1_000,
+      maxAttempts: 1,
+    });
     const err = await client.networkVolumes.get("vol1").catch((e) => e);
     expect(err).toBeInstanceOf(TimeoutError);
-    expect(err.message).toBe("GET /v1/networkvolumes/vol1: no answer within 100 ms");
+    expect(err.message).toBe("GET /v1/networkvolumes/vol1: no answer within 1000 ms");
   });
 
   it("stops at once when the caller aborts", async () => {

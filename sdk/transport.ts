@@ -75,6 +75,7 @@ export class Transport {
   readonly dispatcher: Dispatcher;
   /** Requests sent, attempts included (for tests and benchmarks). */
   attempts = 0;
+  private headers: { key: string; value: Readonly<Record<string, string>> } | undefined;
 
   constructor(readonly config: ResolvedClientConfig) {
     this.dispatcher = new Agent({
@@ -101,11 +102,14 @@ export class Transport {
       }
     }
     const info: RequestInfo = { method: req.method, path: url.slice(originLength(req.base)) };
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${apiKey}`,
-      "content-type": "application/json",
-      accept: "application/json",
-    };
+    // Built once per key: the same object serves every request (undici only reads it).
+    if (this.headers?.key !== apiKey) {
+      this.headers = {
+        key: apiKey,
+        value: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "application/json" },
+      };
+    }
+    const headers = this.headers.value;
     const started = Date.now();
     const signal = req.options?.signal;
     const timeoutMs = req.options?.timeoutMs ?? this.config.timeoutMs;
@@ -138,7 +142,7 @@ export class Transport {
   private async attempt<T>(
     req: TransportRequest<T>,
     url: string,
-    headers: Record<string, string>,
+    headers: Readonly<Record<string, string>>,
     info: RequestInfo,
     timeoutMs: number,
     callerSignal: AbortSignal | undefined,

@@ -1,0 +1,207 @@
+import {
+  fetchAlternative,
+  type JobClientAlternative,
+  type JobTarget,
+  officialSdkAlternative,
+  oursAlternative,
+  undiciAlternative,
+} from "./client-alternatives";
+import { clientOverheadTable } from "./client-overhead";
+import { EmulatorApi, startEmulatorProcess } from "./emulator-process";
+import type { BenchSection, TargetCheck } from "./report";
+import { drive, format, interleaved, median, pairedRatio, shownRatio } from "./stats";
+
+/** Sizes of the job client benchmark. */
+export interface ClientBenchSettings {
+  statusCalls: number;
+  runCalls: number;
+  concurrency: number;
+  rounds: number;
+  /** Completed jobs that `/status` reads round-robin. */
+  statusJobs: number;
+}
+
+/** The issue's sizes: 20,000 `status` and 5,000 `run` at concurrency 64, five interleaved rounds. */
+export const CLIENT_FULL: ClientBenchSettings = {
+  statusCalls: 20_000,
+  runCalls: 5_000,
+  concurrency: 64,
+  rounds: 5,
+  statusJobs: 1_000,
+};
+/** `--quick`: a tenth of the calls, one round. */
+export const CLIENT_QUICK: ClientBenchSettings = {
+  statusCalls: 2_000,
+  runCalls: 500,
+  concurrency: 64,
+  rounds: 1,
+  statusJobs: 200,
+};
+
+type Op = "status" | "run";
+interface Sample {
+  callsPerSecond: number[];
+  /** CPU time of this (the client's) process per call, in µs: independent of the server's speed. */
+  cpuMicros: number[];
+  errors: number;
+  firstError?: unknown;
+}
+
+const KEY = "bench-client-key";
+
+/** Benchmark 1: our jobs client versus raw undici, global fetch and the official SDK, one emulator process. */
+export async function runClientBench(s: ClientBenchSettings, log: (line: string) => void): Promise<BenchSection> {
+  const emulator = await startEmulatorProcess(KEY, ["--no-rate-limits"]);
+  const alternatives: JobClientAlternative[] = [];
+  try {
+    const api = new EmulatorApi(emulator.url, KEY);
+    // Status reads completed echo jobs, so every answer carries an output, delayTime and executionTime.
+    const statusEndpointId = await api.createEndpoint("echo", 2, 2);
+    const jobIds = await api.submitJobs(statusEndpointId, s.statusJobs, (i) => ({ prompt: "a red bicycle", seed: i }));
+    await api.waitForCompleted(statusEndpointId, s.statusJobs);
+    const runEndpointId = await api.createEndpoint("echo", 0, 0);
+    const target: JobTarget = { ...emulator, statusEndpointId, runEndpointId };
+    alternatives.push(
+      oursAlternative(target, s.concurrency),
+      undiciAlternative(target, s.concurrency),
+      fetchAlternative(target),
+      await officialSdkAlternative(target),
+    );
+
+    const samples = new Map<string, Record<Op, Sample>>(
+      alternatives.map((a) => [
+        a.name,
+        {
+          status: { callsPerSecond: [], cpuMicros: [], errors: 0 },
+          run: { callsPerSecond: [], cpuMicros: [], errors: 0 },
+        },
+      ]),
+    );
+    const calls: Record<Op, number> = { status: s.statusCalls, run: s.runCalls };
+    const invoke = (a: JobClientAlternative, op: Op, i: number) =>
+      op === "status"
+        ? a.status(jobIds[i % jobIds.length]!).then((id) => {
+            if (id !== jobIds[i % jobIds.length]) throw new Error(`${a.name}: status answered job ${id}`);
+          })
+        : a.run({ prompt: "a red bicycle", seed: i });
+
+    // Warm-up (not measured): JIT, keep-alive connections, the SDK's lazy module loading.
+    for (const a of alternatives) {
+      await drive(Math.min(1_000, s.statusCalls), s.concurrency, (i) => invoke(a, "status", i));
+      await drive(Math.min(200, s.runCalls), s.concurrency, (i) => invoke(a, "run", i));
+    }
+    for (let round = 0; round < s.rounds; round++) {
+      for (const op of ["status", "run"] as const) {
+        for (const a of interleaved(alternatives, round)) {
+          const cpu = process.cpuUsage();
+          const r = await drive(calls[op], s.concurrency, (i) => invoke(a, op, i));
+          const used = process.cpuUsage(cpu);
+          const sample = samples.get(a.name)![op];
+          sample.callsPerSecond.push((calls[op] * 1000) / r.ms);
+          sample.cpuMicros.push((used.user + used.system) / calls[op]);
+          sample.errors += r.errors;
+          sample.firstError ??= r.firstError;
+          log(
+            `client round ${round + 1}/${s.rounds} ${op.padEnd(6)} ${a.name}: ${format.int((calls[op] * 1000) / r.ms)}/s`,
+          );
+        }
+      }
+    }
+    return clientSection(s, samples);
+  } finally {
+    for (const a of alternatives) await a.close();
+    await emulator.stop();
+  }
+}
+
+function clientSection(s: ClientBenchSettings, samples: Map<string, Record<Op, Sample>>): BenchSection {
+  const med = (name: string, op: Op) => median(samples.get(name)![op].callsPerSecond);
+  const cpu = (name: string, op: Op) => median(samples.get(name)![op].cpuMicros);
+  /** Median of per-round ratios: the two ran seconds apart in the same round (see `pairedRatio`). */
+  const vs = (name: string, other: string, op: Op) =>
+    pairedRatio(samples.get(name)![op].callsPerSecond, samples.get(other)![op].callsPerSecond);
+  const undici = "raw undici.request";
+  const ours = "ours (sdk)";
+  const official = "official runpod-sdk";
+  const rows = [...samples.keys()].map((name) => [
+    name,
+    format.int(med(name, "status")),
+    format.ratio(vs(name, undici, "status")),
+    format.us(cpu(name, "status")),
+    format.int(med(name, "run")),
+    format.ratio(vs(name, undici, "run")),
+    format.us(cpu(name, "run")),
+    String(samples.get(name)!.status.errors + samples.get(name)!.run.errors),
+  ]);
+  const notes: string[] = [];
+  for (const [name, sample] of samples) {
+    const first = sample.status.firstError ?? sample.run.firstError;
+    if (first !== undefined) notes.push(`${name}: first error: ${String((first as Error).message ?? first)}`);
+  }
+  const targets: TargetCheck[] = [];
+  for (const op of ["status", "run"] as const) {
+    const vsUndici = vs(ours, undici, op);
+    const vsOfficial = vs(ours, official, op);
+    targets.push(
+      {
+        benchmark: "job client",
+        target: `ours >= 0.9x raw undici (${op})`,
+        measured: format.ratio(vsUndici),
+        met: shownRatio(vsUndici) >= 0.9,
+        whyMissed: CLIENT_MISS_REASON,
+      },
+      {
+        benchmark: "job client",
+        target: `ours >= 2x official SDK (${op})`,
+        measured: format.ratio(vsOfficial),
+        met: shownRatio(vsOfficial) >= 2,
+        whyMissed: OFFICIAL_MISS_REASON,
+      },
+    );
+  }
+  return {
+    title: "1. Job client throughput",
+    method: [
+      `${format.int(s.statusCalls)} \`status\` calls and ${format.int(s.runCalls)} \`run\` submissions per alternative and round, concurrency ${s.concurrency}, ${s.rounds} round(s); in each round the alternatives run one after another in a rotated order; medians over rounds.`,
+      "One emulator in a separate process (`node dist/emulator/cli.js emulator --no-rate-limits`): the spec's rate limits are off so the figure is the client's and the server's, not the limiter's.",
+      `\`status\` reads ${format.int(s.statusJobs)} completed \`echo\` jobs round-robin (answers carry output, delayTime, executionTime); \`run\` submits to an endpoint with no workers, so the emulator does no job work.`,
+      "Every alternative parses the JSON answer and checks the job id; raw undici and ours use a keep-alive pool of the same size; one warm-up pass per alternative is not measured.",
+      "Targets compare the ratios at the two decimals shown.",
+      "Client CPU/call: CPU time (user + system) of the benchmark's process per call while that alternative ran, GC included; the emulator's CPU is not in it, so it isolates the client's cost from the server and from machine noise better than calls per second.",
+    ],
+    tables: [
+      {
+        title: "Job client calls per second (median of rounds; median per-round ratio to raw undici)",
+        columns: [
+          "client",
+          "status/s",
+          "vs undici",
+          "client CPU/status",
+          "run/s",
+          "vs undici",
+          "client CPU/run",
+          "errors",
+        ],
+        rows,
+      },
+      clientOverheadTable(),
+    ],
+    targets,
+    notes,
+  };
+}
+
+/**
+ * Why ours trails raw undici, from profiling this benchmark (`node --cpu-prof`, and rerunning it
+ * with patched copies of dist/sdk; sdk/ belongs to another owner, so fixes are described here).
+ */
+const CLIENT_MISS_REASON =
+  "the first full run of this benchmark measured 0.73x (status) / 0.80x (run), 91 µs of client CPU per status call against undici's 62: " +
+  "`Transport.attempt` created an `AbortSignal.timeout` per attempt (~5 µs, plus a 30 s timer and weak references kept alive: some 300,000 pending timers at 10,000 calls/s, paid for in GC) and `Transport.send` built a `URL` object per request. " +
+  "Commits dd1a93b and 1b95617 replaced both (undici's `headersTimeout`/`bodyTimeout`, string URLs) and build the headers object once per key. What is left, about 10 µs of CPU per call, has no single hotspot: in a CPU profile the sdk's own functions (parseSuccess with zod, send, attempt, EndpointJobs.status) are ~4% of the samples, and the rest is the promises, microtasks and garbage of two more async frames and the per-call request and info objects. " +
+  "Making the endpoint-jobs one-liners non-async moved the ratio by less than the run-to-run noise (about ±0.1), and on an idle machine the comparison gave 0.92x / 0.98x: the target is at the edge of what this machine can resolve. " +
+  "What would close it for certain: a first-attempt fast path in `Transport.send` that allocates retry state (started time, info, the loop's try/catch) only after a failure, and `send` resolving the body with one `await` instead of two nested async functions.";
+
+/** Why ours would fall under twice the official SDK (it has not in the runs so far). */
+const OFFICIAL_MISS_REASON =
+  "the official SDK runs on global fetch (through xior); when the emulator rather than the client is the bottleneck on 2 cores, both clients' calls per second converge; compare the client CPU/call columns, which do not depend on the server.";

@@ -1,0 +1,118 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO_ROOT } from "../scripts/pulumi-cli";
+import { BENCH_USAGE, type BenchFlags, parseBenchFlags } from "./bench-flags";
+import { CLIENT_FULL, CLIENT_QUICK, runClientBench } from "./client-bench";
+import { EMULATOR_FULL, EMULATOR_QUICK, runEmulatorBench } from "./emulator-bench";
+import { PULUMI_FULL, PULUMI_QUICK, type PulumiBenchSettings, runPulumiBench } from "./pulumi-bench";
+import { pulumiSection } from "./pulumi-report";
+import { benchPulumiCommand } from "./pulumi-stack";
+import { type BenchSection, renderText, sectionText, targetsTable } from "./report";
+import { resultsMarkdown } from "./results-markdown";
+import { stateSection } from "./state-footprint";
+
+/*
+ * `npm run bench` (= `npm run build && node dist/bench/run.js`): the four benchmarks of the
+ * benchmarks issue, each running its alternatives side by side, interleaved, over several rounds.
+ * Prints a table per benchmark and the targets, and writes bench/RESULTS.md after a full run.
+ * It prints figures and never fails on a time; it exits non-zero only when a benchmark cannot run.
+ */
+
+/** When only the state footprint is asked for: deploy two sizes once, at 0 ms latency. */
+const STATE_ONLY: PulumiBenchSettings = { sizes: [10, 50], latenciesMs: [0], rounds: () => 1 };
+
+const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+
+function print(section: BenchSection): void {
+  process.stdout.write(`\n${sectionText(section)}\n`);
+}
+
+/** The command as typed, so RESULTS.md says exactly how it was produced. */
+function commandLine(args: readonly string[]): string {
+  const viaNpm = process.env.npm_lifecycle_event === "bench";
+  const base = viaNpm ? "npm run bench" : "node dist/bench/run.js";
+  if (args.length === 0) return base;
+  return viaNpm ? `${base} -- ${args.join(" ")}` : `${base} ${args.join(" ")}`;
+}
+
+async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pulumiVersion?: string }> {
+  const sections: BenchSection[] = [];
+  const wants = (name: BenchFlags["only"][number]) => flags.only.includes(name);
+  if (wants("client")) {
+    log("1. job client throughput");
+    sections.push(await runClientBench(flags.quick ? CLIENT_QUICK : CLIENT_FULL, log));
+    print(sections[sections.length - 1]!);
+  }
+  if (wants("emulator")) {
+    log("2. emulator");
+    sections.push(await runEmulatorBench(flags.quick ? EMULATOR_QUICK : EMULATOR_FULL, log));
+    print(sections[sections.length - 1]!);
+  }
+  if (!wants("pulumi") && !wants("state")) return { sections };
+  log("providing the Pulumi CLI (scripts/provide-pulumi.sh)");
+  const pulumi = await benchPulumiCommand();
+  let footprints: Awaited<ReturnType<typeof runPulumiBench>>["footprints"] = [];
+  if (wants("pulumi")) {
+    log("3. pulumi up scaling");
+    const settings = flags.quick ? PULUMI_QUICK : PULUMI_FULL;
+    const result = await runPulumiBench(settings, log, pulumi);
+    footprints = result.footprints;
+    sections.push(pulumiSection(result, settings));
+    print(sections[sections.length - 1]!);
+  }
+  if (wants("state")) {
+    log("4. state footprint");
+    // The scaling benchmark's deployments already left their state behind; deploy only when it did not run.
+    if (footprints.length === 0) footprints = (await runPulumiBench(STATE_ONLY, log, pulumi)).footprints;
+    sections.push(stateSection(footprints));
+    print(sections[sections.length - 1]!);
+  }
+  return { sections, pulumiVersion: pulumi.version };
+}
+
+async function main(args: string[]): Promise<number> {
+  let flags: BenchFlags;
+  try {
+    flags = parseBenchFlags(args, path.join(REPO_ROOT, "bench", "RESULTS.md"));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${BENCH_USAGE}`);
+    return 2;
+  }
+  if (flags.help) {
+    process.stdout.write(BENCH_USAGE);
+    return 0;
+  }
+  const date = new Date();
+  const started = Date.now();
+  const loadAtStart = os.loadavg()[0]!;
+  const { sections, pulumiVersion } = await runAll(flags);
+  process.stdout.write(`\n${renderText(targetsTable(sections))}\n`);
+  if (flags.resultsFile) {
+    const markdown = resultsMarkdown(
+      {
+        date,
+        command: commandLine(args),
+        quick: flags.quick,
+        wallMs: Date.now() - started,
+        pulumiVersion,
+        repoRoot: REPO_ROOT,
+        loadAverages: [loadAtStart, os.loadavg()[0]!],
+      },
+      sections,
+    );
+    fs.writeFileSync(flags.resultsFile, markdown);
+    log(`wrote ${path.relative(process.cwd(), flags.resultsFile)}`);
+  } else {
+    log("no report written (a --quick or --only run prints only; pass --out FILE to write one)");
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,104 @@
+import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+
+/** The median of `values` (the mean of the middle two for an even count); NaN when empty. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * The median over rounds of `a[i] / b[i]`: each round's alternatives ran minutes or seconds apart,
+ * so a ratio within a round cancels the machine's slow swings in load that a ratio of medians keeps.
+ */
+export function pairedRatio(a: readonly number[], b: readonly number[]): number {
+  return median(a.map((x, i) => x / b[i]!));
+}
+
+/** The median over rounds of `a[i] - b[i]` (see `pairedRatio`). */
+export function pairedDifference(a: readonly number[], b: readonly number[]): number {
+  return median(a.map((x, i) => x - b[i]!));
+}
+
+/**
+ * The order in which round `round` runs the alternatives: a rotation, so each alternative runs
+ * first, second, ... equally often and no one always gets the warm (or the noisy) slot.
+ */
+export function interleaved<T>(items: readonly T[], round: number): T[] {
+  const shift = round % Math.max(1, items.length);
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+/** Milliseconds `fn` takes, wall clock. */
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+/**
+ * Runs `op(0) ... op(total - 1)` with `concurrency` calls in flight; resolves to the wall time in ms.
+ * A failing call is counted, not thrown, so one refused request does not hide the figure.
+ */
+export async function drive(
+  total: number,
+  concurrency: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<{ ms: number; errors: number; firstError?: unknown }> {
+  let next = 0;
+  let errors = 0;
+  let firstError: unknown;
+  const lane = async () => {
+    while (next < total) {
+      const i = next++;
+      try {
+        await op(i);
+      } catch (error) {
+        errors++;
+        firstError ??= error;
+      }
+    }
+  };
+  const ms = await timed(() => Promise.all(Array.from({ length: Math.min(concurrency, total) }, lane)));
+  return { ms, errors, ...(firstError === undefined ? {} : { firstError }) };
+}
+
+/**
+ * CPU time, in ms, of every child process this process has waited for (Linux `cutime + cstime`
+ * of /proc/self/stat, in 10 ms ticks); NaN elsewhere. The Pulumi CLI waits for its language host
+ * and plugins, so the difference around one Automation API call is the CPU that operation cost
+ * in the engine, the program and the providers: less sensitive to a busy machine than wall time.
+ */
+export function childCpuMs(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // Fields after the command name (which may hold spaces); field 3 is fields[0].
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * A ratio rounded to the two decimals it is shown with; targets compare this, so a verdict never
+ * contradicts the figure printed next to it (finer differences are noise on this machine).
+ */
+export function shownRatio(ratio: number): number {
+  return Math.round(ratio * 100) / 100;
+}
+
+/** Formatting shared by the console table and RESULTS.md. */
+export const format = {
+  int: (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a"),
+  ms: (n: number) => (Number.isFinite(n) ? (n >= 100 ? `${Math.round(n)} ms` : `${n.toFixed(1)} ms`) : "n/a"),
+  seconds: (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : "n/a"),
+  ratio: (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}x` : "n/a"),
+  /** A signed difference in ms: "+ 120 ms", "- 40 ms". */
+  deltaMs: (n: number) => (Number.isFinite(n) ? `${n < 0 ? "-" : "+"} ${Math.abs(Math.round(n))} ms` : "n/a"),
+  bytes: (n: number) => (Number.isFinite(n) ? `${Math.round(n).toLocaleString("en-US")} B` : "n/a"),
+  mib: (n: number) => (Number.isFinite(n) ? `${(n / 1024 / 1024).toFixed(1)} MiB` : "n/a"),
+  us: (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} µs` : "n/a"),
+};

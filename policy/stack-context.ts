@@ -117,3 +117,15 @@ export function settingLabel<T>(settings: StackSettings<T>, key: keyof T & strin
   const source = settings.sources[key];
   return source ? `${key} from ${source}` : key;
 }
+
+/**
+ * The settings of a policy's configuration (base values plus `byStack`/`byStackTag`) that apply
+ * to the stack in `context`: every policy's configuration has this one shape.
+ */
+export function settingsForStack<T extends object>(
+  config: Partial<T> & StackOverrides<T>,
+  context: StackContext,
+): StackSettings<T> {
+  const { byStack, byStackTag, ...base } = config;
+  return resolveStackSettings<T>(base as Partial<T>, { byStack, byStackTag }, context);
+}

@@ -6,7 +6,7 @@ import { type NamedProps, type NetworkVolumeProps, NetworkVolumeResource, resour
 import {
   currentStackContext,
   NO_STACK,
-  resolveStackSettings,
+  settingsForStack,
   type StackContext,
   type StackSettings,
   settingLabel,
@@ -36,8 +36,7 @@ export function resolveStackVolumeSizeLimit(
   config: StackVolumeSizeCapConfig,
   context: StackContext,
 ): StackSettings<StackVolumeSizeLimit> {
-  const { byStack, byStackTag, ...base } = config;
-  return resolveStackSettings<StackVolumeSizeLimit>(base, { byStack, byStackTag }, context);
+  return settingsForStack<StackVolumeSizeLimit>(config, context);
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import {
   currentStackContext,
   NO_STACK,
-  resolveStackSettings,
+  settingsForStack,
   type StackContext,
   type StackSettings,
   settingLabel,
@@ -43,8 +43,7 @@ export function resolveWorkerBudget(
   config: StackWorkerBudgetConfig,
   context: StackContext,
 ): StackSettings<WorkerBudget> {
-  const { byStack, byStackTag, ...base } = config;
-  return resolveStackSettings<WorkerBudget>(base, { byStack, byStackTag }, context);
+  return settingsForStack<WorkerBudget>(config, context);
 }
 
 /** What one GPU endpoint can hold at once: `workersMax × gpuCount` GPUs (unset or invalid values take the platform defaults). */

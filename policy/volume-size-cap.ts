@@ -7,7 +7,7 @@ import { type NetworkVolumeProps, NetworkVolumeResource } from "./resource-types
 import {
   currentStackContext,
   NO_STACK,
-  resolveStackSettings,
+  settingsForStack,
   type StackContext,
   type StackSettings,
   settingLabel,
@@ -44,8 +44,7 @@ export function resolveVolumeSizeLimit(
   config: VolumeSizeCapConfig,
   context: StackContext,
 ): StackSettings<VolumeSizeLimit> {
-  const { byStack, byStackTag, ...base } = config;
-  return resolveStackSettings<VolumeSizeLimit>(base, { byStack, byStackTag }, context);
+  return settingsForStack<VolumeSizeLimit>(config, context);
 }
 
 /**

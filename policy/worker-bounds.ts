@@ -7,7 +7,7 @@ import { type ServerlessEndpointProps, ServerlessEndpointResource } from "./reso
 import {
   currentStackContext,
   NO_STACK,
-  resolveStackSettings,
+  settingsForStack,
   type StackContext,
   type StackSettings,
   settingLabel,
@@ -41,8 +41,7 @@ export type WorkerBoundsConfig = z.infer<typeof WorkerBoundsConfigSchema>;
 
 /** The limits that apply to the stack in `context`. */
 export function resolveWorkerLimits(config: WorkerBoundsConfig, context: StackContext): StackSettings<WorkerLimits> {
-  const { byStack, byStackTag, ...base } = config;
-  return resolveStackSettings<WorkerLimits>(base, { byStack, byStackTag }, context);
+  return settingsForStack<WorkerLimits>(config, context);
 }
 
 /**

@@ -12,10 +12,9 @@
  *
  * A refusal that certainly did not take effect (429, 502, 503, 504, or a connection that never
  * opened) is retried for every operation. A failure after the request may have reached the
- * server (500 and other 5xx, a
- * dropped connection, a timeout) is retried only for idempotent operations; for the others the
- * error reaches the caller, who can look the result up (the provider finds a lost create by its
- * unique name) instead of blindly creating twice.
+ * server (500 and other 5xx, a dropped connection, a timeout) is retried only for idempotent
+ * operations; for the others the error reaches the caller, who can look the result up (the
+ * provider finds a lost create by its unique name) instead of blindly creating twice.
  */
 
 /** What one attempt ended with. */

@@ -46,7 +46,6 @@ export type NetworkVolumeUpdateInput = z.infer<typeof NetworkVolumeUpdateInputSc
  * current size"). Returns a reason when `requested` is not allowed, else undefined.
  */
 export function volumeSizeChangeProblem(current: number, requested: number): string | undefined {
-  if (requested > current) return undefined;
-  if (requested === current) return undefined;
+  if (requested >= current) return undefined;
   return `size can only grow: the volume has ${current} GB and ${requested} GB was requested; network volumes cannot shrink`;
 }

@@ -22,9 +22,8 @@ export default tseslint.config(
     },
   },
   {
-    // CommonJS on purpose: the serialized providers load their implementation by package name at
-    // call time, and plain-JS programs and scripts run without a build.
-    files: ["provider/serialized-providers.ts", "**/*.js", "**/*.cjs"],
+    // Plain-JS programs and scripts are CommonJS, so they run without a build.
+    files: ["**/*.js", "**/*.cjs"],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { FaultRule } from "./faults/fault-rules";
+import { ADDITIONAL_VALUE_OPTIONS, additionalValueProblem } from "./management/platform-options";
 import type { EmulatorOptions } from "./options";
 
 /** Usage of `pulumi-runpod emulator`. */
@@ -9,7 +10,8 @@ export const USAGE = `Usage: pulumi-runpod emulator [options]
   --port PORT                 port to listen on, 0 for any free port (default 8787)
   --api-key KEY               accepted bearer key, repeatable; each key is its own account
                               (default: the documented key "emulator-key")
-  --state-file FILE           persist volumes and endpoints in FILE (atomic writes)
+  --state-file FILE           persist volumes, endpoints, templates and registry auths in FILE
+                              (atomic writes; registry passwords only as hashes)
   --handlers DIR              load handler files NAME.js / NAME.mjs as templates NAME
   --time-scale N              one real ms counts as N platform ms (default 1; 0 = manual clock,
                               moved by POST /_emulator/clock/advance)
@@ -25,7 +27,15 @@ export const USAGE = `Usage: pulumi-runpod emulator [options]
   --fault-lost-response-rate R
                               share of requests handled (their effect kept) whose answer is then
                               lost: the connection is dropped instead (0..1)
+  --fault-hold-response-ms MS hold the answer of each handled request this long (effect kept)
+  --seed N                    seed of the fault injection's random choices, 0..2147483647
+                              (default: a fresh one, printed at start so a run can be replayed)
   --public-url URL            base URL used in image_url (default: the listening URL)
+  --add-gpu-type ID           a GPU type the platform sells besides this release's list,
+                              repeatable (e.g. one added after this release)
+  --add-data-center ID        a data center besides this release's list, repeatable
+  --add-cuda-version X.Y      a CUDA version besides this release's list, repeatable
+  --add-cpu-flavor ID         a CPU flavor besides this release's list, repeatable
   --log                       log every request
   --help                      show this help
 `;
@@ -65,6 +75,7 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
     timeScale: number("time-scale", values["time-scale"], (n) => n >= 0, "must be a number >= 0"),
     log: values.log,
     publicUrl: values["public-url"],
+    seed: number("seed", values.seed, (n) => whole(n) && n <= 2147483647, "must be a whole number (0..2147483647)"),
   };
   const multiplier = number("rate-limit-multiplier", values["rate-limit-multiplier"], (n) => n > 0, "must be > 0");
   const perWorker = number("requests-per-worker", values["requests-per-worker"], whole, "must be a whole number");
@@ -87,8 +98,21 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
       rate,
       "must be between 0 and 1",
     ),
+    holdResponseMs: number(
+      "fault-hold-response-ms",
+      values["fault-hold-response-ms"],
+      whole,
+      "must be a whole number of ms",
+    ),
   };
   if (Object.entries(fault).some(([k, v]) => k !== "route" && v !== undefined)) options.faults = [fault];
+  for (const [kind, { option, flag }] of Object.entries(ADDITIONAL_VALUE_OPTIONS)) {
+    for (const value of values[flag] ?? []) {
+      const problem = additionalValueProblem(kind as keyof typeof ADDITIONAL_VALUE_OPTIONS, value);
+      if (problem) throw new CliUsageError(`--${flag} ${JSON.stringify(value)}: ${problem}`);
+    }
+    options[option] = values[flag];
+  }
   for (const key of Object.keys(options) as (keyof EmulatorOptions)[]) {
     if (options[key] === undefined) delete options[key];
   }
@@ -117,7 +141,13 @@ function parse(args: string[]) {
       "fault-429-rate": { type: "string" },
       "fault-drop-rate": { type: "string" },
       "fault-lost-response-rate": { type: "string" },
+      "fault-hold-response-ms": { type: "string" },
       "public-url": { type: "string" },
+      "add-gpu-type": { type: "string", multiple: true },
+      "add-data-center": { type: "string", multiple: true },
+      "add-cuda-version": { type: "string", multiple: true },
+      "add-cpu-flavor": { type: "string", multiple: true },
+      seed: { type: "string" },
       log: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

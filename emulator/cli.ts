@@ -6,8 +6,12 @@ import { startEmulator } from "./start-emulator";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-/** `pulumi-runpod emulator [flags]`: runs the emulator until SIGINT or SIGTERM. */
-async function main(argv: string[]): Promise<number> {
+/**
+ * `pulumi-runpod emulator [flags]`: runs the emulator until SIGINT or SIGTERM; resolves to the
+ * exit code. `argv` starts with the command name (`emulator`). The package's bin (cli/main.ts)
+ * calls it; `node dist/emulator/cli.js emulator ...` runs it directly.
+ */
+export async function emulatorMain(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "--help" || command === "-h" || command === "help") {
     out(USAGE);
@@ -47,6 +51,17 @@ async function main(argv: string[]): Promise<number> {
   out(`  templates: ${emulator.templates.join(", ")}`);
   out(`  clock: ${scale === 0 ? "manual (POST /_emulator/clock/advance)" : `x${scale ?? 1} real time`}`);
   if (options.stateFile) out(`  state file: ${options.stateFile}`);
+  const added = [
+    ["GPU types", options.additionalGpuTypeIds],
+    ["data centers", options.additionalDataCenterIds],
+    ["CUDA versions", options.additionalCudaVersions],
+    ["CPU flavors", options.additionalCpuFlavorIds],
+  ] as const;
+  for (const [what, values] of added) {
+    if (values?.length)
+      out(`  ${what} added to this release's list: ${values.map((v) => JSON.stringify(v)).join(", ")}`);
+  }
+  out(`  seed: ${emulator.seed} (replay the same faults with --seed ${emulator.seed})`);
   out(`ready: listening on ${emulator.url}`);
 
   out(`${await stopped}: shutting down`);
@@ -54,10 +69,12 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`pulumi-runpod emulator: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+if (require.main === module) {
+  emulatorMain(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`pulumi-runpod emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -17,7 +17,10 @@ export interface EmulatorOptions {
   port?: number;
   /** Accepted bearer keys, each its own account. Default `["emulator-key"]`. */
   apiKeys?: readonly string[];
-  /** Persist volumes and endpoints here (atomic writes); jobs are not persisted. Default: none. */
+  /**
+   * Persist volumes, endpoints, templates and registry auths here (atomic writes; registry
+   * passwords only as hashes); jobs are not persisted. Default: none.
+   */
   stateFile?: string;
   /** Directory of handler files `NAME.js` / `NAME.mjs` adding templates `NAME`. */
   handlersDir?: string;
@@ -29,10 +32,28 @@ export interface EmulatorOptions {
   rateLimits?: boolean | Partial<RateLimitSettings>;
   /** Fault rules every account starts with (runtime changes go through `/_emulator/faults`). */
   faults?: readonly FaultRule[];
+  /**
+   * Seed of every random choice of fault injection (which request fails, how long its jitter),
+   * a whole number in [0, 2^31). Each account draws from its own stream derived from it, restarted
+   * when its fault rules are set, so the same requests in the same order meet the same faults.
+   * Default: a fresh seed, shown as `RunningEmulator.seed` (and printed by the CLI) for replay.
+   */
+  seed?: number;
   /** Log every request (fastify logger). Default false. */
   log?: boolean;
   /** Base URL the emulator advertises in `image_url` (default: the URL it listens on). */
   publicUrl?: string;
   /** Real-time limit of one webhook call, in ms. Default 10000. */
   webhookTimeoutMs?: number;
+  /**
+   * GPU types the emulated platform sells besides this release's snapshot (`GPU_TYPE_IDS`), e.g. one
+   * the real platform added after this release. Default none: an unknown GPU type is a 400.
+   */
+  additionalGpuTypeIds?: readonly string[];
+  /** Data centers besides the snapshot (`DATA_CENTER_IDS`); they join an endpoint's default list too. */
+  additionalDataCenterIds?: readonly string[];
+  /** CUDA versions besides the snapshot (`CUDA_VERSIONS`), written `major.minor`. */
+  additionalCudaVersions?: readonly string[];
+  /** CPU flavors besides the snapshot (`CPU_FLAVOR_IDS`). */
+  additionalCpuFlavorIds?: readonly string[];
 }

@@ -1,10 +1,13 @@
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { freshSeed, isSeed } from "../sdk/seeded-random";
 import { type EmulatorClock, ManualClock, ScaledClock } from "./clock/clock";
 import { Scheduler } from "./clock/scheduler";
 import { compileFaultRule } from "./faults/fault-rules";
 import { loadHandlerFiles, TemplateRegistry } from "./handlers/template-registry";
 import { DEFAULT_RATE_LIMIT_SETTINGS, RateLimiter, type RateLimitSettings } from "./limits/rate-limiter";
+import { PlatformCatalog } from "./management/platform-catalog";
+import { additionalPlatformValues } from "./management/platform-options";
 import { IMAGE_MODEL_IDS, ImageStore, imageModelTemplate } from "./models/image-model";
 import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, type EmulatorOptions } from "./options";
 import { buildServer } from "./server/build-server";
@@ -27,6 +30,8 @@ export interface RunningEmulator {
   scheduler: Scheduler;
   /** Accounts and their state, for tests that look inside. */
   store: EmulatorStore;
+  /** Seed of the fault injection's random choices (the one given, or the fresh one picked): replay with `seed`. */
+  seed: number;
   /** Known template ids. */
   templates: readonly string[];
   /** Stops listening, stops workers and timers, and waits for the state file. Idempotent. */
@@ -56,7 +61,12 @@ function checkKeys(keys: readonly string[]): string[] {
 
 /** Starts the emulator's HTTP server in this process (what `npx pulumi-runpod emulator` runs). */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  if (options.seed !== undefined && !isSeed(options.seed)) {
+    throw new Error(`seed ${String(options.seed)}: must be a whole number between 0 and 2147483647`);
+  }
+  const seed = options.seed ?? freshSeed();
   const apiKeys = checkKeys(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
+  const catalog = new PlatformCatalog(additionalPlatformValues(options));
   const clock =
     options.clock ?? (options.timeScale === 0 ? new ManualClock() : new ScaledClock(options.timeScale ?? 1));
   const templates = new TemplateRegistry(options.handlersDir ? await loadHandlerFiles(options.handlersDir) : []);
@@ -67,11 +77,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const models = new Map(IMAGE_MODEL_IDS.map((id) => [id, imageModelTemplate(id, images, () => baseUrl)]));
   const store = new EmulatorStore(
     apiKeys,
-    { scheduler, templates, models, defaultFaults: faults, webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000 },
+    {
+      scheduler,
+      templates,
+      models,
+      defaultFaults: faults,
+      webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
+      seed,
+    },
     options.stateFile ? new StateFile(path.resolve(options.stateFile)) : undefined,
   );
   const limiter = new RateLimiter(clock, rateLimitSettings(options.rateLimits));
-  const app = buildServer({ store, scheduler, limiter, templates, images, log: options.log ?? false });
+  const app = buildServer({ store, scheduler, limiter, templates, images, catalog, log: options.log ?? false });
   const host = options.host ?? DEFAULT_HOST;
   try {
     await store.load();
@@ -106,6 +123,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clock,
     scheduler,
     store,
+    seed,
     templates: templates.ids(),
     close,
   };

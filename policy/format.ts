@@ -1,5 +1,6 @@
 import { Secret } from "@pulumi/policy/policy";
 import type { ResourceKind } from "./resource-types";
+import { isUnknownValue } from "./unknown-values";
 
 /**
  * How violation messages are written: `<Kind> "<name>": <field> = <value>: <rule>`, the same
@@ -7,8 +8,13 @@ import type { ResourceKind } from "./resource-types";
  *
  * Secrets: a message only ever shows the value of the field its rule checks (GPU types, worker
  * counts, timeouts, sizes: none of them credentials), never a whole props object, never
- * `__provider`. Values the engine still marks as secret are shown as `[secret]`.
+ * `__provider`. Values the engine still marks as secret are shown as `[secret]`. A validation
+ * sees secrets unwrapped (@pulumi/policy deserializes its props without secret markers), so rules
+ * never render fields that may hold one: a template's `env`, a registry password.
  */
+
+/** How a value unknown until `pulumi up` is rendered. */
+const UNKNOWN_TEXT = "<unknown until pulumi up>";
 
 /** Longest rendering of one value; lists of GPU types need more room than the client's 80. */
 const MAX_VALUE_LENGTH = 240;
@@ -20,9 +26,10 @@ const MAX_LISTED = 10;
 export function formatValue(value: unknown): string {
   if (value instanceof Secret) return "[secret]";
   if (value === undefined) return "undefined";
+  if (isUnknownValue(value)) return UNKNOWN_TEXT;
   let text: string;
   try {
-    text = JSON.stringify(value) ?? String(value);
+    text = JSON.stringify(value, (_key, v: unknown) => (isUnknownValue(v) ? UNKNOWN_TEXT : v)) ?? String(value);
   } catch {
     text = String(value);
   }
@@ -30,7 +37,7 @@ export function formatValue(value: unknown): string {
 }
 
 /** Renders a setting that may be unset, showing the platform default the platform would apply. */
-export function formatSetting(value: unknown, platformDefault?: number | string): string {
+export function formatSetting(value: unknown, platformDefault?: number | string | boolean): string {
   if (value === undefined && platformDefault !== undefined) {
     return `unset (platform default ${formatValue(platformDefault)})`;
   }
@@ -66,4 +73,12 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 /** True for a whole number (a finite integer). */
 export function isWholeNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value);
+}
+
+/**
+ * A count as the platform will apply it: `value` when it is a whole number of at least `min`,
+ * else `fallback` (the platform default; the policy that owns the field reports a bad value).
+ */
+export function countOrDefault(value: unknown, min: number, fallback: number): number {
+  return isWholeNumber(value) && value >= min ? value : fallback;
 }

@@ -1,37 +1,44 @@
-import {
-  type ResourceValidationPolicy,
-  remediateResourceOfType,
-  Secret,
-  validateResourceOfType,
-} from "@pulumi/policy/policy";
+import { Secret } from "@pulumi/policy/policy";
 import { z } from "zod";
-import { GPU_TYPE_IDS } from "../sdk/schemas";
+import { nearKnownValues, suggestionText } from "../sdk/schemas/known-values";
+import { GPU_TYPE_IDS } from "../sdk/schemas/platform-enums";
+import { resourcePolicy } from "./define-policy";
 import { formatValue, plural, resourceLabel, violation } from "./format";
-import { nonNegativeInt, parsePolicyConfig, stringList, toPolicyConfigSchema } from "./policy-config";
+import { nonNegativeInt, stringList, withStackOverrides } from "./policy-config";
 import { isGpuEndpoint, type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
+import { NO_STACK, type StackContext, type StackSettings, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const GPU_PRIORITY_LIST_POLICY = "runpod-gpu-priority-list";
 
-/** Settings of `runpod-gpu-priority-list`. */
-export const GpuPriorityListConfigSchema = z
-  .object({
-    additionalGpuTypeIds: stringList(
-      "GPU type ids to accept as known besides the platform's OpenAPI list (for types the platform added later).",
-    ),
-    allowed: stringList("If set, every entry of gpuTypeIds must be one of these GPU types."),
-    denied: stringList("No entry of gpuTypeIds may be one of these GPU types."),
-    minFallbacks: nonNegativeInt(
-      "Least number of distinct GPU types after the first choice (default 0): a single GPU type often has no capacity.",
-    ),
-    preferredOrder: stringList(
-      "The organisation's ranking of GPU types, best first. Entries of gpuTypeIds that appear here must follow this order; others are not constrained.",
-    ),
-  })
-  .strict();
+/** The settings of `runpod-gpu-priority-list`; each may differ per stack through `byStack`/`byStackTag`. */
+export const GpuPriorityListSettingsSchema = z.object({
+  additionalGpuTypeIds: stringList(
+    "GPU type ids to accept as known besides the platform's OpenAPI list (for types the platform added later).",
+  ),
+  allowed: stringList("If set, every entry of gpuTypeIds must be one of these GPU types."),
+  denied: stringList("No entry of gpuTypeIds may be one of these GPU types."),
+  minFallbacks: nonNegativeInt(
+    "Least number of distinct GPU types after the first choice (default 0): a single GPU type often has no capacity.",
+  ),
+  preferredOrder: stringList(
+    "The organisation's ranking of GPU types, best first. Entries of gpuTypeIds that appear here must follow this order; others are not constrained.",
+  ),
+});
+
+/** The settings of `runpod-gpu-priority-list` for one stack. */
+export type GpuPriorityListSettings = z.infer<typeof GpuPriorityListSettingsSchema>;
+
+/** Settings of `runpod-gpu-priority-list`: the settings plus their per-stack overrides. */
+export const GpuPriorityListConfigSchema = withStackOverrides(GpuPriorityListSettingsSchema);
 
 /** Settings of `runpod-gpu-priority-list`. */
 export type GpuPriorityListConfig = z.infer<typeof GpuPriorityListConfigSchema>;
+
+/** ` (allowed from byStack "dev*" for stack "dev")` when a per-stack override set `key`, else nothing. */
+function overrideNote(settings: StackSettings<GpuPriorityListSettings>, key: keyof GpuPriorityListSettings): string {
+  return settings.sources[key] ? ` (${settingLabel(settings, key)})` : "";
+}
 
 const DUPLICATE_RULE = "each GPU type may appear once (remediation keeps the first occurrence)";
 
@@ -44,8 +51,11 @@ export function checkGpuPriorityList(
   name: string,
   props: ServerlessEndpointProps,
   config: GpuPriorityListConfig = {},
+  context: StackContext = NO_STACK,
 ): string[] {
   if (!isGpuEndpoint(props)) return [];
+  const settings = settingsForStack<GpuPriorityListSettings>(config, context);
+  const values = settings.values;
   const subject = resourceLabel("ServerlessEndpoint", name);
   const list: unknown = props.gpuTypeIds;
   if (!Array.isArray(list)) {
@@ -83,32 +93,40 @@ export function checkGpuPriorityList(
     }
   }
 
-  const known = new Set<string>([...GPU_TYPE_IDS, ...(config.additionalGpuTypeIds ?? [])]);
-  const allowed = config.allowed ? new Set(config.allowed) : undefined;
-  const denied = new Set(config.denied ?? []);
+  const known = new Set<string>([...GPU_TYPE_IDS, ...(values.additionalGpuTypeIds ?? [])]);
+  const allowed = values.allowed ? new Set(values.allowed) : undefined;
+  const denied = new Set(values.denied ?? []);
   for (const [entry, [i]] of indexesOf) {
     const field = `gpuTypeIds[${i}]`;
     const value = formatValue(entry);
     if (!known.has(entry)) {
+      const near = suggestionText(nearKnownValues("gpuType", entry, config.additionalGpuTypeIds));
       messages.push(
         violation(
           subject,
           field,
           value,
-          "is not a GPU type the platform knows (if the platform added it, list it in additionalGpuTypeIds)",
+          `is not a GPU type the platform knows${near} (if the platform added it, list it in additionalGpuTypeIds)`,
         ),
       );
     }
     if (allowed && !allowed.has(entry)) {
       messages.push(
-        violation(subject, field, value, `is not one of the allowed GPU types ${formatValue(config.allowed)}`),
+        violation(
+          subject,
+          field,
+          value,
+          `is not one of the allowed GPU types ${formatValue(values.allowed)}${overrideNote(settings, "allowed")}`,
+        ),
       );
     }
-    if (denied.has(entry)) messages.push(violation(subject, field, value, "is a denied GPU type"));
+    if (denied.has(entry)) {
+      messages.push(violation(subject, field, value, `is a denied GPU type${overrideNote(settings, "denied")}`));
+    }
   }
 
   const distinct = [...indexesOf.keys()];
-  const minFallbacks = config.minFallbacks ?? 0;
+  const minFallbacks = values.minFallbacks ?? 0;
   const fallbacks = Math.max(distinct.length - 1, 0);
   if (fallbacks < minFallbacks) {
     messages.push(
@@ -116,12 +134,16 @@ export function checkGpuPriorityList(
         subject,
         "gpuTypeIds",
         rendered,
-        `has ${plural(fallbacks, "fallback")} after the first choice, at least ${minFallbacks} required (minFallbacks): a single GPU type often has no capacity`,
+        `has ${plural(fallbacks, "fallback")} after the first choice, at least ${minFallbacks} required (${settingLabel(settings, "minFallbacks")}): a single GPU type often has no capacity`,
       ),
     );
   }
 
-  const orderProblem = preferredOrderProblem(distinct, config.preferredOrder ?? []);
+  const orderProblem = preferredOrderProblem(
+    distinct,
+    values.preferredOrder ?? [],
+    settingLabel(settings, "preferredOrder"),
+  );
   if (orderProblem) messages.push(violation(subject, "gpuTypeIds", rendered, orderProblem));
   return messages;
 }
@@ -130,7 +152,11 @@ export function checkGpuPriorityList(
  * Checks that the ranked entries of `list` (those in `ranking`) appear in ranking order. Returns
  * the rule that was broken, naming the first misplaced pair and the expected list, or undefined.
  */
-export function preferredOrderProblem(list: readonly string[], ranking: readonly string[]): string | undefined {
+export function preferredOrderProblem(
+  list: readonly string[],
+  ranking: readonly string[],
+  setting = "preferredOrder",
+): string | undefined {
   const rank = new Map<string, number>();
   ranking.forEach((gpu, i) => {
     if (!rank.has(gpu)) rank.set(gpu, i);
@@ -143,7 +169,7 @@ export function preferredOrderProblem(list: readonly string[], ranking: readonly
   const better = sorted[at]!;
   let next = 0;
   const expected = list.map((gpu) => (rank.has(gpu) ? sorted[next++]! : gpu));
-  return `is not in the preferred order: "${better}" is ranked above "${misplaced}" but listed after it; expected ${formatValue(expected)} (preferredOrder)`;
+  return `is not in the preferred order: "${better}" is ranked above "${misplaced}" but listed after it; expected ${formatValue(expected)} (${setting})`;
 }
 
 /** `gpuTypeIds` without duplicates (first occurrence kept), or undefined when nothing needs fixing. */
@@ -170,18 +196,16 @@ export function remediateGpuPriorityList<T extends ServerlessEndpointProps>(prop
 }
 
 /** The policy: checks GPU priority lists of GPU endpoints; its remediation removes duplicates. */
-export const gpuPriorityListPolicy: ResourceValidationPolicy = {
+export const gpuPriorityListPolicy = resourcePolicy({
   name: GPU_PRIORITY_LIST_POLICY,
   description:
     "A GPU endpoint's gpuTypeIds must be a non-empty list of distinct, known GPU types that the organisation allows, with enough fallbacks, in its preferred order.",
   enforcementLevel: "mandatory",
-  configSchema: toPolicyConfigSchema(GpuPriorityListConfigSchema),
+  config: GpuPriorityListConfigSchema,
   remediationSteps:
     "List the GPU types once each, best first, choosing known and allowed types; with enforcement level `remediate` the pack removes duplicates itself.",
-  validateResource: validateResourceOfType(ServerlessEndpointResource, (props, args, reportViolation) => {
-    if (!isGpuEndpoint(props)) args.notApplicable("the endpoint uses CPU workers");
-    const config = parsePolicyConfig(GPU_PRIORITY_LIST_POLICY, GpuPriorityListConfigSchema, args.getConfig());
-    for (const message of checkGpuPriorityList(args.name, props, config)) reportViolation(message);
-  }),
-  remediateResource: remediateResourceOfType(ServerlessEndpointResource, (props) => remediateGpuPriorityList(props)),
-};
+  resource: ServerlessEndpointResource,
+  notApplicable: (props) => (isGpuEndpoint(props) ? undefined : "the endpoint uses CPU workers"),
+  check: checkGpuPriorityList,
+  remediate: remediateGpuPriorityList,
+});

@@ -1,7 +1,13 @@
 import type { Policies } from "@pulumi/policy/policy";
+import { type CONTRADICTORY_INPUTS_POLICY, contradictoryInputsPolicy } from "./contradictory-inputs";
 import { type GPU_PRIORITY_LIST_POLICY, gpuPriorityListPolicy } from "./gpu-priority-list";
+import { type IMAGE_PINNING_POLICY, imagePinningPolicy } from "./image-pinning";
+import { type SERVERLESS_TEMPLATE_POLICY, serverlessTemplatePolicy } from "./serverless-template";
+import { type STACK_COST_CEILING_POLICY, stackCostCeilingPolicy } from "./stack-cost-ceiling";
+import { type KNOWN_PLATFORM_VALUES_POLICY, knownPlatformValuesPolicy } from "./known-platform-values";
 import { type STACK_VOLUME_SIZE_CAP_POLICY, stackVolumeSizeCapPolicy } from "./stack-volume-size-cap";
 import { type STACK_WORKER_BUDGET_POLICY, stackWorkerBudgetPolicy } from "./stack-worker-budget";
+import { type VOLUME_LOCALITY_POLICY, volumeLocalityPolicy } from "./volume-locality";
 import { type VOLUME_SIZE_CAP_POLICY, volumeSizeCapPolicy } from "./volume-size-cap";
 import { type WORKER_BOUNDS_POLICY, workerBoundsPolicy } from "./worker-bounds";
 
@@ -11,11 +17,18 @@ import { type WORKER_BOUNDS_POLICY, workerBoundsPolicy } from "./worker-bounds";
  * (`--policy-pack policy`) is `pack.ts`, which constructs the `PolicyPack` (and with it a gRPC server).
  */
 
+export * from "./contradictory-inputs";
 export * from "./gpu-priority-list";
+export * from "./image-pinning";
+export * from "./known-platform-values";
 export * from "./resource-types";
+export * from "./serverless-template";
 export * from "./stack-context";
+export * from "./stack-cost-ceiling";
 export * from "./stack-volume-size-cap";
 export * from "./stack-worker-budget";
+export * from "./unknown-values";
+export * from "./volume-locality";
 export * from "./volume-size-cap";
 export * from "./worker-bounds";
 
@@ -29,6 +42,12 @@ export const runpodPolicies: Policies = [
   stackWorkerBudgetPolicy,
   volumeSizeCapPolicy,
   stackVolumeSizeCapPolicy,
+  imagePinningPolicy,
+  volumeLocalityPolicy,
+  contradictoryInputsPolicy,
+  serverlessTemplatePolicy,
+  stackCostCeilingPolicy,
+  knownPlatformValuesPolicy,
 ];
 
 /** The name of one of the pack's policies (a key of `--policy-pack-config`). */
@@ -37,4 +56,10 @@ export type RunpodPolicyName =
   | typeof WORKER_BOUNDS_POLICY
   | typeof STACK_WORKER_BUDGET_POLICY
   | typeof VOLUME_SIZE_CAP_POLICY
-  | typeof STACK_VOLUME_SIZE_CAP_POLICY;
+  | typeof STACK_VOLUME_SIZE_CAP_POLICY
+  | typeof IMAGE_PINNING_POLICY
+  | typeof VOLUME_LOCALITY_POLICY
+  | typeof CONTRADICTORY_INPUTS_POLICY
+  | typeof SERVERLESS_TEMPLATE_POLICY
+  | typeof STACK_COST_CEILING_POLICY
+  | typeof KNOWN_PLATFORM_VALUES_POLICY;

@@ -13,6 +13,6 @@ import { POLICY_PACK_NAME, runpodPolicies } from "./index";
  */
 new PolicyPack(POLICY_PACK_NAME, {
   description:
-    "Guards RunPod serverless endpoints and network volumes: GPU priority lists, worker bounds and budgets, volume sizes.",
+    "Guards RunPod serverless deployments: GPU priority lists, worker bounds and budgets, volume sizes, pinned images, endpoints placed where their volumes are, no contradictory inputs, serverless templates, and an hourly cost ceiling.",
   policies: runpodPolicies,
 });

@@ -10,6 +10,8 @@ import type { ComputeType, ScalerType } from "../sdk/schemas";
 export const RESOURCE_TYPES = {
   NetworkVolume: "pulumi-nodejs:dynamic/runpod:NetworkVolume",
   ServerlessEndpoint: "pulumi-nodejs:dynamic/runpod:ServerlessEndpoint",
+  Template: "pulumi-nodejs:dynamic/runpod:Template",
+  ContainerRegistryAuth: "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",
 } as const;
 
 /** The kinds of resource the pack checks. */
@@ -47,10 +49,14 @@ export interface ServerlessEndpointProps {
   flashboot?: boolean;
   /** Network volume attached to the workers. */
   networkVolumeId?: string;
-  /** Data centers the workers may run in. */
+  /** Network volumes of a multi-region endpoint (one per data center). */
+  networkVolumeIds?: string[];
+  /** Data centers the workers may run in (platform default: every data center). */
   dataCenterIds?: string[];
   /** CUDA versions acceptable on GPU workers. */
   allowedCudaVersions?: string[];
+  /** Lowest CUDA version acceptable on GPU workers. */
+  minCudaVersion?: string;
   /** CPU flavors of a CPU endpoint, in priority order. */
   cpuFlavorIds?: string[];
   /** vCPUs per CPU worker. */
@@ -65,6 +71,54 @@ export interface NetworkVolumeProps {
   size?: number;
   /** Data center the volume lives in. */
   dataCenterId?: string;
+}
+
+/** Compute category of a template (OpenAPI `TemplateCreateInput.category`, platform default `NVIDIA`). */
+export type TemplateCategory = "NVIDIA" | "AMD" | "CPU";
+
+/**
+ * Inputs of a `Template` as a policy sees them, named as the OpenAPI `TemplateCreateInput`.
+ * `env` values may be secrets: rules never render them.
+ */
+export interface TemplateProps {
+  /** Template name. */
+  name?: string;
+  /** The container image, e.g. `ghcr.io/acme/worker:1.4.2` or `...@sha256:<digest>`. */
+  imageName?: string;
+  /** Whether the template is for serverless workers (platform default `false`: a Pod template). */
+  isServerless?: boolean;
+  /** Compute category (platform default `NVIDIA`). */
+  category?: TemplateCategory;
+  /** Container disk, in GB. */
+  containerDiskInGb?: number;
+  /** Pod volume, in GB. */
+  volumeInGb?: number;
+  /** Where a volume is mounted. */
+  volumeMountPath?: string;
+  /** Exposed ports, e.g. `8888/http`. */
+  ports?: string[];
+  /** Environment variables; values may be secrets. */
+  env?: Record<string, string>;
+  /** Overrides the image's ENTRYPOINT. */
+  dockerEntrypoint?: string[];
+  /** Overrides the image's CMD. */
+  dockerStartCmd?: string[];
+  /** Registry credentials for a private image. */
+  containerRegistryAuthId?: string;
+  /** README in Markdown. */
+  readme?: string;
+  /** Whether a Pod template is visible to other users. */
+  isPublic?: boolean;
+}
+
+/** Inputs of a `ContainerRegistryAuth` as a policy sees them. `password` is a secret: rules never read it. */
+export interface ContainerRegistryAuthProps {
+  /** Name of the credentials (unique per account). */
+  name?: string;
+  /** Registry user name. */
+  username?: string;
+  /** Registry password or token. */
+  password?: string;
 }
 
 /**
@@ -100,9 +154,25 @@ export const ServerlessEndpointResource = resourceClassStub<ServerlessEndpointPr
 /** Matches `NetworkVolume` resources in `validateResourceOfType` and `isType`. */
 export const NetworkVolumeResource = resourceClassStub<NetworkVolumeProps>("NetworkVolume");
 
+/** Matches `Template` resources in `validateResourceOfType` and `isType`. */
+export const TemplateResource = resourceClassStub<TemplateProps>("Template");
+
+/** Matches `ContainerRegistryAuth` resources in `validateResourceOfType` and `isType`. */
+export const ContainerRegistryAuthResource = resourceClassStub<ContainerRegistryAuthProps>("ContainerRegistryAuth");
+
 /** True unless the endpoint explicitly asks for CPU workers (the platform's default is `GPU`). */
 export function isGpuEndpoint(props: Pick<ServerlessEndpointProps, "computeType">): boolean {
   return props.computeType !== "CPU";
+}
+
+/** Another resource of the stack, as a property of a resource depends on it. */
+export interface LinkedResource {
+  /** Its type token. */
+  readonly type: string;
+  /** Its logical name. */
+  readonly name: string;
+  /** Its properties (outputs, in a stack policy). */
+  readonly props: object;
 }
 
 /** A resource's logical name and its properties, as stack-wide rules take them. */
@@ -111,12 +181,31 @@ export interface NamedProps<P> {
   readonly name: string;
   /** Its properties (outputs, in a stack policy). */
   readonly props: P;
+  /**
+   * The engine's `propertyDependencies`: for each input property, the resources of the stack its
+   * value was computed from (`networkVolumeId: volume.id` depends on `volume`). Known during
+   * preview even when the value itself is not.
+   */
+  readonly dependsOn?: Readonly<Record<string, readonly LinkedResource[]>>;
 }
 
-/** The stack's resources of one kind, in the engine's order, with typed properties. */
+/** The stack's resources of one kind, in the engine's order, with typed properties and property dependencies. */
 export function resourcesOfType<P>(
   resources: readonly PolicyResource[],
   resourceClass: ResourceClassStub<P>,
 ): NamedProps<P>[] {
-  return resources.filter((r) => r.isType(resourceClass)).map((r) => ({ name: r.name, props: r.props as P }));
+  return resources
+    .filter((r) => r.isType(resourceClass))
+    .map((r) => ({ name: r.name, props: r.props as P, dependsOn: r.propertyDependencies ?? {} }));
+}
+
+/** The resources of kind `kind` that `resource`'s property `property` depends on. */
+export function linkedOfType<P>(
+  resource: Pick<NamedProps<unknown>, "dependsOn">,
+  property: string,
+  kind: ResourceClassStub<P>,
+): NamedProps<P>[] {
+  return (resource.dependsOn?.[property] ?? [])
+    .filter((r) => r.type === kind.__pulumiType)
+    .map((r) => ({ name: r.name, props: r.props as P }));
 }

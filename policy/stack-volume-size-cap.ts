@@ -1,16 +1,9 @@
-import type { StackValidationPolicy } from "@pulumi/policy/policy";
 import { z } from "zod";
+import { stackPolicy } from "./define-policy";
 import { isWholeNumber, listContributors, plural, stackLabel, violation } from "./format";
-import { nonNegativeInt, parsePolicyConfig, toPolicyConfigSchema, withStackOverrides } from "./policy-config";
-import { type NamedProps, type NetworkVolumeProps, NetworkVolumeResource, resourcesOfType } from "./resource-types";
-import {
-  currentStackContext,
-  NO_STACK,
-  settingsForStack,
-  type StackContext,
-  type StackSettings,
-  settingLabel,
-} from "./stack-context";
+import { nonNegativeInt, withStackOverrides } from "./policy-config";
+import { type NamedProps, type NetworkVolumeProps, NetworkVolumeResource } from "./resource-types";
+import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const STACK_VOLUME_SIZE_CAP_POLICY = "runpod-stack-volume-size-cap";
@@ -31,14 +24,6 @@ export const StackVolumeSizeCapConfigSchema = withStackOverrides(StackVolumeSize
 /** Settings of `runpod-stack-volume-size-cap`. */
 export type StackVolumeSizeCapConfig = z.infer<typeof StackVolumeSizeCapConfigSchema>;
 
-/** The cap that applies to the stack in `context`. */
-export function resolveStackVolumeSizeLimit(
-  config: StackVolumeSizeCapConfig,
-  context: StackContext,
-): StackSettings<StackVolumeSizeLimit> {
-  return settingsForStack<StackVolumeSizeLimit>(config, context);
-}
-
 /**
  * The per-stack size rule: the sizes of the stack's network volumes add up to at most
  * `maxTotalSizeGb`. Sizes that are not whole numbers are left out (`runpod-volume-size-cap`
@@ -49,7 +34,7 @@ export function checkStackVolumeSize(
   config: StackVolumeSizeCapConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
-  const limit = resolveStackVolumeSizeLimit(config, context);
+  const limit = settingsForStack<StackVolumeSizeLimit>(config, context);
   const cap = limit.values.maxTotalSizeGb;
   if (cap === undefined) return [];
   const sized = volumes
@@ -69,19 +54,15 @@ export function checkStackVolumeSize(
 }
 
 /** The policy: the stack's network volumes together stay within a size cap. */
-export const stackVolumeSizeCapPolicy: StackValidationPolicy = {
+export const stackVolumeSizeCapPolicy = stackPolicy({
   name: STACK_VOLUME_SIZE_CAP_POLICY,
   description: "The sizes of the stack's network volumes must add up to at most the configured cap per stack.",
   enforcementLevel: "advisory",
-  configSchema: toPolicyConfigSchema(StackVolumeSizeCapConfigSchema),
+  config: StackVolumeSizeCapConfigSchema,
   remediationSteps: "Make volumes smaller or share one volume between endpoints, or raise the cap for this stack.",
-  validateStack: (args, reportViolation) => {
-    const config = parsePolicyConfig(STACK_VOLUME_SIZE_CAP_POLICY, StackVolumeSizeCapConfigSchema, args.getConfig());
-    const context = currentStackContext(args.stackTags, args.resources[0]?.urn);
-    if (resolveStackVolumeSizeLimit(config, context).values.maxTotalSizeGb === undefined) {
-      args.notApplicable("no cap (maxTotalSizeGb) is configured for this stack");
-    }
-    const volumes = resourcesOfType(args.resources, NetworkVolumeResource);
-    for (const message of checkStackVolumeSize(volumes, config, context)) reportViolation(message);
-  },
-};
+  notApplicable: (config, context) =>
+    settingsForStack<StackVolumeSizeLimit>(config, context).values.maxTotalSizeGb === undefined
+      ? "no cap (maxTotalSizeGb) is configured for this stack"
+      : undefined,
+  check: (stack, config, context) => checkStackVolumeSize(stack.of(NetworkVolumeResource), config, context),
+});

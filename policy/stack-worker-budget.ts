@@ -1,23 +1,15 @@
-import type { StackValidationPolicy } from "@pulumi/policy/policy";
 import { z } from "zod";
 import { ENDPOINT_DEFAULTS, LIMITS } from "../sdk/schemas";
-import { isWholeNumber, listContributors, plural, stackLabel, violation } from "./format";
-import { nonNegativeInt, parsePolicyConfig, toPolicyConfigSchema, withStackOverrides } from "./policy-config";
+import { stackPolicy } from "./define-policy";
+import { countOrDefault, listContributors, plural, stackLabel, violation } from "./format";
+import { nonNegativeInt, withStackOverrides } from "./policy-config";
 import {
   isGpuEndpoint,
   type NamedProps,
-  resourcesOfType,
   type ServerlessEndpointProps,
   ServerlessEndpointResource,
 } from "./resource-types";
-import {
-  currentStackContext,
-  NO_STACK,
-  settingsForStack,
-  type StackContext,
-  type StackSettings,
-  settingLabel,
-} from "./stack-context";
+import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const STACK_WORKER_BUDGET_POLICY = "runpod-stack-worker-budget";
@@ -38,14 +30,6 @@ export const StackWorkerBudgetConfigSchema = withStackOverrides(WorkerBudgetSche
 /** Settings of `runpod-stack-worker-budget`. */
 export type StackWorkerBudgetConfig = z.infer<typeof StackWorkerBudgetConfigSchema>;
 
-/** The budget that applies to the stack in `context`. */
-export function resolveWorkerBudget(
-  config: StackWorkerBudgetConfig,
-  context: StackContext,
-): StackSettings<WorkerBudget> {
-  return settingsForStack<WorkerBudget>(config, context);
-}
-
 /** What one GPU endpoint can hold at once: `workersMax × gpuCount` GPUs (unset or invalid values take the platform defaults). */
 export interface GpuDemand {
   /** Effective workersMax. */
@@ -62,12 +46,8 @@ export interface GpuDemand {
  */
 export function gpuDemand(props: ServerlessEndpointProps): GpuDemand | undefined {
   if (!isGpuEndpoint(props)) return undefined;
-  const workersMax =
-    isWholeNumber(props.workersMax) && props.workersMax >= LIMITS.workersMin
-      ? props.workersMax
-      : ENDPOINT_DEFAULTS.workersMax;
-  const gpuCount =
-    isWholeNumber(props.gpuCount) && props.gpuCount >= LIMITS.gpuCountMin ? props.gpuCount : ENDPOINT_DEFAULTS.gpuCount;
+  const workersMax = countOrDefault(props.workersMax, LIMITS.workersMin, ENDPOINT_DEFAULTS.workersMax);
+  const gpuCount = countOrDefault(props.gpuCount, LIMITS.gpuCountMin, ENDPOINT_DEFAULTS.gpuCount);
   return { workersMax, gpuCount, gpus: workersMax * gpuCount };
 }
 
@@ -80,7 +60,7 @@ export function checkStackWorkerBudget(
   config: StackWorkerBudgetConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
-  const budget = resolveWorkerBudget(config, context);
+  const budget = settingsForStack<WorkerBudget>(config, context);
   const limit = budget.values.maxTotalGpus;
   if (limit === undefined) return [];
   const demands = endpoints
@@ -102,20 +82,16 @@ export function checkStackWorkerBudget(
 }
 
 /** The policy: the stack's GPU endpoints together stay within a GPU budget. */
-export const stackWorkerBudgetPolicy: StackValidationPolicy = {
+export const stackWorkerBudgetPolicy = stackPolicy({
   name: STACK_WORKER_BUDGET_POLICY,
   description:
     "The sum of workersMax × gpuCount over the stack's GPU endpoints must not exceed the configured GPU budget.",
   enforcementLevel: "advisory",
-  configSchema: toPolicyConfigSchema(StackWorkerBudgetConfigSchema),
+  config: StackWorkerBudgetConfigSchema,
   remediationSteps: "Lower workersMax or gpuCount of the largest endpoints, or raise the budget for this stack.",
-  validateStack: (args, reportViolation) => {
-    const config = parsePolicyConfig(STACK_WORKER_BUDGET_POLICY, StackWorkerBudgetConfigSchema, args.getConfig());
-    const context = currentStackContext(args.stackTags, args.resources[0]?.urn);
-    if (resolveWorkerBudget(config, context).values.maxTotalGpus === undefined) {
-      args.notApplicable("no GPU budget (maxTotalGpus) is configured for this stack");
-    }
-    const endpoints = resourcesOfType(args.resources, ServerlessEndpointResource);
-    for (const message of checkStackWorkerBudget(endpoints, config, context)) reportViolation(message);
-  },
-};
+  notApplicable: (config, context) =>
+    settingsForStack<WorkerBudget>(config, context).values.maxTotalGpus === undefined
+      ? "no GPU budget (maxTotalGpus) is configured for this stack"
+      : undefined,
+  check: (stack, config, context) => checkStackWorkerBudget(stack.of(ServerlessEndpointResource), config, context),
+});

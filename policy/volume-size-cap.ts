@@ -1,17 +1,10 @@
-import { type ResourceValidationPolicy, validateResourceOfType } from "@pulumi/policy/policy";
 import { z } from "zod";
 import { LIMITS } from "../sdk/schemas";
+import { resourcePolicy } from "./define-policy";
 import { formatValue, isWholeNumber, resourceLabel, violation } from "./format";
-import { parsePolicyConfig, toPolicyConfigSchema, withStackOverrides } from "./policy-config";
+import { withStackOverrides } from "./policy-config";
 import { type NetworkVolumeProps, NetworkVolumeResource } from "./resource-types";
-import {
-  currentStackContext,
-  NO_STACK,
-  settingsForStack,
-  type StackContext,
-  type StackSettings,
-  settingLabel,
-} from "./stack-context";
+import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const VOLUME_SIZE_CAP_POLICY = "runpod-volume-size-cap";
@@ -39,14 +32,6 @@ export const VolumeSizeCapConfigSchema = withStackOverrides(VolumeSizeLimitSchem
 /** Settings of `runpod-volume-size-cap`. */
 export type VolumeSizeCapConfig = z.infer<typeof VolumeSizeCapConfigSchema>;
 
-/** The cap that applies to the stack in `context`. */
-export function resolveVolumeSizeLimit(
-  config: VolumeSizeCapConfig,
-  context: StackContext,
-): StackSettings<VolumeSizeLimit> {
-  return settingsForStack<VolumeSizeLimit>(config, context);
-}
-
 /**
  * The per-volume size rule: `size` is a whole number of GB within the platform's bounds
  * (0 to 4000) and at most the configured `maxSizeGb`. Returns one message per violation.
@@ -63,7 +48,7 @@ export function checkVolumeSize(
     const rule = `must be a whole number of GB between ${SIZE_MIN} and ${SIZE_MAX} (platform limit)`;
     return [violation(subject, "size", formatValue(size), rule)];
   }
-  const limit = resolveVolumeSizeLimit(config, context);
+  const limit = settingsForStack<VolumeSizeLimit>(config, context);
   const cap = limit.values.maxSizeGb;
   if (cap !== undefined && size > cap) {
     const rule = `exceeds the cap of ${cap} GB per volume (${settingLabel(limit, "maxSizeGb")}); network volumes cannot shrink`;
@@ -73,17 +58,14 @@ export function checkVolumeSize(
 }
 
 /** The policy: every network volume stays within the platform's and the organisation's size cap. */
-export const volumeSizeCapPolicy: ResourceValidationPolicy = {
+export const volumeSizeCapPolicy = resourcePolicy({
   name: VOLUME_SIZE_CAP_POLICY,
   description:
     "A network volume's size must be a whole number of GB within the platform's bounds and at most the configured cap per volume.",
   enforcementLevel: "mandatory",
-  configSchema: toPolicyConfigSchema(VolumeSizeCapConfigSchema),
+  config: VolumeSizeCapConfigSchema,
   remediationSteps:
     "Choose a smaller size: network volumes can only grow, so start small and grow the volume when it fills.",
-  validateResource: validateResourceOfType(NetworkVolumeResource, (props, args, reportViolation) => {
-    const config = parsePolicyConfig(VOLUME_SIZE_CAP_POLICY, VolumeSizeCapConfigSchema, args.getConfig());
-    const context = currentStackContext(args.stackTags, args.urn);
-    for (const message of checkVolumeSize(args.name, props, config, context)) reportViolation(message);
-  }),
-};
+  resource: NetworkVolumeResource,
+  check: checkVolumeSize,
+});

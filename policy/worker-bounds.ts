@@ -1,17 +1,10 @@
-import { type ResourceValidationPolicy, validateResourceOfType } from "@pulumi/policy/policy";
 import { z } from "zod";
 import { ENDPOINT_DEFAULTS, LIMITS } from "../sdk/schemas";
+import { resourcePolicy } from "./define-policy";
 import { formatSetting, isWholeNumber, resourceLabel, violation } from "./format";
-import { nonNegativeInt, parsePolicyConfig, toPolicyConfigSchema, withStackOverrides } from "./policy-config";
+import { nonNegativeInt, withStackOverrides } from "./policy-config";
 import { type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
-import {
-  currentStackContext,
-  NO_STACK,
-  settingsForStack,
-  type StackContext,
-  type StackSettings,
-  settingLabel,
-} from "./stack-context";
+import { NO_STACK, type StackContext, type StackSettings, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const WORKER_BOUNDS_POLICY = "runpod-worker-bounds";
@@ -39,11 +32,6 @@ export const WorkerBoundsConfigSchema = withStackOverrides(WorkerLimitsSchema);
 /** Settings of `runpod-worker-bounds`. */
 export type WorkerBoundsConfig = z.infer<typeof WorkerBoundsConfigSchema>;
 
-/** The limits that apply to the stack in `context`. */
-export function resolveWorkerLimits(config: WorkerBoundsConfig, context: StackContext): StackSettings<WorkerLimits> {
-  return settingsForStack<WorkerLimits>(config, context);
-}
-
 /**
  * The worker bounds rule: `0 <= workersMin <= workersMax` (unset values take the platform's
  * defaults), the configured caps on both, and `idleTimeout` within the platform's bounds and the
@@ -56,7 +44,7 @@ export function checkWorkerBounds(
   context: StackContext = NO_STACK,
 ): string[] {
   const subject = resourceLabel("ServerlessEndpoint", name);
-  const limits = resolveWorkerLimits(config, context);
+  const limits = settingsForStack<WorkerLimits>(config, context);
   const messages: string[] = [];
   const workers = (field: "workersMin" | "workersMax") => {
     const value = props[field];
@@ -108,17 +96,14 @@ function idleTimeoutProblems(subject: string, idleTimeout: unknown, limits: Stac
 }
 
 /** The policy: worker counts, caps (per stack) and idle timeout of every endpoint. */
-export const workerBoundsPolicy: ResourceValidationPolicy = {
+export const workerBoundsPolicy = resourcePolicy({
   name: WORKER_BOUNDS_POLICY,
   description:
     "An endpoint's workersMin and workersMax must satisfy 0 <= workersMin <= workersMax and the configured caps, and its idleTimeout must lie within the platform's bounds and the configured range.",
   enforcementLevel: "mandatory",
-  configSchema: toPolicyConfigSchema(WorkerBoundsConfigSchema),
+  config: WorkerBoundsConfigSchema,
   remediationSteps:
     "Lower workersMin/workersMax to the caps that apply to this stack, and set idleTimeout within the allowed range.",
-  validateResource: validateResourceOfType(ServerlessEndpointResource, (props, args, reportViolation) => {
-    const config = parsePolicyConfig(WORKER_BOUNDS_POLICY, WorkerBoundsConfigSchema, args.getConfig());
-    const context = currentStackContext(args.stackTags, args.urn);
-    for (const message of checkWorkerBounds(args.name, props, config, context)) reportViolation(message);
-  }),
-};
+  resource: ServerlessEndpointResource,
+  check: checkWorkerBounds,
+});

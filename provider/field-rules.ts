@@ -42,3 +42,34 @@ export const SERVERLESS_ENDPOINT_FIELDS: Record<string, FieldRule> = {
   cpuFlavorIds: { ordered: true },
   vcpuCount: {},
 };
+
+/**
+ * Template inputs (OpenAPI `TemplateCreateInput`). Everything `TemplateUpdateInput` carries
+ * updates in place through `POST /templates/{id}/update`, which rolls the endpoints that use the
+ * template; `category` and `isServerless` are not in the update input, so they replace.
+ */
+export const TEMPLATE_FIELDS: Record<string, FieldRule> = {
+  name: {},
+  imageName: {},
+  category: { replaces: true },
+  isServerless: { replaces: true },
+  containerDiskInGb: {},
+  volumeInGb: {},
+  volumeMountPath: {},
+  // Exposed ports are a set: "8888/http" and "22/tcp" in any order are the same ports.
+  ports: { ordered: false },
+  env: {},
+  // An entrypoint and a start command are argument lists: order is meaning.
+  dockerEntrypoint: { ordered: true },
+  dockerStartCmd: { ordered: true },
+  containerRegistryAuthId: {},
+  readme: {},
+  isPublic: {},
+};
+
+/** ContainerRegistryAuth inputs. The API has no update: every change replaces. */
+export const CONTAINER_REGISTRY_AUTH_FIELDS: Record<string, FieldRule> = {
+  name: { replaces: true },
+  username: { replaces: true },
+  password: { replaces: true },
+};

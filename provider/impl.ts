@@ -1,15 +1,15 @@
 /**
- * The provider implementation, loaded by package name (`pulumi-runpod/impl`) inside the
- * engine's dynamic-provider process at call time. Keeping it out of the serialized provider means
- * `destroy` and `refresh` always run the installed version, and the state holds no code.
+ * The provider implementation, loaded by package name (`pulumi-runpod/impl`) inside the engine's
+ * dynamic-provider process when a resource's serialized provider runs (see runpod-resource.ts).
+ * Keeping it out of the serialized provider means `destroy` and `refresh` always run the installed
+ * version, and the state holds no code.
+ *
+ * Each export is one resource's provider object (`configure`, `check`, `diff`, `create`, `read`,
+ * `update`, `delete`). The names are part of the state format: resources serialized by earlier
+ * versions call `volume.<method>`, `endpoint.<method>` and `configure` of this module.
  */
-import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
-import { configureFromStack } from "./provider-config";
-
+export { containerRegistryAuthProvider as registryAuth } from "./container-registry-auth-provider";
 export { networkVolumeProvider as volume } from "./network-volume-provider";
+export { configureProvider as configure } from "./provider-config";
 export { serverlessEndpointProvider as endpoint } from "./serverless-endpoint-provider";
-
-/** Receives the stack config (`runpod:apiKey`, `runpod:apiUrl`, `runpod:queueUrl`) once per process. */
-export async function configure(req: ConfigureRequest): Promise<void> {
-  configureFromStack(req.config);
-}
+export { templateProvider as template } from "./template-provider";

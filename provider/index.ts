@@ -1,3 +1,20 @@
-export { type FieldRule, NETWORK_VOLUME_FIELDS, SERVERLESS_ENDPOINT_FIELDS } from "./field-rules";
+export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./container-registry-auth";
+export {
+  CONTAINER_REGISTRY_AUTH_FIELDS,
+  type FieldRule,
+  NETWORK_VOLUME_FIELDS,
+  SERVERLESS_ENDPOINT_FIELDS,
+  TEMPLATE_FIELDS,
+} from "./field-rules";
 export { NetworkVolume, type NetworkVolumeArgs } from "./network-volume";
 export { ServerlessEndpoint, type ServerlessEndpointArgs } from "./serverless-endpoint";
+export { Template, type TemplateArgs } from "./template";
+export type {
+  ComputeType,
+  CpuFlavorId,
+  CudaVersion,
+  DataCenterId,
+  GpuTypeId,
+  ScalerType,
+  TemplateCategory,
+} from "../sdk/schemas";

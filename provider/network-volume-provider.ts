@@ -6,37 +6,29 @@ import { type NetworkVolume, NetworkVolumeCreateInputSchema, volumeSizeChangePro
 import { adoptIdFailures, schemaFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
-import { isNotFound, PartialCreateError } from "./errors";
+import { PartialCreateError } from "./errors";
 import { NETWORK_VOLUME_FIELDS } from "./field-rules";
-import { singleMatch } from "./own-resource";
+import { findOwnResource } from "./own-resource";
+import { deleteIfPresent, fetchForAdoption, readOrGone } from "./provider-steps";
 import { isUnknown } from "./property-values";
-import { providerClient } from "./provider-config";
+import { configureProvider, providerClient } from "./provider-config";
 
 type Props = Record<string, unknown>;
 
 /** Inputs as the provider sees them after `check`. */
 const VolumeInputsSchema = NetworkVolumeCreateInputSchema.extend({ adoptId: z.string().optional() });
 
-/** The outputs of a volume: the platform's fields plus the bookkeeping inputs that must survive. */
-function volumeOutputs(volume: NetworkVolume, inputs: Props): Props {
-  return {
-    name: volume.name,
-    size: volume.size,
-    dataCenterId: volume.dataCenterId,
-    ...(inputs.adoptId !== undefined ? { adoptId: inputs.adoptId } : {}),
-    ...(inputs.__autoNamed !== undefined ? { __autoNamed: inputs.__autoNamed } : {}),
-  };
+/**
+ * The outputs of a volume: its fields as the platform holds them (what refresh compares). The
+ * bookkeeping inputs (`adoptId`, `__autoNamed`) stay in the inputs only: nothing reads them from
+ * the outputs, and each stored byte is rewritten into every checkpoint.
+ */
+function volumeOutputs(volume: NetworkVolume): Props {
+  return { name: volume.name, size: volume.size, dataCenterId: volume.dataCenterId };
 }
 
 async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Promise<dynamic.CreateResult> {
-  const found = await client.networkVolumes.get(adoptId).catch((err) => {
-    if (isNotFound(err))
-      throw new RunpodError(
-        "not_found",
-        `adoptId = ${JSON.stringify(adoptId)}: no network volume with this id exists in this account`,
-      );
-    throw err;
-  });
+  const found = await fetchForAdoption((id) => client.networkVolumes.get(id), adoptId, "network volume");
   if (found.dataCenterId !== inputs.dataCenterId) {
     throw new RunpodError(
       "invalid_request",
@@ -58,12 +50,12 @@ async function converge(client: RunpodClient, found: NetworkVolume, inputs: Prop
   const patch: { name?: string; size?: number } = {};
   if (found.name !== inputs.name) patch.name = inputs.name as string;
   if ((inputs.size as number) > found.size) patch.size = inputs.size as number;
-  if (Object.keys(patch).length === 0) return { id: found.id, outs: volumeOutputs(found, inputs) };
+  if (Object.keys(patch).length === 0) return { id: found.id, outs: volumeOutputs(found) };
   try {
     const updated = await client.networkVolumes.update(found.id, patch, { currentSize: found.size });
-    return { id: found.id, outs: volumeOutputs(updated, inputs) };
+    return { id: found.id, outs: volumeOutputs(updated) };
   } catch (err) {
-    throw new PartialCreateError(found.id, volumeOutputs(found, inputs), err);
+    throw new PartialCreateError(found.id, volumeOutputs(found), err);
   }
 }
 
@@ -71,15 +63,24 @@ async function converge(client: RunpodClient, found: NetworkVolume, inputs: Prop
  * Finds a volume this stack created but never heard back about: same auto-name and data center
  * (used for auto-named volumes only, see create-once.ts).
  */
-async function findOwnVolume(client: RunpodClient, inputs: Props): Promise<NetworkVolume | undefined> {
-  const matches = (await client.networkVolumes.list()).filter(
-    (v) => v.name === inputs.name && v.dataCenterId === inputs.dataCenterId,
+function findOwnVolume(client: RunpodClient, inputs: Props, fresh: boolean): Promise<NetworkVolume | undefined> {
+  return findOwnResource(
+    {
+      owner: client,
+      kind: "networkVolumes",
+      list: () => client.networkVolumes.list(),
+      get: (id) => client.networkVolumes.get(id),
+      matches: (v) => v.name === inputs.name && v.dataCenterId === inputs.dataCenterId,
+      what: `network volumes named ${JSON.stringify(inputs.name)} in ${String(inputs.dataCenterId)}`,
+    },
+    fresh,
   );
-  return singleMatch(matches, `network volumes named ${JSON.stringify(inputs.name)} in ${String(inputs.dataCenterId)}`);
 }
 
 /** The dynamic provider implementation of `NetworkVolume`. */
 export const networkVolumeProvider = {
+  configure: configureProvider,
+
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const failures = [...schemaFailures(VolumeInputsSchema, news), ...adoptIdFailures(news)];
     const oldSize = olds.size;
@@ -106,23 +107,19 @@ export const networkVolumeProvider = {
       dataCenterId: inputs.dataCenterId as string,
     };
     const { resource, existed } = await createOnce({
-      find: inputs.__autoNamed === true ? () => findOwnVolume(client, inputs) : undefined,
+      find: inputs.__autoNamed === true ? (fresh) => findOwnVolume(client, inputs, fresh) : undefined,
       create: () => client.networkVolumes.create(spec),
     });
     if (existed) return converge(client, resource, inputs);
-    return { id: resource.id, outs: volumeOutputs(resource, inputs) };
+    return { id: resource.id, outs: volumeOutputs(resource) };
   },
 
-  async read(id: string, props: Props): Promise<dynamic.ReadResult> {
-    try {
-      const volume = await (await providerClient()).networkVolumes.get(id);
-      const outs = volumeOutputs(volume, props);
-      return { id, props: outs, inputs: outs };
-    } catch (err) {
-      // Deleted outside Pulumi: no id tells the engine to drop it from state.
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+  async read(id: string): Promise<dynamic.ReadResult> {
+    const client = await providerClient();
+    return readOrGone(
+      () => client.networkVolumes.get(id),
+      (volume) => ({ id, props: volumeOutputs(volume), inputs: volumeOutputs(volume) }),
+    );
   },
 
   async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
@@ -134,14 +131,11 @@ export const networkVolumeProvider = {
       Object.keys(patch).length > 0
         ? await client.networkVolumes.update(id, patch, { currentSize: olds.size as number })
         : await client.networkVolumes.get(id);
-    return { outs: volumeOutputs(volume, news) };
+    return { outs: volumeOutputs(volume) };
   },
 
   async delete(id: string): Promise<void> {
-    try {
-      await (await providerClient()).networkVolumes.delete(id);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    const client = await providerClient();
+    await deleteIfPresent(() => client.networkVolumes.delete(id));
   },
 };

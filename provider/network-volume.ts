@@ -1,6 +1,7 @@
-import * as pulumi from "@pulumi/pulumi";
-import { autoName } from "./auto-name";
-import { networkVolumeShim } from "./serialized-providers";
+import type * as pulumi from "@pulumi/pulumi";
+import { namingInputs } from "./auto-name";
+import { warnAboutPlatformValues } from "./platform-value-warnings";
+import { isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
 
 /** Inputs of a {@link NetworkVolume}. */
 export interface NetworkVolumeArgs {
@@ -25,9 +26,9 @@ export interface NetworkVolumeArgs {
 }
 
 /** A network volume: persistent storage in one data center. */
-export class NetworkVolume extends pulumi.dynamic.Resource {
+export class NetworkVolume extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/runpod:NetworkVolume";
+  static readonly __pulumiType = typeToken("NetworkVolume");
 
   /** Name on the platform. */
   declare readonly name: pulumi.Output<string>;
@@ -37,29 +38,12 @@ export class NetworkVolume extends pulumi.dynamic.Resource {
   declare readonly dataCenterId: pulumi.Output<string>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
-    const physicalName =
-      args.name ?? autoName(name, { project: pulumi.getProject(), stack: pulumi.getStack(), type: "NetworkVolume" });
-    super(
-      networkVolumeShim,
-      name,
-      {
-        name: physicalName,
-        size: args.size,
-        dataCenterId: args.dataCenterId,
-        adoptId: args.adoptId,
-        __autoNamed: args.name === undefined,
-      },
-      opts,
-      "runpod",
-      "NetworkVolume",
-    );
+    super("NetworkVolume", name, { ...args, ...namingInputs(name, "NetworkVolume", args.name) }, opts);
+    warnAboutPlatformValues(this, "NetworkVolume", args);
   }
 
   /** Whether `obj` is a NetworkVolume, even across copies of this package. */
   static override isInstance(obj: unknown): obj is NetworkVolume {
-    return (
-      pulumi.CustomResource.isInstance(obj) &&
-      (obj as unknown as { __pulumiType?: string }).__pulumiType === NetworkVolume.__pulumiType
-    );
+    return isResourceOfType(obj, "NetworkVolume");
   }
 }

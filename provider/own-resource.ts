@@ -1,4 +1,6 @@
 import { RunpodError } from "../sdk/errors";
+import { sharedListing } from "./create-once";
+import { isNotFound } from "./errors";
 
 /**
  * The one resource among `matches` that this stack may take over, or undefined when there is
@@ -12,4 +14,36 @@ export function singleMatch<T extends { id: string }>(matches: readonly T[], wha
     "invalid_request",
     `${matches.length} ${what} already exist (${ids}); set adoptId to the one to keep and delete the others`,
   );
+}
+
+/** How to look for a resource this stack created but never heard back about. */
+export interface OwnResourceLookup<T extends { id: string }> {
+  /** The client the listing is shared on (one per configuration). */
+  owner: object;
+  /** The kind, e.g. `networkVolumes`: one shared listing per kind. */
+  kind: string;
+  list: () => Promise<readonly T[]>;
+  get: (id: string) => Promise<T>;
+  /** Whether a listed resource is this one (same auto-name, and what else must agree). */
+  matches: (resource: T) => boolean;
+  /** How the matches are named in the error about duplicates, e.g. `network volumes named "x" in EU-RO-1`. */
+  what: string;
+}
+
+/**
+ * Finds the resource by its auto-name (see create-once.ts): from the listing shared by the run's
+ * creates, or from a new listing when `fresh`. A match from the shared listing is read again
+ * before it is adopted, so a resource deleted since the listing is not taken for present.
+ */
+export async function findOwnResource<T extends { id: string }>(
+  lookup: OwnResourceLookup<T>,
+  fresh: boolean,
+): Promise<T | undefined> {
+  const listed = fresh ? await lookup.list() : await sharedListing(lookup.owner, lookup.kind, lookup.list);
+  const match = singleMatch(listed.filter(lookup.matches), lookup.what);
+  if (!match || fresh) return match;
+  return lookup.get(match.id).catch((err: unknown) => {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  });
 }

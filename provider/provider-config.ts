@@ -1,5 +1,7 @@
+import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
 import type { RunpodClientOptions } from "../sdk/config";
+import { isSeed, seededRandom } from "../sdk/seeded-random";
 
 /**
  * Where the provider's credentials and addresses come from, in DESIGN.md's order: stack config
@@ -28,9 +30,24 @@ export function configureFromStack(config: ConfigSource | undefined): void {
   configured = { apiKey: read("apiKey"), apiUrl: read("apiUrl"), queueUrl: read("queueUrl") };
 }
 
+/** `configure` of every provider object: the engine hands each one the stack config once per process. */
+export async function configureProvider(req: ConfigureRequest): Promise<void> {
+  configureFromStack(req.config);
+}
+
 /** Overrides the configuration directly (tests and in-process use). */
 export function configureDirect(options: RunpodClientOptions): void {
   configured = { ...options };
+}
+
+/**
+ * The retry jitter's source: seeded by `RUNPOD_RETRY_SEED` (a whole number), so a test run of the
+ * engine can replay its retry delays (issue 15); `Math.random` otherwise. Not a secret, not state.
+ */
+function retryRandom(): (() => number) | undefined {
+  const raw = process.env.RUNPOD_RETRY_SEED;
+  const seed = raw === undefined || raw === "" ? undefined : Number(raw);
+  return isSeed(seed) ? seededRandom(seed) : undefined;
 }
 
 /** The process-wide client, built on first use from stack config, then the environment. */
@@ -44,6 +61,7 @@ export function providerClient(): Promise<RunpodClient> {
       // (customTimeouts do not apply to dynamic resources).
       maxAttempts: configured.maxAttempts ?? 6,
       retryBudgetMs: configured.retryBudgetMs ?? 120_000,
+      random: configured.random ?? retryRandom(),
     };
     // Loaded on first use, not at the top: `check` and `diff` (all a preview runs) never need it.
     client = import("../sdk/client.js").then(({ RunpodClient }) => new RunpodClient(options));

@@ -1,6 +1,5 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
-import { RunpodError } from "../sdk/errors";
 import {
   type Endpoint,
   type EndpointCreateInput,
@@ -10,27 +9,28 @@ import {
 import { adoptIdFailures, schemaFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
-import { isNotFound, PartialCreateError } from "./errors";
+import { PartialCreateError } from "./errors";
 import { SERVERLESS_ENDPOINT_FIELDS } from "./field-rules";
-import { singleMatch } from "./own-resource";
+import { findOwnResource } from "./own-resource";
+import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
 import { pick } from "./property-values";
-import { providerClient } from "./provider-config";
+import { configureProvider, providerClient } from "./provider-config";
 
 type Props = Record<string, unknown>;
 
 const INPUT_KEYS = Object.keys(SERVERLESS_ENDPOINT_FIELDS);
-/** Fields the management API returns that are not inputs. */
-const COMPUTED_KEYS = ["instanceIds", "env", "createdAt", "userId", "version"];
 
-/** Every field the management API returns, plus `url` and the bookkeeping inputs that must survive. */
-function endpointOutputs(endpoint: Endpoint, inputs: Props, queueUrl: string): Props {
-  const fromApi = pick(endpoint as Props, [...INPUT_KEYS, ...COMPUTED_KEYS]);
-  return {
-    ...fromApi,
-    url: `${queueUrl}/${endpoint.id}`,
-    ...(inputs.adoptId !== undefined ? { adoptId: inputs.adoptId } : {}),
-    ...(inputs.__autoNamed !== undefined ? { __autoNamed: inputs.__autoNamed } : {}),
-  };
+/**
+ * The outputs of an endpoint: `url`, `name`, `templateId`, and the platform's current value of
+ * every property the program sets (`declared`: the inputs, or the previous outputs on refresh),
+ * which is what refresh compares. Defaults of properties the program leaves unset (such as the
+ * platform's full data center list) and platform bookkeeping (`createdAt`, `userId`, `version`,
+ * `instanceIds`, the template's `env`, which may hold the template's secrets) are not echoed into
+ * the state: each stored byte is rewritten into every checkpoint (issue 14).
+ */
+function endpointOutputs(endpoint: Endpoint, declared: Props, queueUrl: string): Props {
+  const keys = INPUT_KEYS.filter((k) => k === "name" || k === "templateId" || declared[k] !== undefined);
+  return { ...pick(endpoint as Props, keys), url: `${queueUrl}/${endpoint.id}` };
 }
 
 function outputs(client: RunpodClient, endpoint: Endpoint, inputs: Props): dynamic.CreateResult {
@@ -50,20 +50,10 @@ async function converge(client: RunpodClient, found: Endpoint, inputs: Props): P
 }
 
 async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Promise<dynamic.CreateResult> {
-  const found = await client.endpoints.get(adoptId).catch((err) => {
-    if (isNotFound(err))
-      throw new RunpodError(
-        "not_found",
-        `adoptId = ${JSON.stringify(adoptId)}: no serverless endpoint with this id exists in this account`,
-      );
-    throw err;
-  });
+  const found = await fetchForAdoption((id) => client.endpoints.get(id), adoptId, "serverless endpoint");
   const wanted = (inputs.computeType as string | undefined) ?? "GPU";
   if (found.computeType !== undefined && found.computeType !== wanted) {
-    throw new RunpodError(
-      "invalid_request",
-      `adoptId = ${JSON.stringify(adoptId)}: the endpoint has computeType ${found.computeType}, but computeType is ${wanted}; computeType cannot change in place, so set it to ${found.computeType}`,
-    );
+    throw immutableMismatch(adoptId, "endpoint", "computeType", found.computeType, wanted);
   }
   return converge(client, found, inputs);
 }
@@ -72,16 +62,25 @@ async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Prom
  * Finds an endpoint this stack created but never heard back about: same auto-name and compute
  * type (used for auto-named endpoints only, see create-once.ts).
  */
-async function findOwnEndpoint(client: RunpodClient, inputs: Props): Promise<Endpoint | undefined> {
+function findOwnEndpoint(client: RunpodClient, inputs: Props, fresh: boolean): Promise<Endpoint | undefined> {
   const computeType = (inputs.computeType as string | undefined) ?? "GPU";
-  const matches = (await client.endpoints.list()).filter(
-    (e) => e.name === inputs.name && (e.computeType ?? "GPU") === computeType,
+  return findOwnResource(
+    {
+      owner: client,
+      kind: "endpoints",
+      list: () => client.endpoints.list(),
+      get: (id) => client.endpoints.get(id),
+      matches: (e) => e.name === inputs.name && (e.computeType ?? "GPU") === computeType,
+      what: `${computeType} endpoints named ${JSON.stringify(inputs.name)}`,
+    },
+    fresh,
   );
-  return singleMatch(matches, `${computeType} endpoints named ${JSON.stringify(inputs.name)}`);
 }
 
 /** The dynamic provider implementation of `ServerlessEndpoint`. */
 export const serverlessEndpointProvider = {
+  configure: configureProvider,
+
   async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
     return { inputs: news, failures: [...schemaFailures(EndpointCreateInputSchema, news), ...adoptIdFailures(news)] };
   },
@@ -94,7 +93,7 @@ export const serverlessEndpointProvider = {
     const client = await providerClient();
     if (typeof inputs.adoptId === "string") return adopt(client, inputs, inputs.adoptId);
     const { resource, existed } = await createOnce({
-      find: inputs.__autoNamed === true ? () => findOwnEndpoint(client, inputs) : undefined,
+      find: inputs.__autoNamed === true ? (fresh) => findOwnEndpoint(client, inputs, fresh) : undefined,
       create: () => client.endpoints.create(pick(inputs, INPUT_KEYS) as EndpointCreateInput),
     });
     return existed ? converge(client, resource, inputs) : outputs(client, resource, inputs);
@@ -102,14 +101,13 @@ export const serverlessEndpointProvider = {
 
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {
     const client = await providerClient();
-    try {
-      const endpoint = await client.endpoints.get(id);
-      const outs = endpointOutputs(endpoint, props, client.transport.config.queueUrl);
-      return { id, props: outs, inputs: pick(outs, [...INPUT_KEYS, "adoptId", "__autoNamed"]) };
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+    return readOrGone(
+      () => client.endpoints.get(id),
+      (endpoint) => {
+        const outs = endpointOutputs(endpoint, props, client.transport.config.queueUrl);
+        return { id, props: outs, inputs: pick(outs, INPUT_KEYS) };
+      },
+    );
   },
 
   async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
@@ -123,10 +121,7 @@ export const serverlessEndpointProvider = {
   },
 
   async delete(id: string): Promise<void> {
-    try {
-      await (await providerClient()).endpoints.delete(id);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    const client = await providerClient();
+    await deleteIfPresent(() => client.endpoints.delete(id));
   },
 };

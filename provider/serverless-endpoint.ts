@@ -1,7 +1,17 @@
-import * as pulumi from "@pulumi/pulumi";
-import type { ComputeType, CpuFlavorId, CudaVersion, DataCenterId, GpuTypeId, ScalerType } from "../sdk/schemas";
-import { autoName } from "./auto-name";
-import { serverlessEndpointShim } from "./serialized-providers";
+import type * as pulumi from "@pulumi/pulumi";
+// From platform-enums.ts itself, not the schemas index: a program that type-checks its use of this
+// class then never type-checks zod's declarations (which need esModuleInterop, off in Pulumi's template).
+import type {
+  ComputeType,
+  CpuFlavorId,
+  CudaVersion,
+  DataCenterId,
+  GpuTypeId,
+  ScalerType,
+} from "../sdk/schemas/platform-enums";
+import { namingInputs } from "./auto-name";
+import { warnAboutPlatformValues } from "./platform-value-warnings";
+import { isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
 
 /** Inputs of a {@link ServerlessEndpoint}. Bounds are checked at `pulumi preview`. */
 export interface ServerlessEndpointArgs {
@@ -47,13 +57,18 @@ export interface ServerlessEndpointArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/** Output-only properties, registered so they can be read after deployment. */
-const OUTPUT_ONLY = ["url", "instanceIds", "env", "createdAt", "userId", "version"] as const;
-
-/** A queue-based serverless endpoint. */
-export class ServerlessEndpoint extends pulumi.dynamic.Resource {
+/**
+ * A queue-based serverless endpoint.
+ *
+ * Outputs: `url`, `name` and `templateId` always; every other property only when the program sets
+ * it (then with the platform's current value, which is what refresh compares). Platform defaults
+ * of properties the program leaves unset, and platform bookkeeping (`createdAt`, `userId`,
+ * `version`, `instanceIds`, the template's `env`), are not stored in state: read them with the
+ * client (`client.endpoints.get(id)`).
+ */
+export class ServerlessEndpoint extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/runpod:ServerlessEndpoint";
+  static readonly __pulumiType = typeToken("ServerlessEndpoint");
 
   /** Job address of the endpoint: `{queueUrl}/<id>`. */
   declare readonly url: pulumi.Output<string>;
@@ -76,31 +91,16 @@ export class ServerlessEndpoint extends pulumi.dynamic.Resource {
   declare readonly minCudaVersion: pulumi.Output<string | undefined>;
   declare readonly cpuFlavorIds: pulumi.Output<string[] | undefined>;
   declare readonly vcpuCount: pulumi.Output<number | undefined>;
-  /** Instance ids of a CPU endpoint. */
-  declare readonly instanceIds: pulumi.Output<string[] | undefined>;
-  /** Environment of the workers (from the template). */
-  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
-  /** When the platform created the endpoint. */
-  declare readonly createdAt: pulumi.Output<string | undefined>;
-  /** Owner on the platform. */
-  declare readonly userId: pulumi.Output<string | undefined>;
-  /** Release version, incremented by each update. */
-  declare readonly version: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: ServerlessEndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const physicalName =
-      args.name ??
-      autoName(name, { project: pulumi.getProject(), stack: pulumi.getStack(), type: "ServerlessEndpoint" });
-    const props: Record<string, unknown> = { ...args, name: physicalName, __autoNamed: args.name === undefined };
-    for (const key of OUTPUT_ONLY) props[key] = undefined;
-    super(serverlessEndpointShim, name, props, opts, "runpod", "ServerlessEndpoint");
+    // `url` is output-only: listed (undefined) so the engine registers it as an output property.
+    const props = { ...args, ...namingInputs(name, "ServerlessEndpoint", args.name), url: undefined };
+    super("ServerlessEndpoint", name, props, opts);
+    warnAboutPlatformValues(this, "ServerlessEndpoint", args);
   }
 
   /** Whether `obj` is a ServerlessEndpoint, even across copies of this package. */
   static override isInstance(obj: unknown): obj is ServerlessEndpoint {
-    return (
-      pulumi.CustomResource.isInstance(obj) &&
-      (obj as unknown as { __pulumiType?: string }).__pulumiType === ServerlessEndpoint.__pulumiType
-    );
+    return isResourceOfType(obj, "ServerlessEndpoint");
   }
 }

@@ -1,21 +1,33 @@
 #!/usr/bin/env node
-// Makes `require("pulumi-runpod/...")` resolve inside this repository, as it does in a user's
-// project: the serialized dynamic providers load their implementation by package name, and the
-// example programs and end-to-end tests run from inside the repo. Runs on `npm ci` (prepare).
+// Makes the repository look, to its own programs, like a user's project that installed
+// pulumi-runpod: `require("pulumi-runpod/...")` resolves (the resources' serialized providers load
+// their implementation by package name; the examples and end-to-end tests run from inside the
+// repo), and the package's bins are in node_modules/.bin, executable (`npx pulumi-runpod` from any
+// folder whose node_modules is this one). Runs on `npm ci` (prepare) and after `npm run build`.
 const fs = require("node:fs");
 const path = require("node:path");
 
 const root = path.resolve(__dirname, "..");
-const link = path.join(root, "node_modules", "pulumi-runpod");
-try {
-  const target = fs.readlinkSync(link);
-  if (path.resolve(path.dirname(link), target) === root) process.exit(0);
-  fs.unlinkSync(link);
-} catch (err) {
-  if (err.code === "EINVAL") {
-    console.error(`${link} exists and is not a link; leaving it alone`);
-    process.exit(0);
+
+/** Points `link` at `target` (relative), replacing a stale link; leaves a real file alone. */
+function relink(link, target) {
+  try {
+    if (fs.readlinkSync(link) === target) return;
+    fs.unlinkSync(link);
+  } catch (err) {
+    if (err.code === "EINVAL") {
+      console.error(`${link} exists and is not a link; leaving it alone`);
+      return;
+    }
   }
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(target, link);
 }
-fs.mkdirSync(path.dirname(link), { recursive: true });
-fs.symlinkSync("..", link, "dir");
+
+relink(path.join(root, "node_modules", "pulumi-runpod"), "..");
+const { bin = {} } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+for (const [name, file] of Object.entries(bin)) {
+  relink(path.join(root, "node_modules", ".bin", name), path.join("..", "pulumi-runpod", file));
+  // tsc writes files without the execute bit; npm sets it on an installed package's bins.
+  if (fs.existsSync(path.join(root, file))) fs.chmodSync(path.join(root, file), 0o755);
+}

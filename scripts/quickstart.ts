@@ -48,6 +48,9 @@ async function main(): Promise<void> {
       "runpod:apiKey": { value: API_KEY, secret: true },
       "runpod:apiUrl": { value: emulator.apiUrl },
       "runpod:queueUrl": { value: emulator.queueUrl },
+      // The emulator accepts any registry credentials; a real deployment sets its own.
+      "quickstart:registryPassword": { value: "quickstart-registry-token", secret: true },
+      "quickstart:apiToken": { value: "quickstart-api-token", secret: true },
     });
     const onOutput = (out: string) => process.stdout.write(out);
     const policyPacks = [path.join(REPO_ROOT, "policy")];

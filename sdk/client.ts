@@ -1,7 +1,9 @@
 import { type RunpodClientOptions, resolveClientConfig } from "./config";
 import { EndpointJobs } from "./jobs/endpoint-jobs";
+import { ContainerRegistryAuths } from "./management/container-registry-auths";
 import { Endpoints } from "./management/endpoints";
 import { NetworkVolumes } from "./management/network-volumes";
+import { Templates } from "./management/templates";
 import { Transport } from "./transport";
 
 /**
@@ -19,6 +21,10 @@ export class RunpodClient {
   readonly networkVolumes: NetworkVolumes;
   /** Serverless endpoints (`/v1/endpoints`). */
   readonly endpoints: Endpoints;
+  /** Templates (`/v1/templates`). */
+  readonly templates: Templates;
+  /** Container registry auths (`/v1/containerregistryauth`). */
+  readonly containerRegistryAuth: ContainerRegistryAuths;
   /** @internal */
   readonly transport: Transport;
 
@@ -26,6 +32,8 @@ export class RunpodClient {
     this.transport = new Transport(resolveClientConfig(options));
     this.networkVolumes = new NetworkVolumes(this.transport);
     this.endpoints = new Endpoints(this.transport);
+    this.templates = new Templates(this.transport);
+    this.containerRegistryAuth = new ContainerRegistryAuths(this.transport);
   }
 
   /** Job operations of an endpoint or a pre-deployed model id. */

@@ -28,6 +28,11 @@ export interface RunpodClientOptions {
   retryMaxDelayMs?: number | undefined;
   /** Keep-alive connections per origin. Default 64. */
   connections?: number | undefined;
+  /**
+   * Source of the retry jitter, uniform in [0, 1). Default `Math.random`; pass a seeded generator
+   * to make a run's retry delays replayable.
+   */
+  random?: (() => number) | undefined;
 }
 
 /** Options after defaults are applied. */
@@ -41,6 +46,7 @@ export interface ResolvedClientConfig {
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
   connections: number;
+  random: () => number;
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
@@ -78,6 +84,7 @@ export function resolveClientConfig(
     retryBaseDelayMs: options.retryBaseDelayMs ?? 250,
     retryMaxDelayMs: options.retryMaxDelayMs ?? 20_000,
     connections: options.connections ?? 64,
+    random: options.random ?? Math.random,
   };
 }
 

@@ -7,8 +7,10 @@
  *   sets absolute values; a second delete answers 404, which callers treat as gone).
  * - `POST /cancel/<id>`: cancelling a cancelled job changes nothing.
  * - NOT idempotent: `POST /networkvolumes`, `POST /endpoints` (a repeat creates a second paid
- *   resource), `POST /run` and `/runsync` (a repeat submits a second job), `POST /retry/<id>`
- *   and `POST /purge-queue` (a repeat acts on jobs queued since).
+ *   resource), `POST /templates` and `POST /containerregistryauth` (a repeat creates a second
+ *   one, or is refused for its taken name, hiding that the first took effect), `POST /run` and
+ *   `/runsync` (a repeat submits a second job), `POST /retry/<id>` and `POST /purge-queue` (a
+ *   repeat acts on jobs queued since).
  *
  * A refusal that certainly did not take effect (429, 502, 503, 504, or a connection that never
  * opened) is retried for every operation. A failure after the request may have reached the

@@ -86,79 +86,57 @@ export class Transport {
     });
   }
 
-  /** Sends a request with retries; resolves to the validated body. */
-  async send<T>(req: TransportRequest<T>): Promise<T> {
-    const apiKey = requireApiKey(this.config);
-    // Plain string building: `new URL` and `searchParams` cost more per call than the rest of the
-    // client's own work (bench/RESULTS.md, "Where our client's per-call time goes").
-    let url = req.base + req.path;
-    if (req.query) {
-      let sep = "?";
-      for (const k in req.query) {
-        const v = req.query[k];
-        if (v === undefined) continue;
-        url += `${sep}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
-        sep = "&";
-      }
+  /**
+   * Sends a request with retries; resolves to the validated body. Not an async function, and the
+   * retry state (the error's request info, the retry decision) is built only after a failure: the
+   * common first-attempt success runs through one async frame, `attempt` (issue 14).
+   */
+  send<T>(req: TransportRequest<T>): Promise<T> {
+    let url: string;
+    let headers: Readonly<Record<string, string>>;
+    try {
+      headers = this.headersFor(requireApiKey(this.config));
+      url = requestUrl(req);
+    } catch (err) {
+      return Promise.reject(err);
     }
-    const info: RequestInfo = { method: req.method, path: url.slice(originLength(req.base)) };
-    // Built once per key: the same object serves every request (undici only reads it).
+    return this.attempt(req, url, headers, 1, Date.now());
+  }
+
+  /** The headers of every request with this key, built once per key (undici only reads them). */
+  private headersFor(apiKey: string): Readonly<Record<string, string>> {
     if (this.headers?.key !== apiKey) {
       this.headers = {
         key: apiKey,
         value: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "application/json" },
       };
     }
-    const headers = this.headers.value;
-    const started = Date.now();
-    const signal = req.options?.signal;
-    const timeoutMs = req.options?.timeoutMs ?? this.config.timeoutMs;
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw new AbortError(info);
-      let outcome: AttemptOutcome;
-      let failure: RunpodError;
-      try {
-        return await this.attempt(req, url, headers, info, timeoutMs, signal);
-      } catch (err) {
-        if (!(err instanceof AttemptFailure)) throw err;
-        outcome = err.outcome;
-        failure = err.error;
-      }
-      const decision = retryDecision(
-        outcome,
-        { attempt, elapsedMs: Date.now() - started, idempotent: req.idempotent },
-        {
-          maxAttempts: this.config.maxAttempts,
-          budgetMs: this.config.retryBudgetMs,
-          baseDelayMs: this.config.retryBaseDelayMs,
-          maxDelayMs: this.config.retryMaxDelayMs,
-        },
-      );
-      if (!decision.retry) throw failure;
-      if (!(await sleepUnlessAborted(decision.delayMs, signal))) throw new AbortError(info);
-    }
+    return this.headers.value;
   }
 
+  /** One attempt; on failure, hands over to `retry`, which decides and may call `attempt` again. */
   private async attempt<T>(
     req: TransportRequest<T>,
     url: string,
     headers: Readonly<Record<string, string>>,
-    info: RequestInfo,
-    timeoutMs: number,
-    callerSignal: AbortSignal | undefined,
+    attempt: number,
+    started: number,
   ): Promise<T> {
-    // The timeout is undici's own (no answer headers, or no body data, within timeoutMs): an
-    // AbortSignal.timeout per attempt costs a timer and GC work on every call.
+    const signal = req.options?.signal;
+    if (signal?.aborted) throw new AbortError(requestInfo(req, url));
+    const timeoutMs = req.options?.timeoutMs ?? this.config.timeoutMs;
     this.attempts++;
     let status: number;
     let text: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
     try {
+      // The timeout is undici's own (no answer headers, or no body data, within timeoutMs): an
+      // AbortSignal.timeout per attempt costs a timer and GC work on every call.
       const res = await undiciRequest(url, {
         method: req.method,
         headers,
         body: req.body,
-        signal: callerSignal,
+        signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         dispatcher: this.dispatcher,
@@ -167,18 +145,45 @@ export class Transport {
       responseHeaders = res.headers;
       text = await res.body.text();
     } catch (err) {
-      if (callerSignal?.aborted) throw new AbortError(info);
+      const info = requestInfo(req, url);
+      if (signal?.aborted) throw new AbortError(info);
       const code = (err as { code?: string }).code ?? "";
-      if (TIMEOUT_CODES.has(code)) throw new AttemptFailure({ kind: "timeout" }, new TimeoutError(info, timeoutMs));
+      if (TIMEOUT_CODES.has(code)) {
+        return this.retry(req, url, headers, attempt, started, { kind: "timeout" }, new TimeoutError(info, timeoutMs));
+      }
       const maybeDelivered = !NOT_DELIVERED_CODES.has(code);
-      throw new AttemptFailure({ kind: "connection", maybeDelivered }, new ConnectionError(info, maybeDelivered, err));
+      const error = new ConnectionError(info, maybeDelivered, err);
+      return this.retry(req, url, headers, attempt, started, { kind: "connection", maybeDelivered }, error);
     }
-    if (status >= 200 && status < 300) return parseSuccess(req, info, status, text);
+    if (status >= 200 && status < 300) return parseSuccess(req, url, status, text);
     const body = parseErrorBody(text);
     const requestId = headerValue(responseHeaders["x-request-id"]) ?? body.requestId;
     const retryAfterMs = parseRetryAfter(responseHeaders["retry-after"]);
+    const info = requestInfo(req, url);
     const error = APIError.fromResponse(status, info, body.message ?? body.error, requestId, retryAfterMs);
-    throw new AttemptFailure({ kind: "response", status, retryAfterMs }, error);
+    return this.retry(req, url, headers, attempt, started, { kind: "response", status, retryAfterMs }, error);
+  }
+
+  /** After a failed attempt: asks the retry policy, waits, and tries again, or throws the failure. */
+  private async retry<T>(
+    req: TransportRequest<T>,
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    attempt: number,
+    started: number,
+    outcome: AttemptOutcome,
+    failure: RunpodError,
+  ): Promise<T> {
+    const { maxAttempts, retryBudgetMs, retryBaseDelayMs, retryMaxDelayMs, random } = this.config;
+    const decision = retryDecision(
+      outcome,
+      { attempt, elapsedMs: Date.now() - started, idempotent: req.idempotent },
+      { maxAttempts, budgetMs: retryBudgetMs, baseDelayMs: retryBaseDelayMs, maxDelayMs: retryMaxDelayMs },
+      random,
+    );
+    if (!decision.retry) throw failure;
+    if (!(await sleepUnlessAborted(decision.delayMs, req.options?.signal))) throw new AbortError(requestInfo(req, url));
+    return this.attempt(req, url, headers, attempt + 1, started);
   }
 
   /** Closes pooled connections. */
@@ -187,14 +192,27 @@ export class Transport {
   }
 }
 
-/** Internal: a failed attempt with what the retry policy needs to know. */
-class AttemptFailure extends Error {
-  constructor(
-    readonly outcome: AttemptOutcome,
-    readonly error: RunpodError,
-  ) {
-    super(error.message);
+/**
+ * The request's URL: plain string building, since `new URL` and `searchParams` cost more per call
+ * than the rest of the client's own work (bench/RESULTS.md, "Where our client's per-call time goes").
+ */
+function requestUrl(req: TransportRequest<unknown>): string {
+  let url = req.base + req.path;
+  if (req.query) {
+    let sep = "?";
+    for (const k in req.query) {
+      const v = req.query[k];
+      if (v === undefined) continue;
+      url += `${sep}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
+      sep = "&";
+    }
   }
+  return url;
+}
+
+/** What errors say about the request: method, and path with query (never the origin, never headers). */
+function requestInfo(req: TransportRequest<unknown>, url: string): RequestInfo {
+  return { method: req.method, path: url.slice(originLength(req.base)) };
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {
@@ -216,17 +234,18 @@ function parseErrorBody(text: string): {
   return { message: text.length > 200 ? `${text.slice(0, 197)}...` : text };
 }
 
-function parseSuccess<T>(req: TransportRequest<T>, info: RequestInfo, status: number, text: string): T {
+function parseSuccess<T>(req: TransportRequest<T>, url: string, status: number, text: string): T {
   if (!req.schema) return undefined as T;
   let json: unknown;
   try {
     json = text === "" ? undefined : JSON.parse(text);
   } catch {
-    throw new ResponseValidationError(info, status, [
+    throw new ResponseValidationError(requestInfo(req, url), status, [
       { field: "", value: `${text.slice(0, 40)}...`, rule: "is not JSON" },
     ]);
   }
   const parsed = req.schema.safeParse(json);
-  if (!parsed.success) throw new ResponseValidationError(info, status, fieldProblems(parsed.error, json));
+  if (!parsed.success)
+    throw new ResponseValidationError(requestInfo(req, url), status, fieldProblems(parsed.error, json));
   return parsed.data;
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { isAdvanceable } from "../clock/clock";
 import { compileFaultRule, describeFaultRule, FaultConfigSchema } from "../faults/fault-rules";
-import type { ServerContext } from "../server/build-server";
+import type { ServerContext } from "../server/server-context";
 import { badField, parseOr400 } from "../server/http-errors";
 import { renderStats, resetStats } from "./stats";
 
@@ -38,8 +38,11 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): v
       clock: clockView(),
       networkVolumes: [...a.volumes.values()],
       endpoints: [...a.endpoints.values()],
+      templates: [...a.templates.values()],
+      // Id, name and username: the password hash stays inside the emulator.
+      containerRegistryAuths: [...a.registryAuths.values()].map(({ id, name, username }) => ({ id, name, username })),
       jobs,
-      templates: ctx.templates.ids(),
+      handlers: ctx.templates.ids(),
     };
   });
 
@@ -47,12 +50,12 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): v
 
   app.put("/_emulator/faults", admin, async (req) => {
     const config = parseOr400(FaultConfigSchema, req.body);
-    req.account.faults = config.rules.map(compileFaultRule);
+    req.account.setFaults(config.rules.map(compileFaultRule));
     return { rules: req.account.faults.map(describeFaultRule) };
   });
 
   app.delete("/_emulator/faults", admin, async (req, reply) => {
-    req.account.faults = [];
+    req.account.setFaults([]);
     return reply.code(204).send();
   });
 

@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { emptyFaultStats, type FaultStats } from "../faults/fault-injector";
 import { emptyWebhookStats, type WebhookStats } from "../jobs/webhooks";
 
@@ -9,13 +10,25 @@ export interface AccountStats {
   byRoute: Map<string, number>;
   /** Requests refused with 429 by the spec's rate limits (not by fault injection). */
   rateLimited: number;
+  /** Requests being handled now (answer not yet sent or abandoned). */
+  inFlight: number;
+  /** The most requests ever in flight at once (a client's concurrency, e.g. under `pulumi up --parallel`). */
+  peakInFlight: number;
   faults: FaultStats;
   webhooks: WebhookStats;
 }
 
 /** New, zeroed counters. */
 export function emptyStats(): AccountStats {
-  return { requests: 0, byRoute: new Map(), rateLimited: 0, faults: emptyFaultStats(), webhooks: emptyWebhookStats() };
+  return {
+    requests: 0,
+    byRoute: new Map(),
+    rateLimited: 0,
+    inFlight: 0,
+    peakInFlight: 0,
+    faults: emptyFaultStats(),
+    webhooks: emptyWebhookStats(),
+  };
 }
 
 /** Zeroes the counters in place (holders of the nested objects keep counting into them). */
@@ -23,14 +36,17 @@ export function resetStats(stats: AccountStats): void {
   stats.requests = 0;
   stats.byRoute.clear();
   stats.rateLimited = 0;
+  stats.peakInFlight = stats.inFlight;
   Object.assign(stats.faults, emptyFaultStats());
   Object.assign(stats.webhooks, emptyWebhookStats());
 }
 
-/** Counts one request of route `routeKey`. */
-export function countRequest(stats: AccountStats, routeKey: string): void {
+/** Counts one request of route `routeKey`, in flight until `response` closes. */
+export function countRequest(stats: AccountStats, routeKey: string, response: ServerResponse): void {
   stats.requests++;
   stats.byRoute.set(routeKey, (stats.byRoute.get(routeKey) ?? 0) + 1);
+  if (++stats.inFlight > stats.peakInFlight) stats.peakInFlight = stats.inFlight;
+  response.once("close", () => stats.inFlight--);
 }
 
 /** The JSON form of the counters. */
@@ -39,6 +55,8 @@ export function renderStats(userId: string, stats: AccountStats) {
     userId,
     requests: { total: stats.requests, byRoute: Object.fromEntries(stats.byRoute) },
     rateLimited: stats.rateLimited,
+    inFlight: stats.inFlight,
+    peakInFlight: stats.peakInFlight,
     faults: { ...stats.faults },
     webhooks: { ...stats.webhooks },
   };

@@ -10,24 +10,34 @@ export interface FaultStats {
   drop: number;
   /** Requests handled (their effect kept) whose answer was then withheld by destroying the connection. */
   lostResponse: number;
+  /** Requests handled whose answer was then held back for `holdResponseMs` (counted when the hold starts). */
+  heldResponse: number;
 }
 
 /** A new set of zeroed fault counters. */
 export function emptyFaultStats(): FaultStats {
-  return { latency: 0, error: 0, rateLimit: 0, drop: 0, lostResponse: 0 };
+  return { latency: 0, error: 0, rateLimit: 0, drop: 0, lostResponse: 0, heldResponse: 0 };
 }
 
-/** Requests chosen to lose their answer, with the counters to count it in (see {@link loseChosenAnswers}). */
-const answersToLose = new WeakMap<IncomingMessage, FaultStats>();
+/** What happens to the answer of a request let through (see {@link loseChosenAnswers}). */
+interface AnswerFate {
+  stats: FaultStats;
+  lose: boolean;
+  holdMs: number;
+}
+/** Requests whose answer is to be lost or held, with the counters to count it in. */
+const answerFates = new WeakMap<IncomingMessage, AnswerFate>();
 
 /**
  * Applies the first matching fault rule to a request: maybe drop the connection, maybe wait,
  * then maybe answer 500 or 429; otherwise lets the request through (`done()`), maybe marked to
- * lose its answer once handled.
+ * lose or hold its answer once handled. Every choice draws from `random` (the account's seeded
+ * stream, see `EmulatorOptions.seed`), so a seed replays the same faults for the same requests.
  */
 export function injectFaults(
   rules: readonly CompiledFaultRule[],
   stats: FaultStats,
+  random: () => number,
   req: FastifyRequest,
   reply: FastifyReply,
   done: HookHandlerDoneFunction,
@@ -38,19 +48,19 @@ export function injectFaults(
     done();
     return;
   }
-  if (rule.dropRate > 0 && Math.random() < rule.dropRate) {
+  if (rule.dropRate > 0 && random() < rule.dropRate) {
     stats.drop++;
     reply.hijack();
     req.raw.socket.destroy();
     return;
   }
   const proceed = () => {
-    if (rule.errorRate > 0 && Math.random() < rule.errorRate) {
+    if (rule.errorRate > 0 && random() < rule.errorRate) {
       stats.error++;
       reply.code(500).send({ error: "injected_fault", message: "injected server error (fault injection)" });
       return;
     }
-    if (rule.rateLimitRate > 0 && Math.random() < rule.rateLimitRate) {
+    if (rule.rateLimitRate > 0 && random() < rule.rateLimitRate) {
       stats.rateLimit++;
       reply
         .code(429)
@@ -58,10 +68,11 @@ export function injectFaults(
         .send({ error: "rate_limited", message: "injected rate limit (fault injection)" });
       return;
     }
-    if (rule.lostResponseRate > 0 && Math.random() < rule.lostResponseRate) answersToLose.set(req.raw, stats);
+    const lose = rule.lostResponseRate > 0 && random() < rule.lostResponseRate;
+    if (lose || rule.holdResponseMs > 0) answerFates.set(req.raw, { stats, lose, holdMs: rule.holdResponseMs });
     done();
   };
-  const delay = rule.latencyMs + (rule.jitterMs > 0 ? Math.random() * rule.jitterMs : 0);
+  const delay = rule.latencyMs + (rule.jitterMs > 0 ? random() * rule.jitterMs : 0);
   if (delay <= 0) {
     proceed();
     return;
@@ -71,17 +82,33 @@ export function injectFaults(
 }
 
 /**
- * `onSend` hook: a request marked by {@link injectFaults} has been handled and its effect kept;
- * destroy the connection instead of answering, so the client sees a dropped connection after the
- * fact (the "create whose response was lost" of the issue "Resilience"). Writing the answer to
- * the destroyed socket afterwards is a no-op.
+ * `onSend` hook: a request marked by {@link injectFaults} has been handled and its effect kept.
+ * To lose its answer, destroy the connection instead of answering, so the client sees a dropped
+ * connection after the fact (the "create whose response was lost" of the issue "Resilience");
+ * writing the answer to the destroyed socket afterwards is a no-op. To hold it, send it
+ * `holdResponseMs` later, or as soon as the client has gone (a killed client must not keep the
+ * emulator from closing).
  */
 export const loseChosenAnswers: onSendHookHandler = (req, _reply, payload, done) => {
-  const stats = answersToLose.get(req.raw);
-  if (stats) {
-    answersToLose.delete(req.raw);
-    stats.lostResponse++;
-    req.raw.socket.destroy();
+  const fate = answerFates.get(req.raw);
+  if (!fate) {
+    done(null, payload);
+    return;
   }
-  done(null, payload);
+  answerFates.delete(req.raw);
+  if (fate.lose) {
+    fate.stats.lostResponse++;
+    req.raw.socket.destroy();
+    done(null, payload);
+    return;
+  }
+  fate.stats.heldResponse++;
+  const socket = req.raw.socket;
+  const release = () => {
+    clearTimeout(timer);
+    socket.off("close", release);
+    done(null, payload);
+  };
+  const timer = setTimeout(release, fate.holdMs);
+  socket.once("close", release);
 };

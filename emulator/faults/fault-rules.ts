@@ -31,6 +31,12 @@ export const FaultRuleSchema = z.object({
    * "Resilience": a create whose response was lost).
    */
   lostResponseRate: rate.default(0),
+  /**
+   * Real-time delay between handling a request (its effect kept) and sending its answer: a window
+   * in which a test can kill the client after the platform acted and before the client learned
+   * it (issue 15). The answer is sent at once if the client goes away first.
+   */
+  holdResponseMs: ms.default(0),
 });
 /** A fault rule as given. */
 export type FaultRule = z.input<typeof FaultRuleSchema>;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { BUILTIN_TEMPLATES } from "./builtin-handlers";
 import type { JobHandler, Template } from "./handler-types";
+import { handlerNameOfImage } from "./image-handler";
 
 const HANDLER_FILE = /^([A-Za-z0-9][A-Za-z0-9_.-]*)\.(m?js|cjs)$/;
 
@@ -50,7 +51,35 @@ export class TemplateRegistry {
     return [...this.templates.keys()].sort();
   }
 
-  /** A template as `GET /endpoints?includeTemplate=true` shows it (OpenAPI `Template`). */
+  /**
+   * What a worker of a template created through `/templates` runs: the handler its image names
+   * (see image-handler.ts). An image that names no handler is accepted at create; its jobs fail
+   * naming the image, as on a worker that cannot pull it.
+   */
+  forImage(imageName: string): Template {
+    const name = handlerNameOfImage(imageName);
+    const found = name === undefined ? undefined : this.templates.get(name);
+    if (found) return found;
+    const why =
+      name === undefined
+        ? `cannot run image ${JSON.stringify(imageName)}: it is not a valid image reference`
+        : `cannot run image ${JSON.stringify(imageName)}: the emulator has no handler ${JSON.stringify(name)} ` +
+          `(handlers: ${this.ids().join(", ")}; a file ${name}.js in --handlers adds one)`;
+    return {
+      id: name ?? imageName,
+      handler: () => {
+        throw new Error(why);
+      },
+      source: "image",
+    };
+  }
+
+  /**
+   * A handler's template as the management API shows it (OpenAPI `Template`): in
+   * `GET /endpoints?includeTemplate=true` and in `GET /templates?includeRunpodTemplates=true`.
+   * These are the platform's own templates, so `isRunpod` is true; the image name runs the same
+   * handler when used in a template of one's own.
+   */
   render(id: string): Record<string, unknown> {
     const t = this.templates.get(id);
     return {
@@ -59,7 +88,7 @@ export class TemplateRegistry {
       imageName: `pulumi-runpod-emulator/${id}:latest`,
       isServerless: true,
       isPublic: false,
-      isRunpod: t?.source === "builtin",
+      isRunpod: t !== undefined,
       category: "CPU",
       containerDiskInGb: 5,
       volumeInGb: 0,

@@ -2,6 +2,7 @@ import { JOB_DEFAULTS, type JobRequest, type JobStatus, type StreamChunk } from 
 import type { Scheduler } from "../clock/scheduler";
 import type { Template } from "../handlers/handler-types";
 import { executeTemplate } from "./execute-template";
+import { type HealthView, JobCounts } from "./job-counts";
 import { Job, renderJob } from "./job";
 import { JobQueue } from "./job-queue";
 import { type JobEvent, nextStatus } from "./job-state-machine";
@@ -25,14 +26,6 @@ export interface RuntimeServices {
   newWorkerId(): string;
 }
 
-/** `/health` answer (spec "Health result"; the extra worker fields are those the official SDK types list). */
-export interface HealthView {
-  jobs: { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
-  workers: { idle: number; running: number; initializing: number; ready: number; throttled: number; unhealthy: number };
-}
-
-type Counts = Record<JobStatus, number>;
-
 /**
  * One endpoint's jobs, queue and workers: the side effects of the transitions defined in
  * `job-state-machine.ts` (timers, workers, counters, webhooks, waiters).
@@ -40,16 +33,7 @@ type Counts = Record<JobStatus, number>;
 export class EndpointRuntime {
   readonly jobs = new Map<string, Job>();
   private readonly queue = new JobQueue();
-  private readonly counts: Counts = {
-    IN_QUEUE: 0,
-    IN_PROGRESS: 0,
-    COMPLETED: 0,
-    FAILED: 0,
-    CANCELLED: 0,
-    TIMED_OUT: 0,
-  };
-  /** Held jobs that have been retried at least once (`/health` `retried`). */
-  private retried = 0;
+  private readonly counts = new JobCounts();
   private readonly pool: WorkerPool;
   private readonly watchers: JobWatchers;
 
@@ -87,7 +71,7 @@ export class EndpointRuntime {
       extras,
     );
     this.jobs.set(job.id, job);
-    this.counts.IN_QUEUE++;
+    this.counts.add("IN_QUEUE");
     this.services.scheduler.at(job, job.ttlAt);
     this.queue.push(job);
     this.pump();
@@ -105,7 +89,7 @@ export class EndpointRuntime {
     const to = nextStatus(job.status, "retry");
     if (to === undefined || to === "deleted") return false;
     this.setStatus(job, to);
-    if (job.retries++ === 0) this.retried++;
+    this.counts.retry(job.retries++ === 0);
     job.output = undefined;
     job.error = undefined;
     job.chunks = undefined;
@@ -144,25 +128,14 @@ export class EndpointRuntime {
     return this.watchers.wait(job, ms, done, (j) => this.jobs.get(j.id) !== j);
   }
 
-  /** Spec "Health result": counts of held jobs by state (FAILED and TIMED_OUT both count as failed) and of workers. */
+  /** Spec "Health result": counts of held jobs by state and of workers. */
   health(): HealthView {
-    const c = this.counts;
-    const idle = this.pool.idle;
-    return {
-      jobs: {
-        completed: c.COMPLETED,
-        failed: c.FAILED + c.TIMED_OUT,
-        inProgress: c.IN_PROGRESS,
-        inQueue: c.IN_QUEUE,
-        retried: this.retried,
-      },
-      workers: { idle, running: this.pool.running, initializing: 0, ready: idle, throttled: 0, unhealthy: 0 },
-    };
+    return this.counts.health({ idle: this.pool.idle, running: this.pool.running });
   }
 
   /** Counts of held jobs by exact state. */
-  jobCounts(): Readonly<Counts> & { retried: number } {
-    return { ...this.counts, retried: this.retried };
+  jobCounts(): ReturnType<JobCounts["snapshot"]> {
+    return this.counts.snapshot();
   }
 
   /** Workers currently up. */
@@ -292,15 +265,13 @@ export class EndpointRuntime {
     this.queue.remove(job);
     this.services.scheduler.cancel(job);
     this.jobs.delete(job.id);
-    this.counts[job.status]--;
-    if (job.retries > 0) this.retried--;
+    this.counts.remove(job.status, job.retries > 0);
     this.notify(job);
     this.pump();
   }
 
   private setStatus(job: Job, to: JobStatus): void {
-    this.counts[job.status]--;
-    this.counts[to]++;
+    this.counts.move(job.status, to);
     job.status = to;
   }
 

@@ -8,7 +8,7 @@ import {
   renderValue,
   StatusTtlSchema,
 } from "../../sdk/schemas";
-import type { ServerContext } from "../server/build-server";
+import type { ServerContext } from "../server/server-context";
 import { badField, notFound, parseOr400 } from "../server/http-errors";
 import type { Account } from "../store/account";
 import type { EndpointRuntime } from "./endpoint-runtime";

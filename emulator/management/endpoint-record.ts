@@ -9,21 +9,19 @@ import {
 } from "../../sdk/schemas";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import type { Account } from "../store/account";
-
-function withoutUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
+import { givenFields } from "./record-rules";
 
 /**
  * A new endpoint record: the input plus the OpenAPI defaults (`ENDPOINT_DEFAULTS`; `dataCenterIds`
- * defaults to every data center; `gpuCount` applies to GPU endpoints, `vcpuCount` to CPU ones).
- * `name` defaults to the endpoint id.
+ * defaults to every data center the platform knows, `platform.dataCenterIds`; `gpuCount` applies
+ * to GPU endpoints, `vcpuCount` to CPU ones). `name` defaults to the endpoint id.
  */
 export function createEndpointRecord(
   input: EndpointCreateInput,
   id: string,
   userId: string,
   createdAt: string,
+  platform: { dataCenterIds: readonly string[] } = { dataCenterIds: DATA_CENTER_IDS },
 ): Endpoint {
   const d = ENDPOINT_DEFAULTS;
   const computeType = input.computeType ?? d.computeType;
@@ -31,7 +29,7 @@ export function createEndpointRecord(
     id,
     name: input.name ?? id,
     computeType,
-    ...withoutUndefined(input),
+    ...givenFields(input),
     ...(computeType === "GPU"
       ? { gpuCount: input.gpuCount ?? d.gpuCount }
       : { vcpuCount: input.vcpuCount ?? d.vcpuCount }),
@@ -43,7 +41,7 @@ export function createEndpointRecord(
     scalerValue: input.scalerValue ?? d.scalerValue,
     executionTimeoutMs: input.executionTimeoutMs ?? d.executionTimeoutMs,
     flashboot: input.flashboot ?? d.flashboot,
-    dataCenterIds: input.dataCenterIds ?? [...DATA_CENTER_IDS],
+    dataCenterIds: input.dataCenterIds ?? [...platform.dataCenterIds],
     env: {},
     createdAt,
     userId,
@@ -56,7 +54,7 @@ export function createEndpointRecord(
  * on template changes; the emulator on any change, so clients can see an update happened).
  */
 export function updateEndpointRecord(current: Endpoint, input: EndpointUpdateInput): Endpoint {
-  const next = { ...current, ...withoutUndefined(input) };
+  const next = { ...current, ...givenFields(input) };
   const changed = Object.keys(input).some(
     (k) => JSON.stringify(next[k as keyof Endpoint]) !== JSON.stringify(current[k as keyof Endpoint]),
   );
@@ -65,15 +63,27 @@ export function updateEndpointRecord(current: Endpoint, input: EndpointUpdateInp
 
 /**
  * Rules that need the account's state, checked on the record as it would be stored: the template
- * exists (DESIGN.md: unknown `templateId` is a 400), attached volumes exist, and
- * `workersMin <= workersMax` after defaults and merging.
+ * is one of the account's serverless templates or a handler (DESIGN.md: unknown `templateId` is a
+ * 400; the platform runs endpoints from serverless templates only, never from Pod templates),
+ * attached volumes exist, and `workersMin <= workersMax` after defaults and merging.
  */
 export function endpointProblems(e: Endpoint, account: Account, templates: TemplateRegistry): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const add = (field: string, value: unknown, rule: string) =>
     problems.push({ field, value: renderValue(value, field), rule });
-  if (!e.templateId || !templates.get(e.templateId)) {
-    add("templateId", e.templateId, `is not a known template (known: ${templates.ids().join(", ")})`);
+  const own = e.templateId ? account.templates.get(e.templateId) : undefined;
+  if (own?.isServerless === false) {
+    add(
+      "templateId",
+      e.templateId,
+      "is a Pod template (isServerless false); endpoints run serverless templates: create one with isServerless: true",
+    );
+  } else if (!own && (!e.templateId || !templates.get(e.templateId))) {
+    add(
+      "templateId",
+      e.templateId,
+      `is not a known template (neither a template of this account nor a handler: ${templates.ids().join(", ")})`,
+    );
   }
   if (e.networkVolumeId !== undefined && !account.volumes.has(e.networkVolumeId)) {
     add("networkVolumeId", e.networkVolumeId, "is not a network volume of this account");

@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { type Endpoint, EndpointCreateInputSchema, EndpointUpdateInputSchema } from "../../sdk/schemas";
-import type { ServerContext } from "../server/build-server";
+import {
+  type Endpoint,
+  EndpointCreateInputSchema,
+  EndpointUpdateInputSchema,
+  PLATFORM_VALUE_FIELDS,
+} from "../../sdk/schemas";
+import type { ServerContext } from "../server/server-context";
 import { badRequest, notFound, parseOr400 } from "../server/http-errors";
 import type { Account } from "../store/account";
 import { newEndpointId } from "../store/ids";
@@ -23,7 +28,10 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
   const render = (req: FastifyRequest, e: Endpoint): Endpoint => {
     const q = req.query as IncludeQuery;
     const view: Endpoint = { ...e };
-    if (q.includeTemplate === "true") view.template = ctx.templates.render(e.templateId ?? "");
+    if (q.includeTemplate === "true") {
+      const id = e.templateId ?? "";
+      view.template = req.account.templates.get(id) ?? ctx.templates.render(id);
+    }
     if (q.includeWorkers === "true") {
       view.workers = (req.account.runtime(e.id)?.workers() ?? []).map((w) => ({
         id: w.id,
@@ -47,7 +55,10 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
 
   app.post("/v1/endpoints", async (req) => {
     const input = parseOr400(EndpointCreateInputSchema, req.body);
-    const e = createEndpointRecord(input, newEndpointId(), req.account.userId, epochIso(ctx.scheduler.now()));
+    ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.ServerlessEndpoint, input);
+    const e = createEndpointRecord(input, newEndpointId(), req.account.userId, epochIso(ctx.scheduler.now()), {
+      dataCenterIds: ctx.catalog.values("dataCenter"),
+    });
     await save(req.account, e);
     return render(req, e);
   });
@@ -61,6 +72,7 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
   const update = async (req: FastifyRequest<IdParams>) => {
     const current = endpointOf(req.account, req.params.endpointId);
     const input = parseOr400(EndpointUpdateInputSchema, req.body);
+    ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.ServerlessEndpoint, input);
     const next = updateEndpointRecord(current, input);
     if (next !== current) await save(req.account, next);
     return render(req, next);

@@ -3,9 +3,10 @@ import {
   type NetworkVolume,
   NetworkVolumeCreateInputSchema,
   NetworkVolumeUpdateInputSchema,
+  PLATFORM_VALUE_FIELDS,
   volumeSizeChangeProblem,
 } from "../../sdk/schemas";
-import type { ServerContext } from "../server/build-server";
+import type { ServerContext } from "../server/server-context";
 import { badField, notFound, parseOr400 } from "../server/http-errors";
 import type { Account } from "../store/account";
 import { newVolumeId } from "../store/ids";
@@ -35,6 +36,7 @@ function sizeProblem(current: number, requested: number): string | undefined {
 export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post("/v1/networkvolumes", async (req) => {
     const input = parseOr400(NetworkVolumeCreateInputSchema, req.body);
+    ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.NetworkVolume, input);
     const volume: NetworkVolume = {
       id: newVolumeId(),
       name: input.name,

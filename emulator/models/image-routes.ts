@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { ServerContext } from "../server/build-server";
+import type { ServerContext } from "../server/server-context";
 import { notFound } from "../server/http-errors";
 
 const IMAGE_FILE = /^([a-z0-9]{1,40})\.png$/;

@@ -1,29 +1,26 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { registerAdminRoutes } from "../admin/admin-routes";
-import type { Scheduler } from "../clock/scheduler";
 import { loseChosenAnswers } from "../faults/fault-injector";
-import type { TemplateRegistry } from "../handlers/template-registry";
 import { registerJobRoutes } from "../jobs/job-routes";
-import type { RateLimiter } from "../limits/rate-limiter";
 import { registerEndpointRoutes } from "../management/endpoint-routes";
 import { registerNetworkVolumeRoutes } from "../management/network-volume-routes";
-import type { ImageStore } from "../models/image-model";
+import { registerRegistryAuthRoutes } from "../management/registry-auth-routes";
+import { registerTemplateRoutes } from "../management/template-routes";
 import { registerImageRoutes } from "../models/image-routes";
-import type { EmulatorStore } from "../store/emulator-store";
 import { HttpError } from "./http-errors";
 import { createRequestHook } from "./request-hook";
-import "./fastify-types";
+import type { RegisterRoutes, ServerContext } from "./server-context";
 
-/** Everything the routes work on. */
-export interface ServerContext {
-  store: EmulatorStore;
-  scheduler: Scheduler;
-  limiter: RateLimiter;
-  templates: TemplateRegistry;
-  images: ImageStore;
-  /** Log every request (fastify's logger); off by default, the hot path stays quiet. */
-  log: boolean;
-}
+/** Every module's routes, in registration order. A new route module is added here and only here. */
+const ROUTES: readonly RegisterRoutes[] = [
+  registerNetworkVolumeRoutes,
+  registerEndpointRoutes,
+  registerTemplateRoutes,
+  registerRegistryAuthRoutes,
+  registerJobRoutes,
+  registerAdminRoutes,
+  registerImageRoutes,
+];
 
 let bootCounter = 0;
 
@@ -101,10 +98,6 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     reply.code(404).send({ error: "not_found", message: `no route ${req.method} ${path}` });
   });
 
-  registerNetworkVolumeRoutes(app, ctx);
-  registerEndpointRoutes(app, ctx);
-  registerJobRoutes(app, ctx);
-  registerAdminRoutes(app, ctx);
-  registerImageRoutes(app, ctx);
+  for (const register of ROUTES) register(app, ctx);
   return app;
 }

@@ -36,12 +36,14 @@ export function createRequestHook(store: EmulatorStore, limiter: RateLimiter) {
       done();
       return;
     }
-    countRequest(account.stats, config.statKey ?? "(no route)");
+    countRequest(account.stats, config.statKey ?? "(no route)", reply.raw);
     if (account.faults.length === 0) {
       rateLimit(account, limiter, req, reply, done);
       return;
     }
-    injectFaults(account.faults, account.stats.faults, req, reply, () => rateLimit(account, limiter, req, reply, done));
+    injectFaults(account.faults, account.stats.faults, account.random, req, reply, () =>
+      rateLimit(account, limiter, req, reply, done),
+    );
   };
 }
 

@@ -45,6 +45,8 @@ export class EmulatorStore {
     if (!data) return;
     for (const [userId, saved] of Object.entries(data.accounts)) {
       const account = this.account(userId);
+      for (const a of saved.containerRegistryAuths) account.registryAuths.set(a.id, a);
+      for (const t of saved.templates) account.templates.set(t.id, t);
       for (const v of saved.networkVolumes) account.volumes.set(v.id, v);
       for (const e of saved.endpoints) account.putEndpoint(e);
     }
@@ -68,8 +70,13 @@ export class EmulatorStore {
   private snapshot(): StateFileData {
     const accounts: StateFileData["accounts"] = {};
     for (const [userId, a] of this.accounts) {
-      if (a.volumes.size === 0 && a.endpoints.size === 0) continue;
-      accounts[userId] = { networkVolumes: [...a.volumes.values()], endpoints: [...a.endpoints.values()] };
+      if (a.volumes.size + a.endpoints.size + a.templates.size + a.registryAuths.size === 0) continue;
+      accounts[userId] = {
+        networkVolumes: [...a.volumes.values()],
+        endpoints: [...a.endpoints.values()],
+        templates: [...a.templates.values()],
+        containerRegistryAuths: [...a.registryAuths.values()],
+      };
     }
     return { version: 1, accounts };
   }

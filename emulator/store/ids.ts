@@ -51,3 +51,8 @@ export function newJobId(): string {
   out.write("-e1", o, "latin1");
   return out.toString("latin1");
 }
+
+/** A template id (10 characters, like the platform's `30zmvf89kd`). */
+export const newTemplateId = (): string => randomId(10);
+/** A container registry auth id (25 characters starting with `c`, the shape of the platform's `clzdaifot0001l90809257ynb`). */
+export const newRegistryAuthId = (): string => `c${randomId(24)}`;

@@ -1,9 +1,14 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { EndpointSchema, NetworkVolumeSchema } from "../../sdk/schemas";
+import { EndpointSchema, NetworkVolumeSchema, TemplateSchema } from "../../sdk/schemas";
+import { RegistryAuthRecordSchema } from "../management/registry-auth-record";
 
-/** What `--state-file` holds: management state per account (jobs are not persisted). */
+/**
+ * What `--state-file` holds: management state per account (jobs are not persisted). Templates and
+ * registry auths came later: files written before them load as accounts without any. Registry
+ * auths hold a password hash, never the password.
+ */
 export const StateFileSchema = z.object({
   version: z.literal(1),
   accounts: z.record(
@@ -11,6 +16,8 @@ export const StateFileSchema = z.object({
     z.object({
       networkVolumes: z.array(NetworkVolumeSchema.loose()),
       endpoints: z.array(EndpointSchema.loose()),
+      templates: z.array(TemplateSchema.loose()).default([]),
+      containerRegistryAuths: z.array(RegistryAuthRecordSchema).default([]),
     }),
   ),
 });
@@ -18,8 +25,8 @@ export const StateFileSchema = z.object({
 export type StateFileData = z.infer<typeof StateFileSchema>;
 
 /**
- * The state file (issue: `--state-file FILE` persists volumes and endpoints per account, so a
- * restart loses nothing). Writes are atomic (temporary file, then rename) and serialized; a
+ * The state file (issue: `--state-file FILE` persists volumes, endpoints, templates and registry
+ * auths per account, so a restart loses nothing). Writes are atomic (temporary file, then rename) and serialized; a
  * write requested while one runs is coalesced into the next.
  */
 export class StateFile {
@@ -29,8 +36,13 @@ export class StateFile {
 
   constructor(readonly file: string) {}
 
-  /** The saved state, or undefined when the file does not exist. A corrupt file is an error, never silently dropped. */
+  /**
+   * The saved state, or undefined when the file does not exist. A corrupt file is an error, never
+   * silently dropped. Temporary files of earlier processes (a write cut short by a kill: the file
+   * itself is intact, see {@link write}) are removed.
+   */
   async load(): Promise<StateFileData | undefined> {
+    await this.removeStaleTemporaries();
     let text: string;
     try {
       text = await readFile(this.file, "utf8");
@@ -64,6 +76,16 @@ export class StateFile {
   /** Waits for pending writes. */
   flush(): Promise<void> {
     return this.chain;
+  }
+
+  private async removeStaleTemporaries(): Promise<void> {
+    const base = path.basename(this.file);
+    const names = await readdir(path.dirname(this.file)).catch(() => [] as string[]);
+    for (const name of names) {
+      const m = /^(.*)\.(\d+)\.\d+\.tmp$/.exec(name);
+      if (m && m[1] === base && Number(m[2]) !== process.pid)
+        await rm(path.join(path.dirname(this.file), name), { force: true });
+    }
   }
 
   private async write(data: StateFileData): Promise<void> {

@@ -1,3 +1,5 @@
+import type { ResourceKind } from "../resource-types";
+import { DEPLOYMENT_SCENARIOS } from "./deployment-scenarios";
 import type { PolicyPackConfigFile, PolicyScenario } from "./types";
 
 /** The sample configuration's content (`policy/examples/policy-config.json`), trimmed to what scenarios need. */
@@ -24,8 +26,8 @@ const L40S = "NVIDIA L40S";
 const RTX4090 = "NVIDIA GeForce RTX 4090";
 const L4 = "NVIDIA L4";
 
-/** Every scenario: one compliant program, and at least one program violating each policy. */
-export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
+/** Scenarios of the per-resource and stack-size policies. */
+const SIZING_SCENARIOS: readonly PolicyScenario[] = [
   {
     name: "compliant",
     description: "A production-like program within every limit of the organisation's configuration.",
@@ -116,6 +118,52 @@ export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
       },
     ],
     expect: { mandatory: [], advisory: [], remediated: { api: { gpuTypeIds: [RTX4090, L4] } } },
+  },
+  {
+    name: "known-platform-values-violations",
+    description:
+      "A data center, a CPU flavor and a volume's data center this release does not know; a CUDA version the team listed passes.",
+    stack: "prod",
+    config: { "runpod-known-platform-values": { additionalCudaVersions: ["13.1"] } },
+    resources: [
+      {
+        type: "ServerlessEndpoint",
+        name: "api",
+        props: {
+          templateId: "echo",
+          gpuTypeIds: [L4],
+          dataCenterIds: ["EU-RO-1", "AP-SG-1"],
+          allowedCudaVersions: ["13.1"],
+          workersMax: 2,
+        },
+      },
+      {
+        type: "ServerlessEndpoint",
+        name: "cpu",
+        props: { templateId: "echo", computeType: "CPU", cpuFlavorIds: ["cpu7c"], workersMax: 2 },
+      },
+      { type: "NetworkVolume", name: "models", props: { name: "models", size: 10, dataCenterId: "eu-ro-1" } },
+    ],
+    expect: {
+      mandatory: [
+        {
+          policy: "runpod-known-platform-values",
+          message:
+            'ServerlessEndpoint "api": dataCenterIds[1] = "AP-SG-1": is not a data center the platform knows (if the platform added it, list it in additionalDataCenterIds)',
+        },
+        {
+          policy: "runpod-known-platform-values",
+          message:
+            'ServerlessEndpoint "cpu": cpuFlavorIds[0] = "cpu7c": is not a CPU flavor the platform knows (if the platform added it, list it in additionalCpuFlavorIds)',
+        },
+        {
+          policy: "runpod-known-platform-values",
+          message:
+            'NetworkVolume "models": dataCenterId = "eu-ro-1": is not a data center the platform knows (did you mean "EU-RO-1"?) (if the platform added it, list it in additionalDataCenterIds)',
+        },
+      ],
+      advisory: [],
+    },
   },
   {
     name: "worker-bounds-violations",
@@ -229,3 +277,11 @@ export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
     },
   },
 ];
+
+/** Every scenario: compliant programs, and at least one program violating each policy. */
+export const POLICY_SCENARIOS: readonly PolicyScenario[] = [...SIZING_SCENARIOS, ...DEPLOYMENT_SCENARIOS];
+
+/** The kinds of resource a scenario's program declares: it runs on the real engine once the package has them all. */
+export function scenarioKinds(scenario: PolicyScenario): ResourceKind[] {
+  return [...new Set(scenario.resources.map((r) => r.type))].sort();
+}

@@ -1,37 +1,52 @@
 import type { RunpodPolicyName } from "../index";
-import type { NetworkVolumeProps, ServerlessEndpointProps } from "../resource-types";
+import type {
+  ContainerRegistryAuthProps,
+  NetworkVolumeProps,
+  ResourceKind,
+  ServerlessEndpointProps,
+  TemplateProps,
+} from "../resource-types";
 
 /**
  * A policy scenario: a tiny Pulumi program (its resources), the stack it runs as, the policy-pack
  * configuration, and exactly what the pack must report. An end-to-end test turns each scenario
- * into a program of `NetworkVolume`/`ServerlessEndpoint` resources, runs
+ * into a program of the package's resources, runs
  * `pulumi preview --policy-pack policy --policy-pack-config <config file>` on stack `stack`, and
  * compares the violations; `test/unit/policy/scenarios.test.ts` runs the same scenarios through
  * an in-process stand-in of the analyzer.
  *
  * Every resource's props pass the shared request schemas (`EndpointCreateInputSchema`,
- * `NetworkVolumeCreateInputSchema`) and use the emulator's built-in `echo` template, so the
- * provider's `check` accepts them and only the policies speak.
+ * `NetworkVolumeCreateInputSchema`, the OpenAPI `Template`) and endpoints use the emulator's
+ * built-in `echo` template unless they run a `Template` of the scenario, so the provider's
+ * `check` accepts them and only the policies speak.
  */
 
+/** Props of each kind of resource, as a scenario writes them. */
+export interface PropsOfKind {
+  readonly NetworkVolume: NetworkVolumeProps;
+  readonly ServerlessEndpoint: ServerlessEndpointProps;
+  readonly Template: TemplateProps;
+  readonly ContainerRegistryAuth: ContainerRegistryAuthProps;
+}
+
 /** One resource of a scenario's program. */
-export type ScenarioResource =
-  | {
-      /** Resource class from `provider/`. */
-      readonly type: "ServerlessEndpoint";
-      /** Logical name in the program. */
-      readonly name: string;
-      /** Constructor args. */
-      readonly props: ServerlessEndpointProps;
-    }
-  | {
-      /** Resource class from `provider/`. */
-      readonly type: "NetworkVolume";
-      /** Logical name in the program. */
-      readonly name: string;
-      /** Constructor args. */
-      readonly props: NetworkVolumeProps;
-    };
+export type ScenarioResource = {
+  readonly [K in ResourceKind]: {
+    /** Resource class of the package (`require("pulumi-runpod")[type]`). */
+    readonly type: K;
+    /** Logical name in the program. */
+    readonly name: string;
+    /** Constructor args (besides `refs`). */
+    readonly props: PropsOfKind[K];
+    /**
+     * Inputs that take the `id` of an earlier resource of the scenario: property name -> its
+     * logical name, or a list of names for a list property (`networkVolumeIds`). During the
+     * scenario's preview these ids are unknown, and the engine links the property to the resource
+     * (`propertyDependencies`), as with `networkVolumeId: volume.id` in a program.
+     */
+    readonly refs?: Readonly<Record<string, string | readonly string[]>>;
+  };
+}[ResourceKind];
 
 /** One violation the pack must report. */
 export interface ExpectedViolation {

@@ -1,4 +1,3 @@
-import { validateRequest } from "../request-validation";
 import {
   type Endpoint,
   type EndpointCreateInput,
@@ -9,6 +8,7 @@ import {
   EndpointUpdateInputSchema,
 } from "../schemas";
 import type { CallOptions, Transport } from "../transport";
+import { ManagementResource, type ReadQuery, type UpdateMethodOptions } from "./management-resource";
 
 /** Options of {@link Endpoints.get} and {@link Endpoints.list}. */
 export interface EndpointReadOptions extends CallOptions {
@@ -18,83 +18,30 @@ export interface EndpointReadOptions extends CallOptions {
   includeWorkers?: boolean | undefined;
 }
 
-/** Options of {@link Endpoints.update}. */
-export interface EndpointUpdateOptions extends CallOptions {
-  /** `PATCH /endpoints/{id}` (default) or its synonym `POST /endpoints/{id}/update`. */
-  method?: "PATCH" | "POST" | undefined;
-}
+/** Options of {@link Endpoints.update}: `method` picks `PATCH` (default) or `POST .../update`. */
+export type EndpointUpdateOptions = UpdateMethodOptions;
 
-/** Serverless endpoints of the management API (`/v1/endpoints`). */
-export class Endpoints {
-  constructor(private readonly transport: Transport) {}
-
-  private get base() {
-    return this.transport.config.apiUrl;
-  }
-
-  /** Creates an endpoint. Not idempotent: a lost answer is not retried (see retry-policy.ts). */
-  async create(input: EndpointCreateInput, options?: CallOptions): Promise<Endpoint> {
-    const body = validateRequest(EndpointCreateInputSchema, input, "create endpoint");
-    return this.transport.send({
-      method: "POST",
-      base: this.base,
+/**
+ * Serverless endpoints of the management API (`/v1/endpoints`): `create`, `get` and `list` (with
+ * `includeTemplate` / `includeWorkers`), `update`, `delete`.
+ */
+export class Endpoints extends ManagementResource<Endpoint, EndpointCreateInput, EndpointReadOptions> {
+  constructor(transport: Transport) {
+    super(transport, {
       path: "/endpoints",
-      body: JSON.stringify(body),
-      idempotent: false,
+      noun: "endpoint",
       schema: EndpointSchema,
-      options,
-    });
-  }
-
-  /** Reads one endpoint; a missing one is a `NotFoundError`. */
-  async get(id: string, options?: EndpointReadOptions): Promise<Endpoint> {
-    return this.transport.send({
-      method: "GET",
-      base: this.base,
-      path: `/endpoints/${encodeURIComponent(id)}`,
-      query: { includeTemplate: options?.includeTemplate, includeWorkers: options?.includeWorkers },
-      idempotent: true,
-      schema: EndpointSchema,
-      options,
-    });
-  }
-
-  /** Lists the account's endpoints. */
-  async list(options?: EndpointReadOptions): Promise<Endpoint[]> {
-    return this.transport.send({
-      method: "GET",
-      base: this.base,
-      path: "/endpoints",
-      query: { includeTemplate: options?.includeTemplate, includeWorkers: options?.includeWorkers },
-      idempotent: true,
-      schema: EndpointListSchema,
-      options,
+      listSchema: EndpointListSchema,
+      createSchema: EndpointCreateInputSchema,
     });
   }
 
   /** Updates an endpoint in place (a rolling release on the platform). */
-  async update(id: string, input: EndpointUpdateInput, options?: EndpointUpdateOptions): Promise<Endpoint> {
-    const body = validateRequest(EndpointUpdateInputSchema, input, "update endpoint");
-    const method = options?.method ?? "PATCH";
-    return this.transport.send({
-      method,
-      base: this.base,
-      path: `/endpoints/${encodeURIComponent(id)}${method === "POST" ? "/update" : ""}`,
-      body: JSON.stringify(body),
-      idempotent: true,
-      schema: EndpointSchema,
-      options,
-    });
+  update(id: string, input: EndpointUpdateInput, options?: EndpointUpdateOptions): Promise<Endpoint> {
+    return this.updateWith(EndpointUpdateInputSchema, id, input, options);
   }
 
-  /** Deletes an endpoint (200 or 204). A missing one is a `NotFoundError`. */
-  async delete(id: string, options?: CallOptions): Promise<void> {
-    await this.transport.send({
-      method: "DELETE",
-      base: this.base,
-      path: `/endpoints/${encodeURIComponent(id)}`,
-      idempotent: true,
-      options,
-    });
+  protected override readQuery(o: EndpointReadOptions | undefined): ReadQuery {
+    return { includeTemplate: o?.includeTemplate, includeWorkers: o?.includeWorkers };
   }
 }

@@ -1,13 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
-import {
-  COMPUTE_TYPES,
-  CPU_FLAVOR_IDS,
-  CUDA_VERSIONS,
-  DATA_CENTER_IDS,
-  GPU_TYPE_IDS,
-  SCALER_TYPES,
-} from "./platform-enums";
+import { COMPUTE_TYPES, SCALER_TYPES } from "./platform-enums";
+import { cudaVersion, distinctList, platformId } from "./platform-values";
 
 const nonNegativeInt = (what: string) =>
   z.number().int(`${what} must be a whole number`).min(0, `${what} must be at least 0`);
@@ -16,7 +10,11 @@ const nonNegativeInt = (what: string) =>
 const endpointMutableFields = {
   name: z.string().max(LIMITS.endpointNameMaxLength, `must be at most ${LIMITS.endpointNameMaxLength} characters`),
   templateId: z.string().min(1, "must not be empty"),
-  gpuTypeIds: z.array(z.enum(GPU_TYPE_IDS, { error: "is not a GPU type the platform knows" })),
+  // GPU types: any well-formed id (issue 13: the platform judges membership). A repeat is allowed
+  // here, unlike in the other lists: the platform takes the first occurrence, and the engine runs
+  // a provider's check before a policy pack's remediations (pkg/resource/deploy/step_generator.go),
+  // so a refusal here would leave the pack's `remediate` level, which removes repeats, nothing to do.
+  gpuTypeIds: z.array(platformId("gpuType")),
   gpuCount: z.number().int("must be a whole number").min(LIMITS.gpuCountMin, `must be at least ${LIMITS.gpuCountMin}`),
   workersMin: nonNegativeInt("workersMin"),
   workersMax: nonNegativeInt("workersMax"),
@@ -34,10 +32,10 @@ const endpointMutableFields = {
   flashboot: z.boolean(),
   networkVolumeId: z.string().min(1, "must not be empty"),
   networkVolumeIds: z.array(z.string().min(1, "must not be empty")),
-  dataCenterIds: z.array(z.enum(DATA_CENTER_IDS, { error: "is not a data center the platform knows" })),
-  allowedCudaVersions: z.array(z.enum(CUDA_VERSIONS, { error: `must be one of ${CUDA_VERSIONS.join(", ")}` })),
-  minCudaVersion: z.enum(CUDA_VERSIONS, { error: `must be one of ${CUDA_VERSIONS.join(", ")}` }),
-  cpuFlavorIds: z.array(z.enum(CPU_FLAVOR_IDS, { error: `must be one of ${CPU_FLAVOR_IDS.join(", ")}` })),
+  dataCenterIds: distinctList(platformId("dataCenter"), "data center"),
+  allowedCudaVersions: distinctList(cudaVersion, "CUDA version"),
+  minCudaVersion: cudaVersion,
+  cpuFlavorIds: distinctList(platformId("cpuFlavor"), "CPU flavor"),
   vcpuCount: z
     .number()
     .int("must be a whole number")

@@ -7,6 +7,13 @@ export const LIMITS = {
   volumeSizeGb: { min: 0, max: 4000 },
   /** Endpoint name length (OpenAPI `maxLength`). */
   endpointNameMaxLength: 191,
+  /**
+   * Template and container registry auth name lengths. The OpenAPI gives no bound; names of both
+   * must be unique in the account, and the endpoint name's 191 (the OpenAPI's one name bound) is
+   * taken for them too.
+   */
+  templateNameMaxLength: 191,
+  containerRegistryAuthNameMaxLength: 191,
   /** Worker idle timeout in seconds (OpenAPI `idleTimeout`). */
   idleTimeoutSeconds: { min: 1, max: 3600 },
   /** GPUs per worker (OpenAPI `gpuCount.minimum`). */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
+import { platformId } from "./platform-values";
 
 const sizeGb = z
   .number()
@@ -24,7 +25,7 @@ export const NetworkVolumeListSchema = z.array(NetworkVolumeSchema);
 export const NetworkVolumeCreateInputSchema = z.object({
   name: z.string().min(1, "must not be empty"),
   size: sizeGb,
-  dataCenterId: z.string().min(1, "must not be empty"),
+  dataCenterId: platformId("dataCenter"),
 });
 /** Input for creating a network volume. */
 export type NetworkVolumeCreateInput = z.infer<typeof NetworkVolumeCreateInputSchema>;

@@ -1,8 +1,20 @@
 /**
  * Enumerations of the management API, taken from the platform's OpenAPI description
- * (`management-api-v1.openapi.json`, version 0.1.0). Request schemas use them strictly;
- * response schemas accept any string, so a GPU type added by the platform never breaks a read.
+ * (`management-api-v1.openapi.json`, version 0.1.0): a snapshot as of this release.
+ *
+ * GPU types, data centers, CUDA versions and CPU flavors grow on the platform between our
+ * releases (issue 13), so their types are open: "a value this release knows, or any string".
+ * Editors still complete the known values; a `string[]` read from stack config compiles. The
+ * request schemas judge only their shape (platform-values.ts); membership is the platform's call,
+ * the emulator's for its snapshot, and the policy pack's where a team narrows the lists.
+ * `ComputeType` and `ScalerType` stay closed: the API defines exactly those values.
  */
+
+/**
+ * "Any string" that keeps a union's literal members visible to editors: `string` alone would
+ * absorb them, `string & {}` does not, and every `string` is still assignable to it.
+ */
+type AnyOtherString = string & {};
 
 /** GPU types an endpoint may rent, in the OpenAPI's order (`EndpointCreateInput.gpuTypeIds` plus `GPUTypeId`). */
 export const GPU_TYPE_IDS = [
@@ -57,8 +69,10 @@ export const GPU_TYPE_IDS = [
   "NVIDIA RTX A30",
   "NVIDIA A100-SXM4-40GB",
 ] as const;
-/** A GPU type id the platform knows. */
-export type GpuTypeId = (typeof GPU_TYPE_IDS)[number];
+/** A GPU type id in this release's snapshot. */
+export type KnownGpuTypeId = (typeof GPU_TYPE_IDS)[number];
+/** A GPU type id: one this release knows (completed by editors) or a newer one the platform added. */
+export type GpuTypeId = KnownGpuTypeId | AnyOtherString;
 
 /** Data centers where serverless workers can run (`EndpointCreateInput.dataCenterIds`). */
 export const DATA_CENTER_IDS = [
@@ -89,8 +103,10 @@ export const DATA_CENTER_IDS = [
   "US-KS-3",
   "US-GA-1",
 ] as const;
-/** A data center id the platform knows. */
-export type DataCenterId = (typeof DATA_CENTER_IDS)[number];
+/** A data center id in this release's snapshot. */
+export type KnownDataCenterId = (typeof DATA_CENTER_IDS)[number];
+/** A data center id: one this release knows (completed by editors) or a newer one the platform added. */
+export type DataCenterId = KnownDataCenterId | AnyOtherString;
 
 /** CUDA versions accepted by `allowedCudaVersions` and `minCudaVersion`. */
 export const CUDA_VERSIONS = [
@@ -107,13 +123,17 @@ export const CUDA_VERSIONS = [
   "12.0",
   "11.8",
 ] as const;
-/** A CUDA version string. */
-export type CudaVersion = (typeof CUDA_VERSIONS)[number];
+/** A CUDA version in this release's snapshot. */
+export type KnownCudaVersion = (typeof CUDA_VERSIONS)[number];
+/** A CUDA version: one this release knows (completed by editors) or a newer one the platform added. */
+export type CudaVersion = KnownCudaVersion | AnyOtherString;
 
 /** CPU flavors of CPU endpoints (`cpuFlavorIds`). */
 export const CPU_FLAVOR_IDS = ["cpu3c", "cpu3g", "cpu5c", "cpu5g"] as const;
-/** A CPU flavor id. */
-export type CpuFlavorId = (typeof CPU_FLAVOR_IDS)[number];
+/** A CPU flavor id in this release's snapshot. */
+export type KnownCpuFlavorId = (typeof CPU_FLAVOR_IDS)[number];
+/** A CPU flavor id: one this release knows (completed by editors) or a newer one the platform added. */
+export type CpuFlavorId = KnownCpuFlavorId | AnyOtherString;
 
 /** Kinds of worker compute. */
 export const COMPUTE_TYPES = ["GPU", "CPU"] as const;

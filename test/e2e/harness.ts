@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type ConfigMap, LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
-import { type RunningEmulator, startEmulator } from "../../emulator";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
 import { RunpodClient } from "../../sdk/client";
 
@@ -27,9 +27,23 @@ export interface E2EStack {
 
 /** Copies a program from test/e2e/programs into a fresh work dir. */
 export function copyProgram(program: string, label: string): string {
+  return copyInto(path.join(REPO_ROOT, "test", "e2e", "programs", program), label);
+}
+
+/**
+ * Copies one of the examples users copy (examples/<name>) into a fresh work dir, with a
+ * `node_modules` link to the repository's, so it runs as in a user's project after `npm install`.
+ */
+export function copyExample(name: string): string {
+  const dir = copyInto(path.join(REPO_ROOT, "examples", name), `example-${name}`);
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+function copyInto(source: string, label: string): string {
   fs.mkdirSync(WORK_ROOT, { recursive: true });
   const dir = fs.mkdtempSync(path.join(WORK_ROOT, `${label}-`));
-  fs.cpSync(path.join(REPO_ROOT, "test", "e2e", "programs", program), dir, { recursive: true });
+  fs.cpSync(source, dir, { recursive: true });
   return dir;
 }
 
@@ -40,11 +54,20 @@ export function copyProgram(program: string, label: string): string {
 export async function createE2EStack(
   program: string,
   config: ConfigMap,
-  options: { keyInConfig?: boolean; label?: string; workDir?: string; stackName?: string } = {},
+  options: {
+    keyInConfig?: boolean;
+    label?: string;
+    workDir?: string;
+    stackName?: string;
+    /** A TypeScript program (the examples): run transpile-only, since `npm run lint` type-checks them. */
+    typescript?: boolean;
+    /** More emulator options, e.g. `additionalGpuTypeIds`. */
+    emulator?: EmulatorOptions;
+  } = {},
 ): Promise<E2EStack> {
   const bin = await providePulumiCli();
   const apiKey = `rpa_E2E${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
-  const emulator = await startEmulator({ port: 0, apiKeys: [apiKey], rateLimits: false });
+  const emulator = await startEmulator({ ...options.emulator, port: 0, apiKeys: [apiKey], rateLimits: false });
   const workDir = options.workDir ?? copyProgram(program, options.label ?? program);
   const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-e2e-backend-"));
   const envVars: Record<string, string> = {
@@ -54,6 +77,8 @@ export async function createE2EStack(
     PULUMI_HOME: path.join(backendDir, ".pulumi-home"),
   };
   if (!options.keyInConfig) envVars.RUNPOD_API_KEY = apiKey;
+  // TypeScript programs (the examples) are type-checked by `npm run lint`; here they only run.
+  if (options.typescript) envVars.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(bin) });
   const stackName = options.stackName ?? "e2e";
   const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars });

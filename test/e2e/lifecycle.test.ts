@@ -119,14 +119,18 @@ describe("a stack through the real Pulumi engine", { timeout: 180_000 }, () => {
     expect(volumes.find((v) => v.id === existing.id)).toMatchObject({ name: "adopted-volume", size: 30 });
   });
 
-  it("keeps the API key out of state and each serialized provider under 2 KB", async () => {
+  it("keeps the API key out of state, and stores each serialized provider as one small module reference", async () => {
     const exported = await e.cli(["stack", "export", "--show-secrets"]);
     expect(exported.code).toBe(0);
     expect(exported.stdout).not.toContain(e.apiKey);
     const state = JSON.parse(exported.stdout);
     const providers = state.deployment.resources.filter((r: { type: string }) => r.type.includes("dynamic/runpod"));
     expect(providers.length).toBe(3);
-    for (const r of providers) expect(Buffer.byteLength(r.outputs.__provider)).toBeLessThan(2048);
+    for (const r of providers) {
+      expect(r.inputs.__provider).toBe(r.outputs.__provider);
+      expect(Buffer.byteLength(r.outputs.__provider)).toBeLessThanOrEqual(1000);
+      expect(r.outputs.__provider).toMatch(/^exports\.handler = \(\) => require\("pulumi-runpod\/impl"\)\.\w+;\n$/);
+    }
   });
 
   it("destroys everything, leaving the emulator empty", async () => {

@@ -41,6 +41,31 @@ describe("upgrades and secrets through the real engine", { timeout: 180_000 }, (
     expect(await e.client.networkVolumes.list()).toEqual([]);
   });
 
+  it("keeps working on a state written by 0.1.0, whose serialized providers were closures: no diff, refresh, destroy", async () => {
+    e = await createE2EStack("stack", { "e2e:volumeSize": { value: "10" } }, { label: "upgrade-0.1.0" });
+    await e.stack.up();
+    // 0.1.0 serialized each provider with Pulumi's closure serializer (seven wrapped functions that
+    // call `require("pulumi-runpod/impl").<volume|endpoint>.<method>`); put that text back into the state.
+    const old: Record<string, string> = JSON.parse(
+      fs.readFileSync(path.join(__dirname, "fixtures", "serialized-providers-0.1.0.json"), "utf8"),
+    );
+    const state = await e.stack.exportStack();
+    const ours = state.deployment.resources.filter((r: { type: string }) => r.type.includes("dynamic/runpod:"));
+    for (const r of ours) {
+      const text = old[r.type.split(":").pop() as string];
+      expect(text, r.type).toBeDefined();
+      r.inputs.__provider = text;
+      r.outputs.__provider = text;
+    }
+    await e.stack.importStack(state);
+    expect((await e.stack.preview()).changeSummary).toEqual({ same: 3 });
+    expect((await e.stack.refresh()).summary.resourceChanges).toEqual({ same: 3 });
+    // Destroy runs the providers stored in the state: the 0.1.0 text.
+    expect((await e.stack.destroy()).summary.result).toBe("succeeded");
+    expect(await e.client.networkVolumes.list()).toEqual([]);
+    expect(await e.client.endpoints.list()).toEqual([]);
+  });
+
   it("keeps a key from stack config out of every resource; only the engine's provider entry holds it, encrypted", async () => {
     e = await createE2EStack(
       "stack",

@@ -2,13 +2,20 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, type RunningEmulator, startEmulator } from "../../emulator";
 import { type Client, clientFor, createEndpoint, runJob } from "../integration/emulator/helpers";
+import { announceSeed, resilienceSeed } from "./seed";
+
+/** The run's seed drives every generated case (fast-check prints it, with a replay path, on failure). */
+const SEED = resilienceSeed();
+fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: SEED });
+announceSeed("account-isolation", SEED);
 
 /**
  * Issue "Resilience" 5: account isolation under concurrent clients of several keys. Thousands of
  * randomized attempts to read, change, delete, cancel or query another account's volumes,
- * endpoints and jobs, sent concurrently; every one is refused (404 as if absent, 400 for attaching
- * another account's volume, 401 for a bad key), lists never show another account's ids, and
- * every account's state is byte for byte what it was.
+ * endpoints, templates, registry auths and jobs, sent concurrently; every one is refused (404 as
+ * if absent, 400 for attaching another account's volume, template or registry auth, 401 for a bad
+ * key), lists never show another account's ids, and every account's state is byte for byte what
+ * it was.
  */
 const ATTEMPTS = 2000;
 const CONCURRENCY = 16;
@@ -24,6 +31,8 @@ interface Owned {
   client: Client;
   volumes: string[];
   endpoints: string[];
+  templates: string[];
+  auths: string[];
   jobs: { endpoint: string; job: string }[];
 }
 
@@ -39,6 +48,16 @@ beforeAll(async () => {
       const volumes: string[] = [];
       const endpoints: string[] = [];
       const jobs: Owned["jobs"] = [];
+      const auth = (await client.post("/v1/containerregistryauth", { name: `auth-${i}`, username: "u", password: "p" }))
+        .body.id as string;
+      const template = (
+        await client.post("/v1/templates", {
+          name: `tpl-${i}`,
+          imageName: "ghcr.io/acme/echo:1",
+          isServerless: true,
+          containerRegistryAuthId: auth,
+        })
+      ).body.id as string;
       for (let v = 0; v < 2; v++) {
         const res = await client.post("/v1/networkvolumes", {
           name: `vol-${i}-${v}`,
@@ -52,12 +71,13 @@ beforeAll(async () => {
           name: `ep-${i}-${n}`,
           workersMax: 0,
           networkVolumeId: volumes[n],
+          ...(n === 0 ? { templateId: template } : {}),
         });
         endpoints.push(endpoint);
         for (let j = 0; j < 2; j++)
           jobs.push({ endpoint, job: await runJob(client, endpoint, { input: { i, n, j } }) });
       }
-      return { key, client, volumes, endpoints, jobs };
+      return { key, client, volumes, endpoints, templates: [template], auths: [auth], jobs };
     }),
   );
 });
@@ -68,7 +88,13 @@ function stateOf(key: string): string {
   const a = emu.store.accountForKey(key);
   if (!a) throw new Error("no account");
   const jobs = [...a.allRuntimes()].map(([id, r]) => [id, [...r.jobs.values()].map((j) => [j.id, j.status])]);
-  return JSON.stringify({ volumes: [...a.volumes.values()], endpoints: [...a.endpoints.values()], jobs });
+  return JSON.stringify({
+    volumes: [...a.volumes.values()],
+    endpoints: [...a.endpoints.values()],
+    templates: [...a.templates.values()],
+    auths: [...a.registryAuths.values()],
+    jobs,
+  });
 }
 
 /** Keys that must not open any account: near misses of real keys included. */
@@ -83,6 +109,9 @@ function attacks(victim: Owned, attacker: Owned, pick: number): Attempt[] {
   const ep = at(victim.endpoints);
   const { endpoint: jobEp, job } = at(victim.jobs);
   const ownEp = at(attacker.endpoints);
+  const tpl = at(victim.templates);
+  const auth = at(victim.auths);
+  const ownTpl = at(attacker.templates);
   return [
     { op: "get volume", expected: 404, send: (c) => c.get(`/v1/networkvolumes/${vol}`) },
     { op: "patch volume", expected: 404, send: (c) => c.patch(`/v1/networkvolumes/${vol}`, { size: 999 }) },
@@ -104,6 +133,20 @@ function attacks(victim: Owned, attacker: Owned, pick: number): Attempt[] {
     // Another account's job id through one's own endpoint.
     { op: "status via own endpoint", expected: 404, send: (c) => c.get(`/v2/${ownEp}/status/${job}`) },
     { op: "cancel via own endpoint", expected: 404, send: (c) => c.post(`/v2/${ownEp}/cancel/${job}`) },
+    { op: "get template", expected: 404, send: (c) => c.get(`/v1/templates/${tpl}?includeRunpodTemplates=true`) },
+    { op: "patch template", expected: 404, send: (c) => c.patch(`/v1/templates/${tpl}`, { imageName: "x" }) },
+    { op: "update template", expected: 404, send: (c) => c.post(`/v1/templates/${tpl}/update`, { env: {} }) },
+    { op: "delete template", expected: 404, send: (c) => c.del(`/v1/templates/${tpl}`) },
+    { op: "get registry auth", expected: 404, send: (c) => c.get(`/v1/containerregistryauth/${auth}`) },
+    { op: "delete registry auth", expected: 404, send: (c) => c.del(`/v1/containerregistryauth/${auth}`) },
+    // Running another account's template, or pulling with its registry auth, is a bad field, creating nothing.
+    { op: "use template", expected: 400, send: (c) => c.post("/v1/endpoints", { templateId: tpl }) },
+    { op: "switch to template", expected: 400, send: (c) => c.patch(`/v1/endpoints/${ownEp}`, { templateId: tpl }) },
+    {
+      op: "attach registry auth",
+      expected: 400,
+      send: (c) => c.patch(`/v1/templates/${ownTpl}`, { containerRegistryAuthId: auth }),
+    },
     // Attaching another account's volume is refused as a bad field, creating nothing.
     {
       op: "attach volume",
@@ -135,7 +178,7 @@ describe("account isolation under concurrent clients of several keys", () => {
     },
     async () => {
       const before = KEYS.map(stateOf);
-      const plan = fc.sample(attemptArb, { numRuns: ATTEMPTS, seed: Date.now() % 2 ** 31 });
+      const plan = fc.sample(attemptArb, { numRuns: ATTEMPTS, seed: SEED });
       const outcomes = new Map<string, number>();
       const breaches: string[] = [];
       let listReads = 0;
@@ -156,12 +199,14 @@ describe("account isolation under concurrent clients of several keys", () => {
           if (res.status !== expected) breaches.push(`${label} (expected ${expected}): ${JSON.stringify(res.body)}`);
           // Lists, read concurrently with the attacks, never show another account's ids.
           if (a.pick % 10 === 0) {
-            listReads += 2;
+            listReads += 4;
             const lists = JSON.stringify([
               (await attacker.client.get("/v1/networkvolumes")).body,
               (await attacker.client.get("/v1/endpoints")).body,
+              (await attacker.client.get("/v1/templates?includeRunpodTemplates=true")).body,
+              (await attacker.client.get("/v1/containerregistryauth")).body,
             ]);
-            for (const id of [...victim.volumes, ...victim.endpoints]) {
+            for (const id of [...victim.volumes, ...victim.endpoints, ...victim.templates, ...victim.auths]) {
               if (lists.includes(id)) breaches.push(`list of ${attacker.key} shows ${id}`);
             }
           }

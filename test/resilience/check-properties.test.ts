@@ -1,11 +1,24 @@
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NETWORK_VOLUME_FIELDS, SERVERLESS_ENDPOINT_FIELDS } from "../../provider/field-rules";
+import { containerRegistryAuthProvider } from "../../provider/container-registry-auth-provider";
+import {
+  CONTAINER_REGISTRY_AUTH_FIELDS,
+  NETWORK_VOLUME_FIELDS,
+  SERVERLESS_ENDPOINT_FIELDS,
+  TEMPLATE_FIELDS,
+} from "../../provider/field-rules";
 import { networkVolumeProvider } from "../../provider/network-volume-provider";
 import { UNKNOWN } from "../../provider/property-values";
 import { serverlessEndpointProvider } from "../../provider/serverless-endpoint-provider";
+import { templateProvider } from "../../provider/template-provider";
 import { DATA_CENTER_IDS, GPU_TYPE_IDS } from "../../sdk/schemas";
+import { announceSeed, resilienceSeed } from "./seed";
+
+/** The run's seed drives every generated case (fast-check prints it, with a replay path, on failure). */
+const SEED = resilienceSeed();
+fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: SEED });
+announceSeed("check-properties", SEED);
 
 /**
  * Issue "Resilience" 3, the resources' `check`: thousands of random and malformed inputs. It
@@ -18,13 +31,19 @@ const SECRET = "sk_live_RESILIENCE_check_7f3a9c";
 /** Keys the provider may name besides the input's own: its fields and bookkeeping inputs. */
 const VOLUME_KEYS = [...Object.keys(NETWORK_VOLUME_FIELDS), "adoptId", "__autoNamed"];
 const ENDPOINT_KEYS = [...Object.keys(SERVERLESS_ENDPOINT_FIELDS), "adoptId", "__autoNamed"];
+const TEMPLATE_KEYS = [...Object.keys(TEMPLATE_FIELDS), "adoptId", "__autoNamed"];
+const AUTH_KEYS = [...Object.keys(CONTAINER_REGISTRY_AUTH_FIELDS), "__autoNamed"];
 
 /** Values users and the engine can put in a property bag, valid and not. */
 const value = fc.oneof(
   fc.anything({ maxDepth: 2 }),
   fc.constantFrom(UNKNOWN, SECRET, "", " ", null, -1, 0, 1.5, 4001, 2 ** 53, Number.NaN),
   fc.integer({ min: -10, max: 5000 }),
-  fc.constantFrom(...DATA_CENTER_IDS, ...GPU_TYPE_IDS, "GPU", "CPU", "QUEUE_DELAY", "echo"),
+  fc.constantFrom(...DATA_CENTER_IDS, ...GPU_TYPE_IDS, "GPU", "CPU", "QUEUE_DELAY", "echo", "NVIDIA", "8000/http"),
+  // env-shaped maps holding the secret, under valid and invalid variable names.
+  fc.dictionary(fc.constantFrom("TOKEN", "bad name", "", "9LIVES"), fc.oneof(fc.constant(SECRET), fc.anything()), {
+    maxKeys: 3,
+  }),
   fc.array(
     fc.oneof(fc.constantFrom(...GPU_TYPE_IDS, ...DATA_CENTER_IDS, SECRET, UNKNOWN), fc.anything({ maxDepth: 1 })),
     {
@@ -46,14 +65,26 @@ function bag(keys: string[], valid: Record<string, unknown>) {
 
 const validVolume = { name: "vol-abc1234", size: 10, dataCenterId: "EU-RO-1", __autoNamed: true };
 const validEndpoint = { templateId: "echo", name: "ep-abc1234", gpuTypeIds: ["NVIDIA L4"], workersMax: 2 };
+const validTemplate = {
+  name: "worker-abc1234",
+  __autoNamed: true,
+  imageName: "ghcr.io/acme/worker:1.0",
+  isServerless: true,
+  env: { TOKEN: SECRET },
+};
+const validAuth = { name: "ghcr-abc1234", __autoNamed: true, username: "bot", password: SECRET };
 
-/** What every check result must satisfy, whatever the inputs. */
+/**
+ * What every check result must satisfy, whatever the inputs. Templates and registry credentials
+ * may hand on another `name` (the next of its series, on a replacement); nothing else changes.
+ */
 function expectWellFormed(
   result: { inputs?: Record<string, unknown>; failures?: CheckFailure[] },
   news: Record<string, unknown>,
   known: string[],
 ): number {
-  expect(result.inputs).toBe(news);
+  if (result.inputs === news) expect(result.inputs).toBe(news);
+  else expect({ ...result.inputs, name: news.name }).toEqual(news);
   const failures = result.failures ?? [];
   for (const f of failures) {
     expect(typeof f.property).toBe("string");
@@ -96,6 +127,27 @@ describe("the resources' check on random and malformed inputs", () => {
     console.log(`resilience/check: ServerlessEndpoint cases=${RUNS} refused=${failing} failures=${failures} throws=0`);
     expect(failing).toBeGreaterThan(RUNS / 2);
   });
+
+  it.each([
+    ["Template", templateProvider, TEMPLATE_KEYS, validTemplate],
+    ["ContainerRegistryAuth", containerRegistryAuthProvider, AUTH_KEYS, validAuth],
+  ] as const)(
+    "%s check never throws, every failure names a property, and no failure repeats a secret",
+    async (kind, provider, keys, valid) => {
+      let failing = 0;
+      let failures = 0;
+      await fc.assert(
+        fc.asyncProperty(bag([...keys], valid), fc.option(bag([...keys], valid)), async (news, olds) => {
+          const n = expectWellFormed(await provider.check(olds ?? {}, news), news, [...keys]);
+          failures += n;
+          if (n > 0) failing++;
+        }),
+        { numRuns: RUNS },
+      );
+      console.log(`resilience/check: ${kind} cases=${RUNS} refused=${failing} failures=${failures} throws=0`);
+      expect(failing).toBeGreaterThan(RUNS / 2);
+    },
+  );
 
   it("accepts every valid input it is given, unknown values included", async () => {
     const volume = fc.record({

@@ -4,6 +4,12 @@ import { RunpodClient } from "../../sdk/client";
 import { APIError, RequestValidationError } from "../../sdk/errors";
 import { DATA_CENTER_IDS, GPU_TYPE_IDS } from "../../sdk/schemas";
 import { scriptedServer } from "../integration/sdk/scripted-server";
+import { announceSeed, resilienceSeed } from "./seed";
+
+/** The run's seed drives every generated case (fast-check prints it, with a replay path, on failure). */
+const SEED = resilienceSeed();
+fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: SEED });
+announceSeed("client-validation", SEED);
 
 /**
  * Issue "Resilience" 3, the client's request validation: random and malformed inputs to every
@@ -15,7 +21,9 @@ const RUNS = 3000;
 const API_KEY = "rpa_RESILIENCE_CLIENT_KEY_4c1d";
 const S3_ID = "AKIARESILIENCE0ID42";
 const S3_SECRET = "s3-secret-RESILIENCE-9b8a7";
-const CREDENTIALS = [API_KEY, S3_ID, S3_SECRET];
+const REGISTRY_PASSWORD = "ghp_RESILIENCE0REGISTRY0PW0e3f";
+const ENV_SECRET = "env-secret-RESILIENCE-77aa";
+const CREDENTIALS = [API_KEY, S3_ID, S3_SECRET, REGISTRY_PASSWORD, ENV_SECRET];
 
 let server: Awaited<ReturnType<typeof scriptedServer>>;
 let client: RunpodClient;
@@ -74,6 +82,29 @@ const endpointBody = body(endpointKeys, {
   workersMin: fc.oneof(fc.integer({ min: -2, max: 10 }), anyValue),
   workersMax: fc.oneof(fc.integer({ min: -2, max: 10 }), anyValue),
 });
+const templateKeys = ["name", "imageName", "env", "ports", "containerDiskInGb", "volumeMountPath", "category"];
+const templateBody = body(templateKeys, {
+  name: fc.oneof(fc.string(), anyValue),
+  imageName: fc.oneof(fc.constantFrom("ghcr.io/acme/echo:1.0", "a b"), anyValue),
+  env: fc.oneof(
+    fc.dictionary(fc.constantFrom("TOKEN", "1BAD", "A-B", ""), fc.oneof(fc.constant(ENV_SECRET), anyValue), {
+      maxKeys: 3,
+    }),
+    fc.constantFrom(ENV_SECRET, [ENV_SECRET], `TOKEN=${ENV_SECRET}`),
+  ),
+  ports: fc.oneof(fc.array(fc.constantFrom("8888/http", "22/tcp", "22/udp", "99999/tcp", "x")), anyValue),
+  containerDiskInGb: fc.oneof(fc.integer({ min: -2, max: 100 }), anyValue),
+  category: fc.oneof(fc.constantFrom("NVIDIA", "AMD", "CPU", "TPU"), anyValue),
+  isServerless: anyValue,
+});
+const registryAuthBody = body(["name", "username", "password"], {
+  name: fc.oneof(fc.string(), anyValue),
+  username: fc.oneof(fc.string(), anyValue),
+  password: fc.oneof(
+    fc.constant(REGISTRY_PASSWORD),
+    fc.constantFrom([REGISTRY_PASSWORD], { value: REGISTRY_PASSWORD }, "", 5),
+  ),
+});
 const jobBody = body(["input", "webhook", "policy", "s3Config"], {
   input: jobInput,
   webhook: fc.oneof(fc.constantFrom("https://hooks.example/x", "ftp://x", "not a url"), anyValue),
@@ -97,6 +128,17 @@ const call = fc.oneof(
     op: "endpoints.update",
     input: b,
     run: () => client.endpoints.update("ep1", b as never),
+  })),
+  templateBody.map((b) => ({ op: "templates.create", input: b, run: () => client.templates.create(b as never) })),
+  templateBody.map((b) => ({
+    op: "templates.update",
+    input: b,
+    run: () => client.templates.update("tpl1", b as never, { method: "POST" }),
+  })),
+  registryAuthBody.map((b) => ({
+    op: "containerRegistryAuth.create",
+    input: b,
+    run: () => client.containerRegistryAuth.create(b as never),
   })),
   jobBody.map((b) => ({ op: "jobs.run", input: b, run: () => client.jobs("ep1").run(b as never) })),
   fc.tuple(jobBody, fc.option(anyValue)).map(([b, wait]) => ({

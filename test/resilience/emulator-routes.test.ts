@@ -10,13 +10,19 @@ import {
   runJob,
   startTestEmulator,
 } from "../integration/emulator/helpers";
+import { announceSeed, resilienceSeed } from "./seed";
+
+/** The run's seed drives every generated case (fast-check prints it, with a replay path, on failure). */
+const SEED = resilienceSeed();
+fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: SEED });
+announceSeed("emulator-routes", SEED);
 
 /**
  * Issue "Resilience" 3, the emulator's routes: random methods, paths, ids, queries, content types,
  * bodies and keys at every route (test/integration/emulator/http-robustness.test.ts sends random
  * JSON bodies to fixed routes; this widens every other part of the request). The emulator never
- * answers 5xx, and a refused request changes nothing: the volumes, endpoints and jobs of both
- * accounts are the same before and after it.
+ * answers 5xx, and a refused request changes nothing: the volumes, endpoints, templates,
+ * registry auths and jobs of both accounts are the same before and after it.
  */
 const RUNS = 2000;
 
@@ -34,6 +40,9 @@ beforeAll(async () => {
   const theirs = await createEndpoint(other, { workersMax: 0 });
   await runJob(other, theirs, { input: { theirs: true } });
   await other.post("/v1/networkvolumes", { name: "theirs", size: 5, dataCenterId: "EU-RO-1" });
+  const theirAuth = (await other.post("/v1/containerregistryauth", { name: "theirs", username: "u", password: "p" }))
+    .body;
+  await other.post("/v1/templates", { name: "theirs", imageName: "x", containerRegistryAuthId: theirAuth.id });
 });
 afterAll(() => emu?.close());
 
@@ -43,7 +52,7 @@ function account(key: string) {
   return a;
 }
 
-/** What a refused request must not change: both accounts' volumes, endpoints, and the jobs each endpoint holds. */
+/** What a refused request must not change: both accounts' management records, and the jobs each endpoint holds. */
 function snapshot(): string {
   return JSON.stringify(
     [KEY, OTHER_KEY].map((key) => {
@@ -52,15 +61,42 @@ function snapshot(): string {
       const jobs = [...a.allRuntimes()]
         .filter(([, runtime]) => runtime.jobs.size > 0)
         .map(([id, runtime]) => [id, [...runtime.jobs.keys()].sort()]);
-      return { volumes: [...a.volumes.values()], endpoints: [...a.endpoints.values()], jobs };
+      return {
+        volumes: [...a.volumes.values()],
+        endpoints: [...a.endpoints.values()],
+        templates: [...a.templates.values()],
+        auths: [...a.registryAuths.values()],
+        jobs,
+      };
     }),
   );
 }
 
-/** Keeps at least two volumes and two endpoints with a queued job each in the main account. */
+let made = 0;
+/**
+ * Keeps at least two volumes, two registry auths, two templates (pulling with an auth, so it is
+ * in use) and two endpoints with a queued job each in the main account, one endpoint running a
+ * template of the account (so it is in use too).
+ */
 async function replenish(): Promise<void> {
   const a = account(KEY);
   while (a.volumes.size < 2) await api.post("/v1/networkvolumes", { name: "v", size: 5, dataCenterId: "EU-RO-1" });
+  while (a.registryAuths.size < 2)
+    await api.post("/v1/containerregistryauth", { name: `auth-${made++}`, username: "u", password: "p" });
+  while (a.templates.size < 2) {
+    const containerRegistryAuthId = [...a.registryAuths.keys()][0];
+    const body = {
+      name: `tpl-${made++}`,
+      imageName: "ghcr.io/acme/echo:1",
+      isServerless: true,
+      containerRegistryAuthId,
+    };
+    await api.post("/v1/templates", body);
+  }
+  const own = [...a.templates.values()].find((t) => t.isServerless);
+  if (own && ![...a.endpoints.values()].some((e) => a.templates.has(e.templateId ?? ""))) {
+    await createEndpoint(api, { workersMax: 0, templateId: own.id });
+  }
   while (a.endpoints.size < 2) await createEndpoint(api, { workersMax: 0 });
   for (const id of a.endpoints.keys()) {
     if ((a.runtime(id)?.jobs.size ?? 0) === 0) await runJob(api, id, { input: { n: 1 } });
@@ -75,6 +111,8 @@ const idOf = (kind: IdKind, pick: number, ids: (key: string) => string[], random
 };
 const volumeIds = (key: string) => [...account(key).volumes.keys()];
 const endpointIds = (key: string) => [...account(key).endpoints.keys()];
+const templateIds = (key: string) => [...account(key).templates.keys()];
+const authIds = (key: string) => [...account(key).registryAuths.keys()];
 const jobIds = (key: string) => [...account(key).allRuntimes().values()].flatMap((r) => [...r.jobs.keys()]);
 
 const TEMPLATES = [
@@ -84,6 +122,12 @@ const TEMPLATES = [
   "/v1/endpoints",
   "/v1/endpoints/{ep}",
   "/v1/endpoints/{ep}/update",
+  "/v1/templates",
+  "/v1/templates/{tpl}",
+  "/v1/templates/{tpl}/update",
+  "/v1/templates/echo",
+  "/v1/containerregistryauth",
+  "/v1/containerregistryauth/{auth}",
   "/v2/{ep}/run",
   "/v2/{ep}/runsync",
   "/v2/{ep}/status/{job}",
@@ -113,6 +157,12 @@ const ROUTES: [string, string][] = [
   ["POST", "/v1/endpoints"],
   ["PATCH", "/v1/endpoints/{ep}"],
   ["POST", "/v1/endpoints/{ep}/update"],
+  ["POST", "/v1/templates"],
+  ["PATCH", "/v1/templates/{tpl}"],
+  ["POST", "/v1/templates/{tpl}/update"],
+  ["DELETE", "/v1/templates/{tpl}"],
+  ["POST", "/v1/containerregistryauth"],
+  ["DELETE", "/v1/containerregistryauth/{auth}"],
   ["POST", "/v2/{ep}/run"],
   ["POST", "/v2/{ep}/runsync"],
   ["GET", "/v2/{ep}/status/{job}"],
@@ -120,6 +170,9 @@ const ROUTES: [string, string][] = [
   ["POST", "/v2/{ep}/retry/{job}"],
   ["POST", "/v2/sdxl-turbo/run"],
 ];
+/** Mostly `valid` (three times in four), else one of `invalid`. */
+const mostly = (valid: fc.Arbitrary<unknown>, ...invalid: fc.Arbitrary<unknown>[]) =>
+  fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: fc.oneof(...invalid) });
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 const requestArb = fc.record({
@@ -145,7 +198,10 @@ const requestArb = fc.record({
     fc.oneof(
       fc
         .dictionary(
-          fc.oneof(fc.constantFrom("wait", "ttl", "includeTemplate", "includeWorkers"), fc.string()),
+          fc.oneof(
+            fc.constantFrom("wait", "ttl", "includeTemplate", "includeWorkers", "includeRunpodTemplates"),
+            fc.string(),
+          ),
           fc.oneof(fc.integer({ min: -10, max: 400_000 }).map(String), fc.constantFrom("true", "1e3", ""), fc.string()),
           { maxKeys: 3 },
         )
@@ -182,6 +238,31 @@ const requestArb = fc.record({
           { requiredKeys: [] },
         )
         .map((v) => JSON.stringify(v)),
+      // Template and registry auth bodies: mostly valid values, names that clash with replenish's.
+      fc
+        .record(
+          {
+            name: mostly(
+              fc.constantFrom("fresh", "tpl-0", "auth-0"),
+              fc.constantFrom(""),
+              fc.anything({ maxDepth: 0 }),
+            ),
+            imageName: mostly(
+              fc.constantFrom("ghcr.io/acme/echo:1", "x/nope@sha256:00"),
+              fc.constantFrom("", "a b", 7),
+            ),
+            env: mostly(fc.constant({ TOKEN: "v" }), fc.constant({ "1X": "v" }), fc.anything({ maxDepth: 1 })),
+            ports: mostly(fc.constant(["8000/http"]), fc.constantFrom(["22/udp"], "80/http", [80])),
+            category: mostly(fc.constant("CPU"), fc.constant("TPU")),
+            isServerless: mostly(fc.boolean(), fc.constant("yes")),
+            containerRegistryAuthId: mostly(fc.constant(""), fc.constant("cnope")),
+            readme: fc.string(),
+            username: mostly(fc.constant("robot"), fc.constantFrom("", 1)),
+            password: mostly(fc.constant("pw"), fc.constantFrom("", null)),
+          },
+          { requiredKeys: ["name", "imageName", "username", "password"] },
+        )
+        .map((v) => JSON.stringify(v)),
       fc.string(),
       fc.constantFrom('{"a":', "[", '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', "\u0000"),
     ),
@@ -204,7 +285,9 @@ describe("the emulator's routes on random and malformed requests", () => {
         const path = template
           .replace("{vol}", idOf(r.idKind, r.pick, volumeIds, r.randomId))
           .replace("{ep}", idOf(r.idKind, r.pick, endpointIds, r.randomId))
-          .replace("{job}", idOf(r.idKind, r.pick, jobIds, r.randomId));
+          .replace("{job}", idOf(r.idKind, r.pick, jobIds, r.randomId))
+          .replace("{tpl}", idOf(r.idKind, r.pick, templateIds, r.randomId))
+          .replace("{auth}", idOf(r.idKind, r.pick, authIds, r.randomId));
         // Admin routes that change the emulator itself (reset, faults, clock) are tested elsewhere.
         const method = path.startsWith("/_emulator") ? "GET" : routeMethod;
         const withBody = method !== "GET" && method !== "HEAD" && r.body !== null;

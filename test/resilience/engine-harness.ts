@@ -110,12 +110,16 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Creates a stack of `program` (a folder of test/resilience/programs) against `platform`. */
+/**
+ * Creates a stack of `program` (a folder of test/resilience/programs) against `platform`; `env`
+ * is added to every engine run's environment (e.g. `RUNPOD_RETRY_SEED`).
+ */
 export async function createEngineStack(
   program: string,
   platform: PlatformAccess,
   config: ConfigMap = {},
   label = program,
+  env: Record<string, string> = {},
 ): Promise<EngineStack> {
   const bin = await providePulumiCli();
   fs.mkdirSync(WORK_ROOT, { recursive: true });
@@ -128,6 +132,7 @@ export async function createEngineStack(
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: path.join(backendDir, ".pulumi-home"),
     RUNPOD_API_KEY: platform.apiKey,
+    ...env,
   };
   const stackName = "resilience";
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(bin) });

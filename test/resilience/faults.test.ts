@@ -2,14 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultRule, type RunningEmulator, startEmulator } from "../../emulator";
 import { createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
 import { accountCounters, platformInventory, reconcile, stateInventory } from "./inventory";
+import { announceSeed, resilienceSeed, seedStreams, withSeed } from "./seed";
 
 /**
  * Issue "Resilience" 1: `pulumi up` of a 20-resource stack while the management API misbehaves
  * converges in at most 3 runs, with nothing duplicated and nothing orphaned; `destroy` under the
- * same faults leaves nothing behind.
+ * same faults leaves nothing behind. The seed picks the faults and the provider's retry jitter
+ * (RESILIENCE_SEED replays them for the same requests in the same order).
  */
 const KEY = "rpa_RESILIENCEFAULTS0001";
 const MAX_RUNS = 3;
+const SEED = resilienceSeed();
+const streams = seedStreams(SEED, "faults");
 /** The issue's mix: 500s, 429s, dropped connections and latency jitter on the management API. */
 const MIX = { errorRate: 0.2, rateLimitRate: 0.1, dropRate: 0.05, latencyMs: 5, jitterMs: 60 };
 /**
@@ -25,9 +29,22 @@ let emulator: RunningEmulator;
 let e: EngineStack;
 
 beforeAll(async () => {
+  announceSeed("faults", SEED);
   ensureBuilt();
-  emulator = await startEmulator({ port: 0, apiKeys: [KEY], rateLimits: false, faults: FAULTS });
-  e = await createEngineStack("fleet", { apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, apiKey: KEY });
+  emulator = await startEmulator({
+    port: 0,
+    apiKeys: [KEY],
+    rateLimits: false,
+    faults: FAULTS,
+    seed: streams.emulator,
+  });
+  e = await createEngineStack(
+    "fleet",
+    { apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, apiKey: KEY },
+    {},
+    "fleet",
+    { RUNPOD_RETRY_SEED: String(streams.retries) },
+  );
 });
 afterAll(async () => {
   await emulator?.close();
@@ -63,17 +80,29 @@ function firstError(output: string): string {
 describe("pulumi up and destroy while the platform fails", { timeout: 300_000 }, () => {
   it("converges in at most 3 up runs and 3 destroy runs, with zero orphans and zero duplicates", async () => {
     const up = await untilSucceeded(() => e.stack.up());
-    expect(up.runs, up.errors.join("\n---\n")).toBeLessThanOrEqual(MAX_RUNS);
+    expect(up.runs, withSeed(SEED, up.errors.join("\n---\n"))).toBeLessThanOrEqual(MAX_RUNS);
     const state = await e.exportState();
     const afterUp = reconcile(platformInventory(emulator, KEY), state);
-    expect(stateInventory(state).pending).toEqual([]);
-    expect(afterUp).toMatchObject({ platform: 20, state: 20, orphans: [], missing: [], duplicates: [] });
+    expect(stateInventory(state).pending, withSeed(SEED, "pending")).toEqual([]);
+    expect(afterUp, withSeed(SEED, "after up")).toMatchObject({
+      platform: 20,
+      state: 20,
+      orphans: [],
+      missing: [],
+      duplicates: [],
+    });
     expect(afterUp.doubleRecorded).toEqual([]);
 
     const destroy = await untilSucceeded(() => e.stack.destroy());
-    expect(destroy.runs, destroy.errors.join("\n---\n")).toBeLessThanOrEqual(MAX_RUNS);
+    expect(destroy.runs, withSeed(SEED, destroy.errors.join("\n---\n"))).toBeLessThanOrEqual(MAX_RUNS);
     const afterDestroy = reconcile(platformInventory(emulator, KEY), await e.exportState());
-    expect(afterDestroy).toMatchObject({ platform: 0, state: 0, orphans: [], missing: [], duplicates: [] });
+    expect(afterDestroy, withSeed(SEED, "after destroy")).toMatchObject({
+      platform: 0,
+      state: 0,
+      orphans: [],
+      missing: [],
+      duplicates: [],
+    });
 
     const faulty = accountCounters(emulator, KEY);
     const { latency, ...faults } = faulty.faults;
@@ -90,7 +119,7 @@ describe("pulumi up and destroy while the platform fails", { timeout: 300_000 },
     expect(platformInventory(emulator, KEY)).toEqual([]);
     const baseline = accountCounters(emulator, KEY).requests;
     console.log(
-      `resilience/faults: resources=20 upRuns=${up.runs} destroyRuns=${destroy.runs} requests=${faulty.requests} ` +
+      `resilience/faults: seed=${SEED} resources=20 upRuns=${up.runs} destroyRuns=${destroy.runs} requests=${faulty.requests} ` +
         `faultFreeRequests=${baseline} retries=${faulty.requests - baseline} injected=${injected} ` +
         `faults=${JSON.stringify(faults)} delayed=${latency} orphans=${afterUp.orphans.length + afterDestroy.orphans.length} ` +
         `duplicates=${afterUp.duplicates.length} missing=${afterUp.missing.length} ` +

@@ -77,6 +77,28 @@ export function reconcile(platform: PlatformResource[], state: StateExport): Rec
 export function accountCounters(emulator: RunningEmulator, apiKey: string) {
   const account = emulator.store.accountForKey(apiKey);
   if (!account) throw new Error("no account for this key");
-  const { faults, requests, byRoute } = account.stats;
-  return { faults: { ...faults }, requests, byRoute: Object.fromEntries(byRoute) };
+  const { faults, requests, byRoute, rateLimited, peakInFlight } = account.stats;
+  return { faults: { ...faults }, requests, byRoute: Object.fromEntries(byRoute), rateLimited, peakInFlight };
+}
+
+/**
+ * Resources whose recorded outputs differ from what the platform holds (every output but `url`,
+ * which the platform does not store): the "platform changed, state did not" of a killed update.
+ */
+export function drift(emulator: RunningEmulator, apiKey: string, state: StateExport): string[] {
+  const account = emulator.store.accountForKey(apiKey);
+  if (!account) throw new Error("no account for this key");
+  const found: string[] = [];
+  for (const r of state.deployment.resources ?? []) {
+    if (!r.type.includes("dynamic/runpod:") || !r.id) continue;
+    const record = (account.volumes.get(r.id) ?? account.endpoints.get(r.id)) as Record<string, unknown> | undefined;
+    if (!record) continue; // missing, reported by reconcile
+    for (const [k, v] of Object.entries(r.outputs ?? {})) {
+      if (k === "url" || k.startsWith("__")) continue;
+      if (JSON.stringify(record[k]) !== JSON.stringify(v)) {
+        found.push(`${r.id} ${k}: state ${JSON.stringify(v)}, platform ${JSON.stringify(record[k])}`);
+      }
+    }
+  }
+  return found;
 }

@@ -1,14 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Client, createEndpoint, runJob, startTestEmulator } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { createEndpoint, runJob, useTestEmulator } from "./helpers";
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
-
-async function start(options: Parameters<typeof startTestEmulator>[0] = {}) {
-  ctx = await startTestEmulator(options);
-  api = ctx.api;
-}
-afterEach(() => ctx.emu.close());
+const ctx = useTestEmulator({}, "manual");
+const { api } = ctx;
+const start = ctx.start;
 
 describe("admin routes (/_emulator/)", () => {
   it("counts API requests per route and per account, not admin requests, and resets the counters", async () => {
@@ -41,7 +36,7 @@ describe("admin routes (/_emulator/)", () => {
     expect(state.networkVolumes).toHaveLength(1);
     expect(state.endpoints.map((e: { id: string }) => e.id)).toEqual([ep]);
     expect(state.jobs[ep]).toMatchObject({ IN_QUEUE: 1, held: 1, workers: { idle: 0, running: 0 } });
-    expect(state.templates).toContain("echo");
+    expect(state.handlers).toContain("echo");
     expect((await ctx.other.get("/_emulator/state")).body.endpoints).toEqual([]);
   });
 

@@ -1,18 +1,10 @@
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../../emulator";
-import { type Client, clientFor, createEndpoint, runJob, startTestEmulator } from "./helpers";
+import { clientFor, createEndpoint, runJob, useTestEmulator } from "./helpers";
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
-let other: Client;
-
-beforeAll(async () => {
-  ctx = await startTestEmulator();
-  api = ctx.api;
-  other = ctx.other;
-});
-afterAll(() => ctx.emu.close());
+const ctx = useTestEmulator({}, "file");
+const { api, other } = ctx;
 
 describe("authentication (spec 'Authentication')", () => {
   const routes: [string, string][] = [

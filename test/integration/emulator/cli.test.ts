@@ -117,6 +117,27 @@ describe("the CLI: npx pulumi-runpod emulator", () => {
     await res.body.dump();
   });
 
+  it("deploys an endpoint with a GPU type added by --add-gpu-type, which it refuses without the flag", async () => {
+    const create = async (url: string) => {
+      const res = await request(`${url}/v1/endpoints`, {
+        method: "POST",
+        headers: { authorization: "Bearer emulator-key", "content-type": "application/json" },
+        body: JSON.stringify({ templateId: "echo", gpuTypeIds: ["NVIDIA B300"] }),
+      });
+      return { status: res.statusCode, body: (await res.body.json()) as { message?: string } };
+    };
+    const plain = await startCli(["emulator", "--port", "0"]);
+    expect(await create(plain.url)).toMatchObject({
+      status: 400,
+      body: { message: 'gpuTypeIds.0 = "NVIDIA B300": is not a GPU type the platform knows' },
+    });
+    child!.kill("SIGTERM");
+    expect(await exited(child!)).toBe(0);
+    const told = await startCli(["emulator", "--port", "0", "--add-gpu-type", "NVIDIA B300"]);
+    expect(told.output()).toContain(`GPU types added to this release's list: "NVIDIA B300"`);
+    expect((await create(told.url)).status).toBe(200);
+  });
+
   it("applies the --fault-* flags to the routes --fault-route names", async () => {
     const { url } = await startCli(["emulator", "--port", "0", "--fault-route", "GET /v1", "--fault-error-rate", "1"]);
     const auth = { authorization: "Bearer emulator-key" };
@@ -130,17 +151,19 @@ describe("the CLI: npx pulumi-runpod emulator", () => {
     expect(await exited(child!)).toBe(0);
   });
 
-  it.each([[["emulator", "--port", "abc"]], [["emulator", "--bogus"]], [["serve"]]])(
-    "exits 2 with the usage on %j",
-    async (args) => {
-      const proc = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-      child = proc;
-      let err = "";
-      proc.stderr!.on("data", (c) => {
-        err += c;
-      });
-      expect(await exited(proc)).toBe(2);
-      expect(err).toContain("Usage: pulumi-runpod emulator");
-    },
-  );
+  it.each([
+    [["emulator", "--port", "abc"]],
+    [["emulator", "--bogus"]],
+    [["serve"]],
+    [["emulator", "--add-cuda-version", "13"]],
+  ])("exits 2 with the usage on %j", async (args) => {
+    const proc = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    child = proc;
+    let err = "";
+    proc.stderr!.on("data", (c) => {
+      err += c;
+    });
+    expect(await exited(proc)).toBe(2);
+    expect(err).toContain("Usage: pulumi-runpod emulator");
+  });
 });

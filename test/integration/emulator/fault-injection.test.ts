@@ -1,16 +1,11 @@
 import { request } from "undici";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../../emulator/cli-args";
-import { type Client, createEndpoint, KEY, runJob, startTestEmulator } from "./helpers";
+import { createEndpoint, KEY, runJob, useTestEmulator } from "./helpers";
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
-
-async function start(options: Parameters<typeof startTestEmulator>[0] = {}) {
-  ctx = await startTestEmulator(options);
-  api = ctx.api;
-}
-afterEach(() => ctx.emu.close());
+const ctx = useTestEmulator({}, "manual");
+const { api } = ctx;
+const start = ctx.start;
 
 const faultStats = async () => (await api.get("/_emulator/stats")).body.faults;
 
@@ -116,14 +111,14 @@ describe("fault injection (/_emulator/faults)", () => {
     expect((await api.get("/v1/endpoints")).status).toBe(200);
   });
 
-  it("matches route patterns in linear time, even with many wildcards", async () => {
+  // A backtracking matcher would take ages on this pattern (150 wildcards against 150 characters):
+  // the test's own timeout is the bound, not a wall-clock assertion.
+  it("matches route patterns without backtracking, even with many wildcards", async () => {
     await start();
     const pattern = `/${"*".repeat(150)}x`;
     await api.put("/_emulator/faults", { rules: [{ route: pattern, errorRate: 1 }] });
-    const t0 = performance.now();
     expect((await api.get(`/v1/${"a".repeat(150)}`)).status).toBe(404);
     expect((await api.get("/v1x")).status).toBe(500);
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   it("keeps fault rules per account", async () => {

@@ -3,11 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../../emulator";
-import { type Client, createEndpoint, runJob, startTestEmulator } from "./helpers";
+import { createEndpoint, runJob, useTestEmulator } from "./helpers";
 
 let dir: string;
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "emulator-handlers-"));
@@ -38,13 +36,11 @@ beforeAll(async () => {
     "export default async () => { const o = {}; o.self = o; return o; };\n",
   );
   await writeFile(path.join(dir, "README.txt"), "not a handler\n");
-  ctx = await startTestEmulator({ handlersDir: dir });
-  api = ctx.api;
 });
-afterAll(async () => {
-  await ctx.emu.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+// Registered after the hook that writes the handler files: hooks run in order.
+const ctx = useTestEmulator(() => ({ handlersDir: dir }), "file");
+const { api } = ctx;
 
 describe("handler files (--handlers DIR)", () => {
   it("adds a template per file next to the built-ins", () => {

@@ -1,4 +1,5 @@
 import { request } from "undici";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from "../../../emulator";
 
 /** The key most tests use, and a second account's key. */
@@ -13,11 +14,15 @@ export interface Answer {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** A tiny client over undici `request`, bound to one emulator and one key. */
-/** `key: null` sends no Authorization header. */
-export function clientFor(emu: RunningEmulator, key: string | null = KEY) {
+/**
+ * A tiny client over undici `request`, bound to one key and to an emulator, or to a function that
+ * answers the current one (so a file-level client follows the fixture from test to test).
+ * `key: null` sends no Authorization header.
+ */
+export function clientFor(target: RunningEmulator | (() => RunningEmulator), key: string | null = KEY) {
+  const emulator = typeof target === "function" ? target : () => target;
   const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await request(`${emu.url}${path}`, {
+    const res = await request(`${emulator().url}${path}`, {
       method: method as "GET",
       headers: {
         ...(key ? { authorization: `Bearer ${key}` } : {}),
@@ -50,10 +55,72 @@ export function clientFor(emu: RunningEmulator, key: string | null = KEY) {
 export type Client = ReturnType<typeof clientFor>;
 
 /** Starts an emulator on a free loopback port with a manual clock (unless told otherwise) and two accounts. */
-export async function startTestEmulator(options: EmulatorOptions = {}) {
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const clock = options.clock ?? (options.timeScale === undefined ? new ManualClock() : undefined);
   const emu = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], ...options, ...(clock ? { clock } : {}) });
   return { emu, clock: clock as ManualClock, api: clientFor(emu, KEY), other: clientFor(emu, OTHER_KEY) };
+}
+
+/** An emulator of a test: the server, its manual clock (when it has one) and a client per account. */
+export interface TestEmulator {
+  emu: RunningEmulator;
+  clock: ManualClock;
+  api: Client;
+  other: Client;
+}
+
+/** When the fixture starts an emulator: before each test, once for the file, or when the test calls `start`. */
+export type EmulatorLifetime = "each" | "file" | "manual";
+
+/**
+ * The fixture of the emulator integration tests, registered once at the top of a file:
+ *
+ * ```ts
+ * const ctx = useTestEmulator();               // a fresh emulator before each test, closed after it
+ * const { api } = ctx;                         // clients that always talk to the current emulator
+ * const lazy = useTestEmulator({}, "manual");  // a test calls `await lazy.start({ rateLimits: false })`
+ * ```
+ *
+ * `defaults` may be a function, read when the emulator starts (e.g. a directory made in `beforeAll`).
+ *
+ * The emulator listens on a free loopback port with two accounts (`KEY`, `OTHER_KEY`) and a
+ * manual clock unless `timeScale` or `clock` is given; whatever was started is closed.
+ */
+export function useTestEmulator(
+  defaults: EmulatorOptions | (() => EmulatorOptions) = {},
+  lifetime: EmulatorLifetime = "each",
+): TestEmulator & { start(options?: EmulatorOptions): Promise<TestEmulator> } {
+  let current: TestEmulator | undefined;
+  const live = () => {
+    if (!current) throw new Error("no emulator is running: start one first (useTestEmulator lifetime 'manual')");
+    return current;
+  };
+  const start = async (options: EmulatorOptions = {}) => {
+    current = await startTestEmulator({ ...(typeof defaults === "function" ? defaults() : defaults), ...options });
+    return current;
+  };
+  const stop = async () => {
+    await current?.emu.close();
+    current = undefined;
+  };
+  if (lifetime === "file") {
+    beforeAll(() => start().then(() => undefined));
+    afterAll(stop);
+  } else {
+    if (lifetime === "each") beforeEach(() => start().then(() => undefined));
+    afterEach(stop);
+  }
+  return {
+    start,
+    get emu() {
+      return live().emu;
+    },
+    get clock() {
+      return live().clock;
+    },
+    api: clientFor(() => live().emu, KEY),
+    other: clientFor(() => live().emu, OTHER_KEY),
+  };
 }
 
 /** Creates an endpoint and returns its id. */

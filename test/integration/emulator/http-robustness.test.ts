@@ -1,14 +1,9 @@
 import fc from "fast-check";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KEY, startTestEmulator } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { eventually, KEY, useTestEmulator } from "./helpers";
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-
-beforeAll(async () => {
-  ctx = await startTestEmulator();
-});
-afterAll(() => ctx.emu.close());
+const ctx = useTestEmulator({}, "file");
 
 async function raw(method: string, path: string, body: string | Buffer | undefined, contentType?: string) {
   const res = await request(`${ctx.emu.url}${path}`, {
@@ -179,7 +174,10 @@ describe("nothing a client sends makes the emulator fail", () => {
       body: JSON.stringify({ input: {} }),
       signal: controller.signal,
     }).catch((e: Error) => e);
-    await new Promise((r) => setTimeout(r, 20));
+    // Disconnect once the request is being served (its job queued), not after a guessed delay.
+    await eventually(async () => {
+      expect((await raw("GET", `/v2/${ep}/health`, undefined)).body.jobs.inQueue).toBe(1);
+    });
     controller.abort();
     expect(await pending).toBeInstanceOf(Error);
     await ctx.clock.advance(90_000);

@@ -1,15 +1,9 @@
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestEmulator } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { useTestEmulator } from "./helpers";
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
-
-beforeAll(async () => {
-  ctx = await startTestEmulator();
-  api = ctx.api;
-});
-afterAll(() => ctx.emu.close());
+const ctx = useTestEmulator({}, "file");
+const { api } = ctx;
 
 async function fetchPng(url: string) {
   const res = await request(url);

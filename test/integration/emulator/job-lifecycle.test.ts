@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JobRecordSchema } from "../../../sdk/schemas";
-import { type Client, createEndpoint, runJob, settle, startTestEmulator } from "./helpers";
+import { createEndpoint, runJob, settle, useTestEmulator } from "./helpers";
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
-
-beforeEach(async () => {
-  ctx = await startTestEmulator();
-  api = ctx.api;
-});
-afterEach(() => ctx.emu.close());
+const ctx = useTestEmulator();
+const { api } = ctx;
 
 const status = (ep: string, id: string) => api.get(`/v2/${ep}/status/${id}`);
 

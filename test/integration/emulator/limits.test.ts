@@ -1,15 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../sdk/schemas";
-import { type Client, createEndpoint, runJob, startTestEmulator, untilJobs } from "./helpers";
+import { createEndpoint, runJob, untilJobs, useTestEmulator } from "./helpers";
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
-
-async function start(options: Parameters<typeof startTestEmulator>[0] = {}) {
-  ctx = await startTestEmulator(options);
-  api = ctx.api;
-}
-afterEach(() => ctx.emu.close());
+const ctx = useTestEmulator({}, "manual");
+const { api } = ctx;
+const start = ctx.start;
 
 function bodyOfSize(bytes: number): string {
   const head = '{"input":{"data":"';

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATA_CENTER_IDS, ENDPOINT_DEFAULTS, EndpointListSchema, EndpointSchema } from "../../../sdk/schemas";
-import { type Client, createEndpoint, startTestEmulator } from "./helpers";
+import { createEndpoint, useTestEmulator } from "./helpers";
 import { openApiProblems } from "./openapi-shape";
 
 /**
@@ -9,14 +9,8 @@ import { openApiProblems } from "./openapi-shape";
  */
 const ECHOED_INPUT_FIELDS = ["flashboot", "cpuFlavorIds", "vcpuCount"];
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
-
-beforeAll(async () => {
-  ctx = await startTestEmulator();
-  api = ctx.api;
-});
-afterAll(() => ctx.emu.close());
+const ctx = useTestEmulator({}, "file");
+const { api } = ctx;
 
 describe("endpoints (spec 'Endpoint creation input', OpenAPI 'endpoints')", () => {
   it("creates an endpoint with the OpenAPI defaults, createdAt, userId and version", async () => {

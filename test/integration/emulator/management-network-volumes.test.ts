@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NetworkVolumeListSchema, NetworkVolumeSchema } from "../../../sdk/schemas";
-import { type Client, startTestEmulator } from "./helpers";
+import { useTestEmulator } from "./helpers";
 import { openApiProblems } from "./openapi-shape";
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
-
-beforeAll(async () => {
-  ctx = await startTestEmulator();
-  api = ctx.api;
-});
-afterAll(() => ctx.emu.close());
+const ctx = useTestEmulator({}, "file");
+const { api } = ctx;
 
 async function createVolume(size = 10, name = "data") {
   const res = await api.post("/v1/networkvolumes", { name, size, dataCenterId: "EU-RO-1" });

@@ -1,6 +1,6 @@
 import runpodSdk from "runpod-sdk";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createEndpoint, KEY, startTestEmulator } from "./helpers";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { createEndpoint, KEY, useTestEmulator } from "./helpers";
 
 // The SDK binds console.log when it loads and prints every poll; silence it before the import runs.
 const restoreLog = vi.hoisted(() => {
@@ -11,16 +11,9 @@ const restoreLog = vi.hoisted(() => {
   };
 });
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-
-beforeAll(async () => {
-  // The SDK polls in real time, so the emulator runs on a fast scaled clock here.
-  ctx = await startTestEmulator({ timeScale: 100 });
-});
-afterAll(async () => {
-  restoreLog();
-  await ctx.emu.close();
-});
+// The SDK polls in real time, so the emulator runs on a fast scaled clock here.
+const ctx = useTestEmulator({ timeScale: 100 }, "file");
+afterAll(restoreLog);
 
 const sdkEndpoint = (id: string) => {
   const endpoint = runpodSdk(KEY, { baseUrl: ctx.emu.queueUrl }).endpoint(id);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../../emulator";
+import { passwordMatches } from "../../../emulator/management/registry-auth-record";
 import { clientFor, KEY, OTHER_KEY } from "./helpers";
 
 let dir: string;
@@ -50,6 +51,83 @@ describe("--state-file persistence", () => {
       expect((await again.post(`/v2/${endpoint.id}/runsync`, { input: { after: "restart" } })).body.output).toEqual({
         after: "restart",
       });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("keeps templates and registry auths across a restart, the password only as a hash", async () => {
+    const stateFile = path.join(dir, "templates.json");
+    const password = "ghp_PERSISTED0PASSWORD0not0in0file";
+    const first = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], stateFile });
+    const api = clientFor(first, KEY);
+    const auth = (await api.post("/v1/containerregistryauth", { name: "ghcr", username: "robot", password })).body;
+    const template = (
+      await api.post("/v1/templates", {
+        name: "worker",
+        imageName: "ghcr.io/acme/echo:1.0",
+        isServerless: true,
+        containerRegistryAuthId: auth.id,
+        env: { MODE: "fast" },
+      })
+    ).body;
+    const endpoint = (await api.post("/v1/endpoints", { templateId: template.id })).body;
+    const theirs = (await clientFor(first, OTHER_KEY).post("/v1/templates", { name: "t", imageName: "x" })).body;
+    await first.close();
+
+    const text = await readFile(stateFile, "utf8");
+    expect(text).not.toContain(password);
+    const saved = JSON.parse(text).accounts;
+    const [stored] = Object.values(saved).flatMap(
+      (a) => (a as { containerRegistryAuths: unknown[] }).containerRegistryAuths,
+    );
+    expect(stored).toEqual({
+      id: auth.id,
+      name: "ghcr",
+      username: "robot",
+      passwordHash: expect.stringMatching(/^scrypt\$/),
+    });
+    expect(await passwordMatches(password, (stored as { passwordHash: string }).passwordHash)).toBe(true);
+    expect(await passwordMatches("another password", (stored as { passwordHash: string }).passwordHash)).toBe(false);
+
+    const second = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], stateFile });
+    try {
+      const again = clientFor(second, KEY);
+      expect((await again.get(`/v1/containerregistryauth/${auth.id}`)).body).toEqual(auth);
+      expect((await again.get(`/v1/templates/${template.id}`)).body).toEqual(template);
+      expect((await again.get(`/v1/templates/${theirs.id}`)).status).toBe(404);
+      expect((await clientFor(second, OTHER_KEY).get(`/v1/templates/${theirs.id}`)).body).toEqual(theirs);
+      expect((await again.post(`/v2/${endpoint.id}/runsync`, { input: { after: "restart" } })).body.output).toEqual({
+        after: "restart",
+      });
+      // The rules hold over reloaded state: the template is in use, the auth is in use, the names are taken.
+      expect((await again.del(`/v1/templates/${template.id}`)).status).toBe(400);
+      expect((await again.del(`/v1/containerregistryauth/${auth.id}`)).status).toBe(400);
+      expect((await again.post("/v1/templates", { name: "worker", imageName: "x" })).status).toBe(400);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("loads a state file written before templates and registry auths existed", async () => {
+    const stateFile = path.join(dir, "before-templates.json");
+    const first = await startEmulator({ port: 0, apiKeys: [KEY], stateFile });
+    const volume = (
+      await clientFor(first, KEY).post("/v1/networkvolumes", { name: "old", size: 1, dataCenterId: "EU-RO-1" })
+    ).body;
+    await first.close();
+    const data = JSON.parse(await readFile(stateFile, "utf8"));
+    for (const account of Object.values(data.accounts) as Record<string, unknown>[]) {
+      delete account.templates;
+      delete account.containerRegistryAuths;
+    }
+    await writeFile(stateFile, JSON.stringify(data));
+    const second = await startEmulator({ port: 0, apiKeys: [KEY], stateFile });
+    try {
+      const again = clientFor(second, KEY);
+      expect((await again.get("/v1/networkvolumes")).body).toEqual([volume]);
+      expect((await again.get("/v1/templates")).body).toEqual([]);
+      expect((await again.get("/v1/containerregistryauth")).body).toEqual([]);
     } finally {
       await second.close();
     }

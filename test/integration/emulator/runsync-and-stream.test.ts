@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StreamChunkSchema } from "../../../sdk/schemas";
-import { type Client, createEndpoint, runJob, settle, startTestEmulator, untilJobs, untilTimers } from "./helpers";
+import { createEndpoint, runJob, settle, untilJobs, untilTimers, useTestEmulator } from "./helpers";
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
-
-beforeEach(async () => {
-  ctx = await startTestEmulator();
-  api = ctx.api;
-});
-afterEach(() => ctx.emu.close());
+const ctx = useTestEmulator();
+const { api } = ctx;
 
 describe("/runsync (rule 1 of the job operations)", () => {
   it("answers the full record of a job that completes within wait", async () => {

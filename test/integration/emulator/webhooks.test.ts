@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Client, createEndpoint, eventually, runJob, startTestEmulator } from "./helpers";
+import { createEndpoint, eventually, runJob, useTestEmulator } from "./helpers";
 
 interface Received {
   at: number;
@@ -9,16 +9,14 @@ interface Received {
   contentType: string | undefined;
 }
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
+const ctx = useTestEmulator();
+const { api } = ctx;
 let receiver: Server;
 let received: Received[];
 let failFirst: number;
 let hookUrl: string;
 
 beforeEach(async () => {
-  ctx = await startTestEmulator();
-  api = ctx.api;
   received = [];
   failFirst = 0;
   receiver = createServer((req, res) => {
@@ -35,10 +33,7 @@ beforeEach(async () => {
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 });
-afterEach(async () => {
-  await ctx.emu.close();
-  await new Promise((r) => receiver.close(r));
-});
+afterEach(() => new Promise((r) => receiver.close(r)));
 
 const stats = async () => (await api.get("/_emulator/stats")).body.webhooks;
 

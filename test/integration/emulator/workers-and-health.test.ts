@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HealthSchema } from "../../../sdk/schemas";
-import { type Client, createEndpoint, runJob, startTestEmulator } from "./helpers";
+import { createEndpoint, runJob, useTestEmulator } from "./helpers";
 
-let ctx: Awaited<ReturnType<typeof startTestEmulator>>;
-let api: Client;
-
-beforeEach(async () => {
-  ctx = await startTestEmulator();
-  api = ctx.api;
-});
-afterEach(() => ctx.emu.close());
+const ctx = useTestEmulator();
+const { api } = ctx;
 
 const health = async (ep: string) => HealthSchema.parse((await api.get(`/v2/${ep}/health`)).body);
 const workers = async (ep: string) => (await health(ep)).workers;

@@ -1,4 +1,6 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
+import { forgetSharedListings } from "../../../provider/create-once";
 import { configureDirect } from "../../../provider/provider-config";
 import { RunpodClient } from "../../../sdk/client";
 
@@ -17,13 +19,44 @@ export async function providerAgainstEmulator(apiKey = "provider-it-key") {
     });
     if (!res.ok) throw new Error(`setting faults failed: ${res.status} ${await res.text()}`);
   };
+  /** Requests the emulator answered for this account, by route (`METHOD /route`), since the last call. */
+  const takeRequestCounts = async (): Promise<Record<string, number>> => {
+    const headers = { authorization: `Bearer ${apiKey}` };
+    const stats = (await (await fetch(`${emulator.url}/_emulator/stats`, { headers })).json()) as {
+      requests: { byRoute: Record<string, number> };
+    };
+    await fetch(`${emulator.url}/_emulator/stats/reset`, { method: "POST", headers });
+    return stats.requests.byRoute;
+  };
   return {
     emulator,
     client,
     setFaults,
+    takeRequestCounts,
     close: async () => {
       await client.close();
       await emulator.close();
+    },
+  };
+}
+
+/**
+ * The fixture of the provider integration tests: one emulator for the file, and each test plays a
+ * new `pulumi up` (a new provider process, so no listing is shared with the previous test).
+ */
+export function useProviderAgainstEmulator(): {
+  readonly current: Awaited<ReturnType<typeof providerAgainstEmulator>>;
+} {
+  let env: Awaited<ReturnType<typeof providerAgainstEmulator>> | undefined;
+  beforeAll(async () => {
+    env = await providerAgainstEmulator();
+  });
+  afterAll(() => env?.close());
+  beforeEach(forgetSharedListings);
+  return {
+    get current() {
+      if (!env) throw new Error("the provider fixture has not started");
+      return env;
     },
   };
 }

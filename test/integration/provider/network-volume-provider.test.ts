@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { networkVolumeProvider as provider } from "../../../provider/network-volume-provider";
-import { providerAgainstEmulator } from "./emulator-fixture";
+import { useProviderAgainstEmulator } from "./emulator-fixture";
 
-let env: Awaited<ReturnType<typeof providerAgainstEmulator>>;
-beforeAll(async () => {
-  env = await providerAgainstEmulator();
-});
-afterAll(async () => env.close());
+const fixture = useProviderAgainstEmulator();
 
 const inputs = (over: Record<string, unknown> = {}) => ({
   name: "weights",
@@ -19,31 +15,36 @@ const inputs = (over: Record<string, unknown> = {}) => ({
 describe("the NetworkVolume provider against the emulator", () => {
   it("creates a volume and returns every output", async () => {
     const { id, outs } = await provider.create(inputs());
-    expect(outs).toEqual({ name: "weights", size: 10, dataCenterId: "EU-RO-1", __autoNamed: false });
-    expect(await env.client.networkVolumes.get(id)).toEqual({ id, name: "weights", size: 10, dataCenterId: "EU-RO-1" });
+    expect(outs).toEqual({ name: "weights", size: 10, dataCenterId: "EU-RO-1" });
+    expect(await fixture.current.client.networkVolumes.get(id)).toEqual({
+      id,
+      name: "weights",
+      size: 10,
+      dataCenterId: "EU-RO-1",
+    });
   });
 
   it("grows and renames in place, keeping the id", async () => {
     const { id, outs } = await provider.create(inputs({ name: "a" }));
     const updated = await provider.update(id, outs, inputs({ name: "b", size: 25 }));
     expect(updated.outs).toMatchObject({ name: "b", size: 25 });
-    expect(await env.client.networkVolumes.get(id)).toMatchObject({ id, name: "b", size: 25 });
+    expect(await fixture.current.client.networkVolumes.get(id)).toMatchObject({ id, name: "b", size: 25 });
   });
 
   it("reads drift made outside Pulumi and returns matching inputs", async () => {
     const { id, outs } = await provider.create(inputs({ name: "drift" }));
-    await env.client.networkVolumes.update(id, { name: "renamed-by-hand", size: 30 });
+    await fixture.current.client.networkVolumes.update(id, { name: "renamed-by-hand", size: 30 });
     const read = await provider.read(id, outs);
     expect(read).toEqual({
       id,
-      props: { name: "renamed-by-hand", size: 30, dataCenterId: "EU-RO-1", __autoNamed: false },
-      inputs: { name: "renamed-by-hand", size: 30, dataCenterId: "EU-RO-1", __autoNamed: false },
+      props: { name: "renamed-by-hand", size: 30, dataCenterId: "EU-RO-1" },
+      inputs: { name: "renamed-by-hand", size: 30, dataCenterId: "EU-RO-1" },
     });
   });
 
   it("reports a volume deleted outside Pulumi as gone, and deleting it again succeeds", async () => {
     const { id, outs } = await provider.create(inputs({ name: "gone" }));
-    await env.client.networkVolumes.delete(id);
+    await fixture.current.client.networkVolumes.delete(id);
     expect(await provider.read(id, outs)).toEqual({});
     await expect(provider.delete(id)).resolves.toBeUndefined();
   });
@@ -51,20 +52,28 @@ describe("the NetworkVolume provider against the emulator", () => {
   it("deletes a volume", async () => {
     const { id } = await provider.create(inputs({ name: "delete-me" }));
     await provider.delete(id);
-    await expect(env.client.networkVolumes.get(id)).rejects.toMatchObject({ code: "not_found" });
+    await expect(fixture.current.client.networkVolumes.get(id)).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("adopts an existing volume, converging its name and size, without creating another", async () => {
-    const existing = await env.client.networkVolumes.create({ name: "made-by-hand", size: 5, dataCenterId: "EU-RO-1" });
-    const before = (await env.client.networkVolumes.list()).length;
+    const existing = await fixture.current.client.networkVolumes.create({
+      name: "made-by-hand",
+      size: 5,
+      dataCenterId: "EU-RO-1",
+    });
+    const before = (await fixture.current.client.networkVolumes.list()).length;
     const { id, outs } = await provider.create(inputs({ name: "adopted", size: 8, adoptId: existing.id }));
     expect(id).toBe(existing.id);
-    expect(outs).toMatchObject({ name: "adopted", size: 8, adoptId: existing.id });
-    expect((await env.client.networkVolumes.list()).length).toBe(before);
+    expect(outs).toEqual({ name: "adopted", size: 8, dataCenterId: "EU-RO-1" });
+    expect((await fixture.current.client.networkVolumes.list()).length).toBe(before);
   });
 
   it("refuses to adopt a volume in another data center or one larger than declared", async () => {
-    const existing = await env.client.networkVolumes.create({ name: "x", size: 50, dataCenterId: "US-TX-3" });
+    const existing = await fixture.current.client.networkVolumes.create({
+      name: "x",
+      size: 50,
+      dataCenterId: "US-TX-3",
+    });
     await expect(provider.create(inputs({ adoptId: existing.id }))).rejects.toThrow(
       `adoptId = "${existing.id}": the volume is in data center US-TX-3, but dataCenterId is EU-RO-1`,
     );
@@ -77,39 +86,80 @@ describe("the NetworkVolume provider against the emulator", () => {
   });
 
   it("finds an auto-named volume left behind by an interrupted create instead of creating a duplicate", async () => {
-    const leftover = await env.client.networkVolumes.create({
+    const leftover = await fixture.current.client.networkVolumes.create({
       name: "cache-k3j9x0a",
       size: 10,
       dataCenterId: "EU-RO-1",
     });
     const { id } = await provider.create(inputs({ name: "cache-k3j9x0a", __autoNamed: true }));
     expect(id).toBe(leftover.id);
-    expect((await env.client.networkVolumes.list()).filter((v) => v.name === "cache-k3j9x0a")).toHaveLength(1);
+    expect((await fixture.current.client.networkVolumes.list()).filter((v) => v.name === "cache-k3j9x0a")).toHaveLength(
+      1,
+    );
   });
 
   it("stops instead of guessing when several volumes already carry the auto-name", async () => {
-    const a = await env.client.networkVolumes.create({ name: "dup-abcdefg", size: 10, dataCenterId: "EU-RO-1" });
-    const b = await env.client.networkVolumes.create({ name: "dup-abcdefg", size: 10, dataCenterId: "EU-RO-1" });
+    const a = await fixture.current.client.networkVolumes.create({
+      name: "dup-abcdefg",
+      size: 10,
+      dataCenterId: "EU-RO-1",
+    });
+    const b = await fixture.current.client.networkVolumes.create({
+      name: "dup-abcdefg",
+      size: 10,
+      dataCenterId: "EU-RO-1",
+    });
     await expect(provider.create(inputs({ name: "dup-abcdefg", __autoNamed: true }))).rejects.toThrow(
       `2 network volumes named "dup-abcdefg" in EU-RO-1 already exist (${a.id}, ${b.id}); set adoptId to the one to keep and delete the others`,
     );
   });
 
+  it("lists the account once for all the creates of a run, not once per create", async () => {
+    await fixture.current.takeRequestCounts();
+    const created = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => provider.create(inputs({ name: `fleet${i}-abcdefg`, __autoNamed: true }))),
+    );
+    expect(new Set(created.map((c) => c.id)).size).toBe(8);
+    const counts = await fixture.current.takeRequestCounts();
+    expect(counts).toEqual({ "GET /v1/networkvolumes": 1, "POST /v1/networkvolumes": 8 });
+  });
+
+  it("reads a match of the shared listing again, and creates when it was deleted since", async () => {
+    const leftover = await fixture.current.client.networkVolumes.create({
+      name: "late-abcdefg",
+      size: 10,
+      dataCenterId: "EU-RO-1",
+    });
+    await provider.create(inputs({ name: "first-abcdefg", __autoNamed: true })); // takes the shared listing
+    await fixture.current.client.networkVolumes.delete(leftover.id);
+    const { id } = await provider.create(inputs({ name: "late-abcdefg", __autoNamed: true }));
+    expect(id).not.toBe(leftover.id);
+    expect(await fixture.current.client.networkVolumes.get(id)).toMatchObject({ name: "late-abcdefg" });
+  });
+
   it("never adopts by name when the user chose the name, since names are not unique", async () => {
-    const other = await env.client.networkVolumes.create({ name: "shared-name", size: 10, dataCenterId: "EU-RO-1" });
+    const other = await fixture.current.client.networkVolumes.create({
+      name: "shared-name",
+      size: 10,
+      dataCenterId: "EU-RO-1",
+    });
     const { id } = await provider.create(inputs({ name: "shared-name" }));
     expect(id).not.toBe(other.id);
   });
 
   it("records an adopted volume in state when converging it fails (partial create)", async () => {
-    const existing = await env.client.networkVolumes.create({ name: "partial", size: 5, dataCenterId: "EU-RO-1" });
-    await env.setFaults([{ route: "PATCH /v1/networkvolumes", errorRate: 1 }]);
+    const existing = await fixture.current.client.networkVolumes.create({
+      name: "partial",
+      size: 5,
+      dataCenterId: "EU-RO-1",
+    });
+    await fixture.current.setFaults([{ route: "PATCH /v1/networkvolumes", errorRate: 1 }]);
     try {
       const err = await provider.create(inputs({ name: "partial-2", size: 6, adoptId: existing.id })).catch((e) => e);
       expect(err).toMatchObject({ id: existing.id, properties: { name: "partial", size: 5, dataCenterId: "EU-RO-1" } });
       expect(err.message).toMatch(`created ${existing.id}, but could not finish configuring it`);
     } finally {
-      await env.setFaults([]);
+      await fixture.current.setFaults([]);
     }
   });
 });

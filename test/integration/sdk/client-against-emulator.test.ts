@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
-import { NotFoundError, RunpodClient } from "../../../sdk";
+import { BadRequestError, NotFoundError, RequestValidationError, RunpodClient } from "../../../sdk";
 
 /** Every client operation against the real emulator over HTTP (time sped up 1000x). */
 let emulator: RunningEmulator;
@@ -34,6 +34,27 @@ describe("the client against the emulator", () => {
     await expect(client.networkVolumes.update(vol.id, { size: 20 })).rejects.toMatchObject({ code: "invalid_request" });
     await client.networkVolumes.delete(vol.id);
     await expect(client.networkVolumes.get(vol.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("sends a GPU type this release does not know, and the platform's refusal names it", async () => {
+    const err = await client.endpoints.create({ templateId: "echo", gpuTypeIds: ["NVIDIA B300"] }).catch((e) => e);
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect(err.platformMessage).toBe('gpuTypeIds.0 = "NVIDIA B300": is not a GPU type the platform knows');
+  });
+
+  it("refuses before sending only what can never be right, naming field, value and rule", async () => {
+    const err = await client.endpoints
+      .create({ templateId: "echo", gpuTypeIds: ["NVIDIA L4", ""], allowedCudaVersions: ["12"] })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect(err.problems).toEqual([
+      { field: "gpuTypeIds.1", value: '""', rule: "must not be empty" },
+      {
+        field: "allowedCudaVersions.0",
+        value: '"12"',
+        rule: 'must be a CUDA version written major.minor, such as "12.4"',
+      },
+    ]);
   });
 
   it("manages an endpoint with every create field", async () => {

@@ -46,6 +46,20 @@ describe("the transport", () => {
     expect(JSON.parse(server.seen[0]?.body ?? "")).toEqual({ name: "models", size: 10, dataCenterId: "EU-RO-1" });
   });
 
+  it("draws the backoff jitter from the `random` option, so a seeded generator replays the same delays", async () => {
+    const draws: number[] = [];
+    const random = () => {
+      draws.push(draws.length);
+      return 0;
+    };
+    const { server, client } = await setup([{ status: 503 }, { status: 503 }, { status: 200, body: volume }], {
+      random,
+    });
+    await expect(client.networkVolumes.get("vol1")).resolves.toEqual(volume);
+    expect(server.seen).toHaveLength(3);
+    expect(draws).toEqual([0, 1]);
+  });
+
   it("reuses one keep-alive connection for sequential requests", async () => {
     const { server, client } = await setup([
       { status: 200, body: volume },

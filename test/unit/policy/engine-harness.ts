@@ -6,7 +6,11 @@ import type {
   ResourceValidationArgs,
   StackValidationArgs,
 } from "@pulumi/policy/policy";
+import * as policyProxy from "@pulumi/policy/proxy";
 import { RESOURCE_TYPES, type ResourceKind } from "../../../policy/resource-types";
+import type { ScenarioResource } from "../../../policy/scenarios/types";
+import { UNKNOWN } from "../../../policy/unknown-values";
+import policyPackage from "../../../policy/package.json";
 
 /**
  * An in-process stand-in for @pulumi/policy's analyzer server (server.js in @pulumi/policy 1.21),
@@ -16,15 +20,27 @@ import { RESOURCE_TYPES, type ResourceKind } from "../../../policy/resource-type
  * - validations then run on the remediated props; a `remediate` level reports as `mandatory`;
  * - a validation attached to a type (`__pulumiType`) is skipped for other types;
  * - `notApplicable` throws and is recorded; `getConfig` omits `enforcementLevel`;
- * - stack policies see every resource (props = the final inputs, as for a preview's creates).
+ * - stack policies see every resource (props = the final inputs, as for a preview's creates),
+ *   with `propertyDependencies` resolved to those resources;
+ * - validations read props through @pulumi/policy's own unknown-checking proxy, so reading a
+ *   value unknown during preview (the `UNKNOWN` sentinel) throws `UnknownValueError`, which is
+ *   reported as the analyzer does: advisory, "can't run policy ... during preview: ...".
  * The stack name reaches the policies the way the engine passes it: `PULUMI_STACK`.
  */
+
+/** @pulumi/policy's proxy module; its declarations omit what its index re-exports (see docs/policy-pack.md). */
+const { unknownCheckingProxy, UnknownValueError } = policyProxy as unknown as {
+  unknownCheckingProxy<T extends object>(props: T): T;
+  UnknownValueError: new (...args: never[]) => Error;
+};
 
 /** A resource of a scenario or test. */
 export interface HarnessResource {
   readonly type: ResourceKind;
   readonly name: string;
   readonly props: Record<string, unknown>;
+  /** The engine's `propertyDependencies`: property name -> logical names of the resources it depends on. */
+  readonly dependsOn?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** One reported violation. */
@@ -102,14 +118,22 @@ async function analyze(policies: Policies, run: HarnessRun): Promise<HarnessResu
       if (level === "mandatory" || level === "remediate") result.mandatory.push({ policy, message });
       else if (level === "advisory") result.advisory.push({ policy, message });
     };
-  const final: { type: string; name: string; props: Record<string, unknown> }[] = [];
+  // What the analyzer does with a throw: unknown value -> advisory note, not applicable -> recorded.
+  const caught = (e: unknown, policy: string, where: string) => {
+    if (e instanceof UnknownValueError) {
+      const from = `policy '${policy}' from policy pack 'runpod@v${policyPackage.version}'`;
+      result.advisory.push({ policy, message: `can't run ${from} during preview: ${e.message}` });
+    } else if (e instanceof NotApplicable) result.notApplicable.push(`${where}: ${e.message}`);
+    else throw e;
+  };
+  const final: HarnessResource[] = [];
 
   for (const resource of run.resources) {
     const type = RESOURCE_TYPES[resource.type];
     let props: Record<string, unknown> = structuredClone(resource.props);
     const argsFor = (policyConfig: object): ResourceValidationArgs => ({
       type,
-      props,
+      props: unknownCheckingProxy(props),
       urn: `urn:pulumi:${run.stack ?? "stack"}::scenario::${type}::${resource.name}`,
       name: resource.name,
       opts: {
@@ -150,28 +174,36 @@ async function analyze(policies: Policies, run: HarnessRun): Promise<HarnessResu
         try {
           await validation(argsFor(configOf(policy, config)), reporter(policy.name, level));
         } catch (e) {
-          if (!(e instanceof NotApplicable)) throw e;
-          result.notApplicable.push(`${policy.name}@${resource.name}: ${e.message}`);
+          caught(e, policy.name, `${policy.name}@${resource.name}`);
         }
       }
     }
-    final.push({ type, name: resource.name, props });
+    final.push({ ...resource, props });
   }
 
-  const stackResources = final.map(
-    (r) =>
-      ({
-        type: r.type,
-        name: r.name,
-        urn: `urn:pulumi:${run.stack ?? "stack"}::scenario::${r.type}::${r.name}`,
-        props: r.props,
-        opts: {},
-        dependencies: [],
-        propertyDependencies: {},
-        isType: (cls: unknown) => typeMatches(cls, r.type),
-        asType: () => undefined,
-      }) as unknown as PolicyResource,
-  );
+  const stackResources = final.map((r) => {
+    const type = RESOURCE_TYPES[r.type];
+    return {
+      type,
+      name: r.name,
+      urn: `urn:pulumi:${run.stack ?? "stack"}::scenario::${type}::${r.name}`,
+      props: unknownCheckingProxy(r.props),
+      opts: {},
+      dependencies: [],
+      propertyDependencies: {},
+      isType: (cls: unknown) => typeMatches(cls, type),
+      asType: () => undefined,
+    } as unknown as PolicyResource;
+  });
+  final.forEach((r, i) => {
+    for (const [property, names] of Object.entries(r.dependsOn ?? {})) {
+      stackResources[i]!.propertyDependencies[property] = names.map((name) => {
+        const found = stackResources.find((s) => s.name === name);
+        if (!found) throw new Error(`${r.name}.${property} depends on ${name}, which is not a resource of the run`);
+        return found;
+      });
+    }
+  });
   for (const policy of policies) {
     const level = levelOf(policy, config);
     if (level === "disabled" || !("validateStack" in policy)) continue;
@@ -184,9 +216,25 @@ async function analyze(policies: Policies, run: HarnessRun): Promise<HarnessResu
     try {
       await policy.validateStack(args, reporter(policy.name, level));
     } catch (e) {
-      if (!(e instanceof NotApplicable)) throw e;
-      result.notApplicable.push(`${policy.name}: ${e.message}`);
+      caught(e, policy.name, policy.name);
     }
   }
   return result;
+}
+
+/**
+ * A scenario's resources as a first preview presents them: each `refs` input holds the unknown
+ * sentinel (the referenced resource is not created yet) and depends on the referenced resource.
+ */
+export function previewResources(resources: readonly ScenarioResource[]): HarnessResource[] {
+  return resources.map((r) => {
+    const props: Record<string, unknown> = { ...r.props };
+    const dependsOn: Record<string, readonly string[]> = {};
+    for (const [property, ref] of Object.entries(r.refs ?? {})) {
+      const names = typeof ref === "string" ? [ref] : [...ref];
+      props[property] = typeof ref === "string" ? UNKNOWN : names.map(() => UNKNOWN);
+      dependsOn[property] = names;
+    }
+    return { type: r.type, name: r.name, props, dependsOn };
+  });
 }

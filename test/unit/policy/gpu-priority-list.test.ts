@@ -90,6 +90,16 @@ describe("GPU priority list: known, allowed and denied types", () => {
     ]);
   });
 
+  it("suggests the known GPU type a case or whitespace variant stands for", () => {
+    expect(check({ gpuTypeIds: ["nvidia l4 "] })).toEqual([
+      at(
+        0,
+        "nvidia l4 ",
+        'is not a GPU type the platform knows (did you mean "NVIDIA L4"?) (if the platform added it, list it in additionalGpuTypeIds)',
+      ),
+    ]);
+  });
+
   it("accepts GPU types added through additionalGpuTypeIds", () => {
     expect(check({ gpuTypeIds: ["NVIDIA B300"] }, { additionalGpuTypeIds: ["NVIDIA B300"] })).toEqual([]);
   });
@@ -247,5 +257,27 @@ describe("GPU priority list policy in the analyzer", () => {
         config: { [GPU_PRIORITY_LIST_POLICY]: { minFallback: 1 } },
       }),
     ).rejects.toThrow(`invalid configuration of policy "${GPU_PRIORITY_LIST_POLICY}"`);
+  });
+});
+
+describe("GPU priority list: per-stack settings", () => {
+  const config = {
+    minFallbacks: 1,
+    byStack: { "dev*": { allowed: ["NVIDIA L4", "NVIDIA RTX A5000"], minFallbacks: 0 } },
+  };
+  const dev = { stackName: "dev-alice", stackTags: new Map<string, string>() };
+  const prod = { stackName: "prod", stackTags: new Map<string, string>() };
+
+  it("applies a stack's own GPU list and fallback count, and says which entry set them", () => {
+    expect(checkGpuPriorityList("api", { gpuTypeIds: ["NVIDIA H100 80GB HBM3"] }, config, dev)).toEqual([
+      'ServerlessEndpoint "api": gpuTypeIds[0] = "NVIDIA H100 80GB HBM3": is not one of the allowed GPU types ["NVIDIA L4","NVIDIA RTX A5000"] (allowed from byStack "dev*" for stack "dev-alice")',
+    ]);
+    expect(checkGpuPriorityList("api", { gpuTypeIds: ["NVIDIA L4"] }, config, dev)).toEqual([]);
+  });
+
+  it("keeps the base settings for stacks no entry matches", () => {
+    expect(checkGpuPriorityList("api", { gpuTypeIds: ["NVIDIA H100 80GB HBM3"] }, config, prod)).toEqual([
+      'ServerlessEndpoint "api": gpuTypeIds = ["NVIDIA H100 80GB HBM3"]: has 0 fallbacks after the first choice, at least 1 required (minFallbacks): a single GPU type often has no capacity',
+    ]);
   });
 });

@@ -4,13 +4,16 @@ import { Secret } from "@pulumi/policy/policy";
 import { describe, expect, it } from "vitest";
 import { formatValue } from "../../../policy/format";
 import {
+  ContainerRegistryAuthResource,
   isGpuEndpoint,
   NetworkVolumeResource,
   POLICY_PACK_NAME,
   RESOURCE_TYPES,
   runpodPolicies,
   ServerlessEndpointResource,
+  TemplateResource,
 } from "../../../policy/index";
+import { UNKNOWN } from "../../../policy/unknown-values";
 import { runPolicies } from "./engine-harness";
 
 const repo = join(__dirname, "../../..");
@@ -28,6 +31,12 @@ describe("the policy pack", () => {
       ["runpod-stack-worker-budget", "advisory"],
       ["runpod-volume-size-cap", "mandatory"],
       ["runpod-stack-volume-size-cap", "advisory"],
+      ["runpod-image-pinning", "mandatory"],
+      ["runpod-volume-locality", "mandatory"],
+      ["runpod-contradictory-inputs", "mandatory"],
+      ["runpod-serverless-template", "mandatory"],
+      ["runpod-stack-cost-ceiling", "advisory"],
+      ["runpod-known-platform-values", "mandatory"],
     ]);
   });
 
@@ -40,9 +49,15 @@ describe("the policy pack", () => {
 
   it("attaches the type token to every resource validation, so the analyzer skips other types cheaply", () => {
     const tokens = runpodPolicies.flatMap((p) =>
-      "validateResource" in p ? [(p.validateResource as { __pulumiType?: string }).__pulumiType] : [],
+      "validateResource" in p && p.validateResource
+        ? [p.validateResource].flat().map((v) => (v as { __pulumiType?: string }).__pulumiType)
+        : [],
     );
     expect(tokens).toEqual([
+      RESOURCE_TYPES.ServerlessEndpoint,
+      RESOURCE_TYPES.ServerlessEndpoint,
+      RESOURCE_TYPES.NetworkVolume,
+      RESOURCE_TYPES.Template,
       RESOURCE_TYPES.ServerlessEndpoint,
       RESOURCE_TYPES.ServerlessEndpoint,
       RESOURCE_TYPES.NetworkVolume,
@@ -54,6 +69,8 @@ describe("resource class stubs", () => {
   it("carry the type tokens of the dynamic resources", () => {
     expect(ServerlessEndpointResource.__pulumiType).toBe("pulumi-nodejs:dynamic/runpod:ServerlessEndpoint");
     expect(NetworkVolumeResource.__pulumiType).toBe("pulumi-nodejs:dynamic/runpod:NetworkVolume");
+    expect(TemplateResource.__pulumiType).toBe("pulumi-nodejs:dynamic/runpod:Template");
+    expect(ContainerRegistryAuthResource.__pulumiType).toBe("pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth");
   });
 
   it("recognise objects of their type only", () => {
@@ -100,15 +117,34 @@ describe("violation messages and secrets", () => {
         "runpod-gpu-priority-list": { minFallbacks: 5, denied: ["NVIDIA A40"], preferredOrder: ["NVIDIA L4"] },
         "runpod-volume-size-cap": { maxSizeGb: 1 },
         "runpod-stack-volume-size-cap": { maxTotalSizeGb: 1 },
+        "runpod-stack-cost-ceiling": { gpuPricesPerHour: { "NVIDIA A40": 1, "NVIDIA L4": 1 }, maxWorstCasePerHour: 0 },
       },
       resources: [
+        // A data center newer than this release's list (not the marker: a rule about it shows it).
+        { type: "NetworkVolume", name: "vol", props: { ...extra, size: 5000, dataCenterId: "AP-SG-1" } },
+        { type: "NetworkVolume", name: "vol2", props: { ...extra, size: 50, dataCenterId: "AP-SG-1" } },
+        { type: "NetworkVolume", name: "vol3", props: { ...extra, size: 50, dataCenterId: "EU-RO-1" } },
+        { type: "ContainerRegistryAuth", name: "auth", props: { name: marker, username: marker, password: marker } },
+        {
+          type: "Template",
+          name: "tpl",
+          props: { ...extra, imageName: "ghcr.io/acme/worker:latest", containerRegistryAuthId: marker },
+          dependsOn: { containerRegistryAuthId: ["auth"] },
+        },
         {
           type: "ServerlessEndpoint",
           name: "api",
-          props: { ...extra, gpuTypeIds: ["NVIDIA A40", "NVIDIA L4", "NVIDIA A40"], workersMin: 5, workersMax: 1 },
+          props: {
+            ...extra,
+            gpuTypeIds: ["NVIDIA A40", "NVIDIA L4", "NVIDIA A40"],
+            workersMin: 5,
+            workersMax: 1,
+            cpuFlavorIds: ["cpu3c"],
+            networkVolumeId: UNKNOWN,
+            dataCenterIds: ["US-TX-3"],
+          },
+          dependsOn: { templateId: ["tpl"], networkVolumeId: ["vol3"] },
         },
-        { type: "NetworkVolume", name: "vol", props: { ...extra, size: 5000, dataCenterId: marker } },
-        { type: "NetworkVolume", name: "vol2", props: { ...extra, size: 50, dataCenterId: marker } },
       ],
     });
     const messages = [...result.mandatory, ...result.advisory].map((v) => v.message);

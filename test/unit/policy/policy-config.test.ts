@@ -3,15 +3,27 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import {
+  CONTRADICTORY_INPUTS_POLICY,
+  ContradictoryInputsConfigSchema,
   GPU_PRIORITY_LIST_POLICY,
   GpuPriorityListConfigSchema,
+  IMAGE_PINNING_POLICY,
+  ImagePinningConfigSchema,
+  KNOWN_PLATFORM_VALUES_POLICY,
+  KnownPlatformValuesConfigSchema,
   type RunpodPolicyName,
   runpodPolicies,
+  SERVERLESS_TEMPLATE_POLICY,
+  ServerlessTemplateConfigSchema,
+  STACK_COST_CEILING_POLICY,
   STACK_VOLUME_SIZE_CAP_POLICY,
   STACK_WORKER_BUDGET_POLICY,
+  StackCostCeilingConfigSchema,
   StackVolumeSizeCapConfigSchema,
   StackWorkerBudgetConfigSchema,
+  VOLUME_LOCALITY_POLICY,
   VOLUME_SIZE_CAP_POLICY,
+  VolumeLocalityConfigSchema,
   VolumeSizeCapConfigSchema,
   WORKER_BOUNDS_POLICY,
   WorkerBoundsConfigSchema,
@@ -24,6 +36,12 @@ const SCHEMAS: Record<RunpodPolicyName, z.ZodObject> = {
   [STACK_WORKER_BUDGET_POLICY]: StackWorkerBudgetConfigSchema,
   [VOLUME_SIZE_CAP_POLICY]: VolumeSizeCapConfigSchema,
   [STACK_VOLUME_SIZE_CAP_POLICY]: StackVolumeSizeCapConfigSchema,
+  [IMAGE_PINNING_POLICY]: ImagePinningConfigSchema,
+  [VOLUME_LOCALITY_POLICY]: VolumeLocalityConfigSchema,
+  [CONTRADICTORY_INPUTS_POLICY]: ContradictoryInputsConfigSchema,
+  [SERVERLESS_TEMPLATE_POLICY]: ServerlessTemplateConfigSchema,
+  [STACK_COST_CEILING_POLICY]: StackCostCeilingConfigSchema,
+  [KNOWN_PLATFORM_VALUES_POLICY]: KnownPlatformValuesConfigSchema,
 };
 
 const sampleConfig = JSON.parse(
@@ -63,6 +81,15 @@ describe("policy configuration schemas", () => {
     });
     expect(toPolicyConfigSchema(VolumeSizeCapConfigSchema).properties.maxSizeGb).toMatchObject({ maximum: 4000 });
     expect(JSON.stringify(props)).not.toContain("propertyNames");
+  });
+
+  it("give price tables as maps of non-negative dollar amounts", () => {
+    const props = toPolicyConfigSchema(StackCostCeilingConfigSchema).properties;
+    expect(props.gpuPricesPerHour).toMatchObject({
+      type: "object",
+      additionalProperties: { type: "number", minimum: 0 },
+    });
+    expect(props.maxWorstCasePerHour).toMatchObject({ type: "number", minimum: 0 });
   });
 });
 

@@ -1,17 +1,46 @@
 import { describe, expect, it } from "vitest";
 import { runpodPolicies } from "../../../policy/index";
 import { POLICY_SCENARIOS } from "../../../policy/scenarios/scenarios";
-import type { ExpectedViolation } from "../../../policy/scenarios/types";
-import { EndpointCreateInputSchema, NetworkVolumeCreateInputSchema } from "../../../sdk/schemas";
-import { type ReportedViolation, runPolicies } from "./engine-harness";
+import type { ExpectedViolation, ScenarioResource } from "../../../policy/scenarios/types";
+import {
+  ContainerRegistryAuthCreateInputSchema,
+  EndpointCreateInputSchema,
+  NetworkVolumeCreateInputSchema,
+  TemplateCreateInputSchema,
+} from "../../../sdk/schemas";
+import { previewResources, type ReportedViolation, runPolicies } from "./engine-harness";
 
 const sorted = (violations: readonly (ExpectedViolation | ReportedViolation)[]) =>
   violations.map((v) => `${v.policy} | ${v.message}`).sort();
+
+/** The props as the provider's `check` sees them once the referenced ids are known. */
+function withIds(resource: ScenarioResource): Record<string, unknown> {
+  const props: Record<string, unknown> = { ...resource.props };
+  for (const [property, ref] of Object.entries(resource.refs ?? {})) {
+    props[property] = typeof ref === "string" ? `id-of-${ref}` : ref.map((name) => `id-of-${name}`);
+  }
+  return props;
+}
+
+/** Problems the provider's `check` would find, judged with the same shared schemas. */
+function inputProblems(resource: ScenarioResource): string[] {
+  // Resources without a `name` get an auto-name from their class before `check` sees them.
+  const props = { name: `${resource.name}-abcdefg`, ...withIds(resource) };
+  const schemas = {
+    NetworkVolume: NetworkVolumeCreateInputSchema,
+    ServerlessEndpoint: EndpointCreateInputSchema,
+    Template: TemplateCreateInputSchema,
+    ContainerRegistryAuth: ContainerRegistryAuthCreateInputSchema,
+  };
+  const error = schemas[resource.type].safeParse(props).error;
+  return (error?.issues ?? []).map((i) => `${i.path.join(".")}: ${i.message}`);
+}
 
 describe("policy scenarios", () => {
   it("cover a compliant program and a violation of every policy", () => {
     const names = POLICY_SCENARIOS.map((s) => s.name);
     expect(names).toContain("compliant");
+    expect(names).toContain("compliant-deployment");
     expect(new Set(names).size).toBe(names.length);
     const violated = new Set(
       POLICY_SCENARIOS.flatMap((s) => [...s.expect.mandatory, ...s.expect.advisory].map((v) => v.policy)),
@@ -23,10 +52,17 @@ describe("policy scenarios", () => {
   it.each(POLICY_SCENARIOS.map((s) => [s.name, s] as const))(
     "scenario %s only uses props the provider's check accepts",
     (_name, scenario) => {
-      for (const resource of scenario.resources) {
-        const schema = resource.type === "NetworkVolume" ? NetworkVolumeCreateInputSchema : EndpointCreateInputSchema;
-        expect(schema.safeParse(resource.props).error).toBeUndefined();
-      }
+      for (const resource of scenario.resources) expect(inputProblems(resource), resource.name).toEqual([]);
+    },
+  );
+
+  it.each(POLICY_SCENARIOS.map((s) => [s.name, s] as const))(
+    "scenario %s only refers to resources declared before",
+    (_name, scenario) => {
+      scenario.resources.forEach((resource, i) => {
+        const earlier = new Set(scenario.resources.slice(0, i).map((r) => r.name));
+        for (const ref of Object.values(resource.refs ?? {}).flat()) expect(earlier, resource.name).toContain(ref);
+      });
     },
   );
 
@@ -34,7 +70,7 @@ describe("policy scenarios", () => {
     "scenario %s reports exactly the expected violations",
     async (_name, scenario) => {
       const result = await runPolicies(runpodPolicies, {
-        resources: scenario.resources.map((r) => ({ ...r, props: { ...r.props } })),
+        resources: previewResources(scenario.resources),
         config: scenario.config,
         stack: scenario.stack,
       });

@@ -17,6 +17,8 @@ describe("NetworkVolume check", () => {
     ["size", 1.5, "must be a whole number of GB"],
     ["size", "big", "Invalid input: expected number, received string"],
     ["dataCenterId", "", "must not be empty"],
+    ["dataCenterId", "  ", "must not be empty"],
+    ["dataCenterId", 7, "must be a data center id (a string)"],
     ["name", "", "must not be empty"],
     ["adoptId", "", "must be the id of an existing resource (a non-empty string)"],
   ])("fails on %s = %j: %s", async (property, value, reason) => {
@@ -73,12 +75,43 @@ describe("ServerlessEndpoint check", () => {
     ["scalerType", "FAST", "must be one of QUEUE_DELAY, REQUEST_COUNT"],
     ["computeType", "TPU", "must be one of GPU, CPU"],
     ["name", "x".repeat(192), "must be at most 191 characters"],
-    ["gpuTypeIds", ["NVIDIA L4", "GTX 970"], "is not a GPU type the platform knows (at gpuTypeIds[1])"],
-    ["dataCenterIds", ["MOON-1"], "is not a data center the platform knows (at dataCenterIds[0])"],
+    ["gpuTypeIds", ["NVIDIA L4", ""], "must not be empty (at gpuTypeIds[1])"],
+    ["gpuTypeIds", ["NVIDIA L4", 4090], "must be a GPU type id (a string) (at gpuTypeIds[1])"],
+    [
+      "dataCenterIds",
+      ["EU-RO-1", "US-TX-3", "EU-RO-1"],
+      "repeats index 0; each data center may appear once (at dataCenterIds[2])",
+    ],
+    [
+      "allowedCudaVersions",
+      ["12"],
+      'must be a CUDA version written major.minor, such as "12.4" (at allowedCudaVersions[0])',
+    ],
+    ["minCudaVersion", " ", 'must be a CUDA version written major.minor, such as "12.4"'],
+    ["cpuFlavorIds", ["cpu3c", "cpu3c"], "repeats index 0; each CPU flavor may appear once (at cpuFlavorIds[1])"],
     ["executionTimeoutMs", 0, "must be positive"],
   ])("fails on %s = %j: %s", async (property, value, reason) => {
     const { failures } = await serverlessEndpointProvider.check({}, { ...endpoint, [property]: value });
     expect(failures).toContainEqual({ property, reason });
+  });
+
+  it("accepts well-formed values newer than this release: the platform judges membership", async () => {
+    const newer = {
+      ...endpoint,
+      gpuTypeIds: ["NVIDIA B300", "NVIDIA L4"],
+      dataCenterIds: ["AP-SG-1"],
+      allowedCudaVersions: ["13.1"],
+      minCudaVersion: "13.1",
+    };
+    expect((await serverlessEndpointProvider.check({}, newer)).failures).toEqual([]);
+    const cpu = { templateId: "echo", computeType: "CPU", cpuFlavorIds: ["cpu7c"] };
+    expect((await serverlessEndpointProvider.check({}, cpu)).failures).toEqual([]);
+    expect((await networkVolumeProvider.check({}, { ...volume, dataCenterId: "AP-SG-1" })).failures).toEqual([]);
+  });
+
+  it("lets a repeated GPU type through, so the policy pack's remediation can remove it", async () => {
+    const repeated = { ...endpoint, gpuTypeIds: ["NVIDIA L4", "NVIDIA A40", "NVIDIA L4"] };
+    expect((await serverlessEndpointProvider.check({}, repeated)).failures).toEqual([]);
   });
 
   it("refuses workersMin above workersMax", async () => {

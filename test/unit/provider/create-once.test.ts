@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { createOnce } from "../../../provider/create-once";
+import { createOnce, forgetSharedListings, sharedListing } from "../../../provider/create-once";
 import { BadRequestError, ConnectionError, InternalServerError } from "../../../sdk/errors";
 
 const req = { method: "POST", path: "/v1/networkvolumes" };
@@ -106,5 +106,44 @@ describe("singleMatch", () => {
     expect(() => singleMatch([{ id: "a" }, { id: "b" }], 'network volumes named "v-1" in EU-RO-1')).toThrow(
       '2 network volumes named "v-1" in EU-RO-1 already exist (a, b); set adoptId to the one to keep and delete the others',
     );
+  });
+});
+
+describe("createOnce's lookups", () => {
+  it("looks before the first create in the run's shared listing, and after a failed create in a fresh one", async () => {
+    const find = vi.fn(async (_fresh: boolean) => undefined);
+    let calls = 0;
+    const create = vi.fn(async () => {
+      if (++calls === 1) throw lost();
+      return "second";
+    });
+    await createOnce({ find, create });
+    expect(find.mock.calls.map(([fresh]) => fresh)).toEqual([false, true, true]);
+  });
+});
+
+describe("sharedListing", () => {
+  it("lists once for every lookup of a kind, however many creates ask at once", async () => {
+    forgetSharedListings();
+    const owner = {};
+    const list = vi.fn(async () => ["a", "b"]);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sharedListing(owner, "volumes", list)));
+    expect(list).toHaveBeenCalledTimes(1);
+    expect(new Set(answers).size).toBe(1);
+    await sharedListing(owner, "endpoints", list);
+    await sharedListing({}, "volumes", list);
+    expect(list).toHaveBeenCalledTimes(3);
+  });
+
+  it("does not keep a failed listing: the next lookup lists again", async () => {
+    forgetSharedListings();
+    const owner = {};
+    const list = vi.fn(async () => {
+      if (list.mock.calls.length === 1) throw boom();
+      return ["x"];
+    });
+    await expect(sharedListing(owner, "volumes", list)).rejects.toThrow("boom");
+    await expect(sharedListing(owner, "volumes", list)).resolves.toEqual(["x"]);
+    expect(list).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,23 +1,30 @@
 // Resilience test program: `fleet:count` network volumes and as many endpoints, each endpoint on its
 // volume. Every resource is auto-named (logical name plus a stack-unique suffix), so a create
 // whose answer was lost can be found again by name. `fleet:templateId` (default echo) lets a test
-// make every endpoint create fail.
+// make every endpoint create fail. `fleet:generation` grows every volume and endpoint (updates in
+// place); `fleet:dcShift` moves every volume to another data center (replacements, and updates of
+// the endpoints that use them).
 const pulumi = require("@pulumi/pulumi");
 const { NetworkVolume, ServerlessEndpoint } = require("pulumi-runpod");
 
 const config = new pulumi.Config("fleet");
 const count = config.getNumber("count") ?? 10;
+const generation = config.getNumber("generation") ?? 0;
+const dcShift = config.getNumber("dcShift") ?? 0;
 const dataCenters = ["EU-RO-1", "US-TX-3", "EU-SE-1"];
 
 const volumes = [];
 const endpoints = [];
 for (let i = 0; i < count; i++) {
-  const volume = new NetworkVolume(`vol-${i}`, { size: 10 + i, dataCenterId: dataCenters[i % dataCenters.length] });
+  const volume = new NetworkVolume(`vol-${i}`, {
+    size: 10 + i + generation,
+    dataCenterId: dataCenters[(i + dcShift) % dataCenters.length],
+  });
   const endpoint = new ServerlessEndpoint(`ep-${i}`, {
     templateId: config.get("templateId") ?? "echo",
     gpuTypeIds: ["NVIDIA L4", "NVIDIA A40"],
     workersMin: 0,
-    workersMax: 1 + (i % 3),
+    workersMax: 1 + (i % 3) + generation,
     networkVolumeId: volume.id,
   });
   volumes.push(volume);

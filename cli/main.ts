@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+/**
+ * The package's bin, `pulumi-runpod <command>`: `emulator` runs the local platform,
+ * `recover` repairs a file backend after a killed `pulumi` run. Each command is loaded only when
+ * called, so `recover` starts without the emulator's server.
+ */
+
+const USAGE = `Usage: pulumi-runpod <command> [options]
+
+Commands:
+  emulator   run the local platform emulator         (pulumi-runpod emulator --help)
+  recover    repair a file:// backend after a killed
+             pulumi run, then refresh and up again    (pulumi-runpod recover --help)
+`;
+
+/** Dispatches to a command; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "emulator":
+      return (await import("../emulator/cli.js")).emulatorMain(argv);
+    case "recover":
+      return (await import("./recover/recover-command.js")).recoverCommand(rest);
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      process.stderr.write(`${command ? `unknown command: ${command}\n\n` : ""}${USAGE}`);
+      return 2;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`pulumi-runpod: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { type Template, TemplateCreateInputSchema, TemplateUpdateInputSchema } from "../../sdk/schemas";
+import type { TemplateRegistry } from "../handlers/template-registry";
+import type { ServerContext } from "../server/server-context";
+import { badRequest, notFound, parseOr400 } from "../server/http-errors";
+import type { Account } from "../store/account";
+import { newTemplateId } from "../store/ids";
+import { inUseRefusal } from "./record-rules";
+import { createTemplateRecord, templateProblems, updateTemplateRecord } from "./template-record";
+
+type IdParams = { Params: { templateId: string } };
+/** OpenAPI query flags of `GET /templates` and `GET /templates/{id}` (booleans, default false). */
+type ListQuery = {
+  includeEndpointBoundTemplates?: string;
+  includePublicTemplates?: string;
+  includeRunpodTemplates?: string;
+};
+
+/** The account's template `id`; a 404 otherwise, which says so when `id` is one of the emulator's handlers. */
+function templateOf(account: Account, id: string, handlers: TemplateRegistry): Template {
+  const t = account.templates.get(id);
+  if (t) return t;
+  if (handlers.get(id)) {
+    throw notFound(
+      `template ${id} is not a template of this account: it is a handler of the emulator (read-only, listed with includeRunpodTemplates=true)`,
+    );
+  }
+  throw notFound(`template ${id} not found`);
+}
+
+/**
+ * Management routes of templates (OpenAPI tag "templates"). The emulator binds no template to an
+ * endpoint by itself and holds no community templates, so `includeEndpointBoundTemplates` and
+ * `includePublicTemplates` add nothing; `includeRunpodTemplates` adds the handlers (`isRunpod`).
+ */
+export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const save = async (account: Account, t: Template) => {
+    const problems = templateProblems(t, account);
+    if (problems.length) throw badRequest(problems);
+    account.templates.set(t.id, t);
+    await ctx.store.persist();
+  };
+  const withRunpod = (req: FastifyRequest) => (req.query as ListQuery).includeRunpodTemplates === "true";
+
+  app.post("/v1/templates", async (req) => {
+    const t = createTemplateRecord(parseOr400(TemplateCreateInputSchema, req.body), newTemplateId());
+    await save(req.account, t);
+    return t;
+  });
+
+  app.get("/v1/templates", async (req) => {
+    const own = [...req.account.templates.values()];
+    if (!withRunpod(req)) return own;
+    return [...own, ...ctx.templates.ids().map((id) => ctx.templates.render(id))];
+  });
+
+  app.get<IdParams>("/v1/templates/:templateId", async (req) => {
+    const id = req.params.templateId;
+    if (withRunpod(req) && !req.account.templates.has(id) && ctx.templates.get(id)) return ctx.templates.render(id);
+    return templateOf(req.account, id, ctx.templates);
+  });
+
+  // OpenAPI: POST .../update is a synonym of PATCH (body TemplateUpdateInput). On the platform an
+  // update is a rolling release; here each job looks its template up when it starts.
+  const update = async (req: FastifyRequest<IdParams>) => {
+    const current = templateOf(req.account, req.params.templateId, ctx.templates);
+    const next = updateTemplateRecord(current, parseOr400(TemplateUpdateInputSchema, req.body));
+    await save(req.account, next);
+    return next;
+  };
+  app.patch<IdParams>("/v1/templates/:templateId", update);
+  app.post<IdParams>("/v1/templates/:templateId/update", update);
+
+  app.delete<IdParams>("/v1/templates/:templateId", async (req, reply) => {
+    const t = templateOf(req.account, req.params.templateId, ctx.templates);
+    const users = req.account.endpointsUsingTemplate(t.id);
+    if (users.length) throw inUseRefusal("templateId", t.id, users, "endpoint");
+    req.account.templates.delete(t.id);
+    await ctx.store.persist();
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from "fastify";
+import type { Scheduler } from "../clock/scheduler";
+import type { TemplateRegistry } from "../handlers/template-registry";
+import type { PlatformCatalog } from "../management/platform-catalog";
+import type { RateLimiter } from "../limits/rate-limiter";
+import type { ImageStore } from "../models/image-model";
+import type { EmulatorStore } from "../store/emulator-store";
+import "./fastify-types";
+
+/**
+ * What every route works on. It lives apart from `build-server.ts` (which imports the routes) so
+ * that route files import this module and never the server that wires them: no import circle.
+ */
+export interface ServerContext {
+  store: EmulatorStore;
+  scheduler: Scheduler;
+  limiter: RateLimiter;
+  templates: TemplateRegistry;
+  images: ImageStore;
+  /** GPU types, data centers, CUDA versions and CPU flavors the emulated platform knows. */
+  catalog: PlatformCatalog;
+  /** Log every request (fastify's logger); off by default, the hot path stays quiet. */
+  log: boolean;
+}
+
+/** A module's routes: `build-server.ts` calls each registrar once, in order. */
+export type RegisterRoutes = (app: FastifyInstance, ctx: ServerContext) => void;

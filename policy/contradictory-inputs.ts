@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { ENDPOINT_DEFAULTS } from "../sdk/schemas";
+import { resourcePolicy } from "./define-policy";
+import { formatSetting, formatValue, resourceLabel, violation } from "./format";
+import { withStackOverrides } from "./policy-config";
+import { isGpuEndpoint, type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
+import { NO_STACK, type StackContext, settingsForStack } from "./stack-context";
+import { isSet, rawProp } from "./unknown-values";
+
+/** Name of the policy (the key of its settings in `--policy-pack-config`). */
+export const CONTRADICTORY_INPUTS_POLICY = "runpod-contradictory-inputs";
+
+/** The rules of `runpod-contradictory-inputs`; they may differ per stack through `byStack`/`byStackTag`. */
+export const ContradictionRulesSchema = z.object({
+  allowIgnoredFields: z
+    .boolean()
+    .optional()
+    .describe(
+      "Accept GPU fields on CPU endpoints and CPU fields on GPU endpoints, which the platform ignores (e.g. when one args object serves both kinds). Default false. networkVolumeId with networkVolumeIds is always refused.",
+    ),
+});
+
+/** The rules of `runpod-contradictory-inputs`. */
+export type ContradictionRules = z.infer<typeof ContradictionRulesSchema>;
+
+/** Settings of `runpod-contradictory-inputs`: the rules plus their per-stack overrides. */
+export const ContradictoryInputsConfigSchema = withStackOverrides(ContradictionRulesSchema);
+
+/** Settings of `runpod-contradictory-inputs`. */
+export type ContradictoryInputsConfig = z.infer<typeof ContradictoryInputsConfigSchema>;
+
+/**
+ * Fields that only mean something on GPU workers. The OpenAPI `computeType`: "If set to CPU,
+ * properties related to GPUs such as gpuTypeIds will be ignored", and the reverse for CPU fields.
+ */
+export const GPU_ONLY_FIELDS = ["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"] as const;
+
+/** Fields that only mean something on CPU workers. */
+export const CPU_ONLY_FIELDS = ["cpuFlavorIds", "vcpuCount"] as const;
+
+/**
+ * The contradictory inputs rule for one endpoint: not both `networkVolumeId` and
+ * `networkVolumeIds` (the platform would use one and drop the other), and, unless
+ * `allowIgnoredFields`, no GPU field on a CPU endpoint and no CPU field on a GPU endpoint (the
+ * platform ignores them, so the program does not describe what runs). A value unknown during
+ * preview counts as set; an empty list as unset. Returns one message per violation.
+ */
+export function checkContradictoryInputs(
+  name: string,
+  props: ServerlessEndpointProps,
+  config: ContradictoryInputsConfig = {},
+  context: StackContext = NO_STACK,
+): string[] {
+  const subject = resourceLabel("ServerlessEndpoint", name);
+  const messages: string[] = [];
+  if (isSet(props, "networkVolumeId") && isSet(props, "networkVolumeIds")) {
+    const single = formatValue(rawProp(props, "networkVolumeId"));
+    messages.push(
+      violation(
+        subject,
+        "networkVolumeIds",
+        formatValue(rawProp(props, "networkVolumeIds")),
+        `is set together with networkVolumeId = ${single}; set only one: networkVolumeId for one volume, networkVolumeIds for a multi-region endpoint`,
+      ),
+    );
+  }
+  if (settingsForStack<ContradictionRules>(config, context).values.allowIgnoredFields) return messages;
+  const gpu = isGpuEndpoint(props);
+  const computeType = formatSetting(props.computeType, ENDPOINT_DEFAULTS.computeType);
+  const [ignored, endpointKind, fieldKind] = gpu
+    ? ([CPU_ONLY_FIELDS, "GPU", "CPU"] as const)
+    : ([GPU_ONLY_FIELDS, "CPU", "GPU"] as const);
+  for (const field of ignored) {
+    if (!isSet(props, field)) continue;
+    const rule = `is a ${fieldKind} setting on a ${endpointKind} endpoint (computeType = ${computeType}), which the platform ignores; remove it, or set computeType to "${fieldKind}"`;
+    messages.push(violation(subject, field, formatValue(rawProp(props, field)), rule));
+  }
+  return messages;
+}
+
+/** The policy: an endpoint's inputs do not contradict each other. */
+export const contradictoryInputsPolicy = resourcePolicy({
+  name: CONTRADICTORY_INPUTS_POLICY,
+  description:
+    "An endpoint must not set both networkVolumeId and networkVolumeIds, GPU fields (gpuTypeIds, gpuCount, allowedCudaVersions, minCudaVersion) on CPU workers, or CPU fields (cpuFlavorIds, vcpuCount) on GPU workers.",
+  enforcementLevel: "mandatory",
+  config: ContradictoryInputsConfigSchema,
+  remediationSteps:
+    "Keep one of networkVolumeId/networkVolumeIds, and only the fields of the endpoint's computeType (GPU is the default).",
+  resource: ServerlessEndpointResource,
+  check: checkContradictoryInputs,
+});

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import {
+  type AdditionalPlatformValues,
+  PLATFORM_VALUE_FIELDS,
+  PLATFORM_VALUE_LABELS,
+  type PlatformValueKind,
+  suggestionText,
+  unknownPlatformValues,
+} from "../sdk/schemas/known-values";
+import { resourcesPolicy, ruleFor } from "./define-policy";
+import { formatValue, resourceLabel, violation } from "./format";
+import { stringList } from "./policy-config";
+import {
+  NetworkVolumeResource,
+  type NetworkVolumeProps,
+  type ResourceKind,
+  ServerlessEndpointResource,
+  type ServerlessEndpointProps,
+} from "./resource-types";
+
+/** Name of the policy (the key of its settings in `--policy-pack-config`). */
+export const KNOWN_PLATFORM_VALUES_POLICY = "runpod-known-platform-values";
+
+/** Settings of `runpod-known-platform-values`: values to accept besides this release's lists. */
+export const KnownPlatformValuesConfigSchema = z
+  .object({
+    additionalDataCenterIds: stringList(
+      "Data center ids to accept as known besides this release's list (for data centers the platform added later).",
+    ),
+    additionalCudaVersions: stringList(
+      "CUDA versions to accept as known besides this release's list (for versions the platform added later).",
+    ),
+    additionalCpuFlavorIds: stringList(
+      "CPU flavor ids to accept as known besides this release's list (for flavors the platform added later).",
+    ),
+  })
+  .strict();
+
+/** Settings of `runpod-known-platform-values`. */
+export type KnownPlatformValuesConfig = z.infer<typeof KnownPlatformValuesConfigSchema>;
+
+/** The setting that admits values of each kind (GPU types: `runpod-gpu-priority-list`'s `additionalGpuTypeIds`). */
+const SETTINGS = {
+  dataCenter: "additionalDataCenterIds",
+  cudaVersion: "additionalCudaVersions",
+  cpuFlavor: "additionalCpuFlavorIds",
+} as const satisfies Partial<Record<PlatformValueKind, keyof KnownPlatformValuesConfig>>;
+
+/** The fields this policy judges: every open-value field but `gpuTypeIds` (runpod-gpu-priority-list's). */
+function fieldsOf(kind: ResourceKind): Record<string, PlatformValueKind> {
+  const { gpuTypeIds: _gpu, ...rest } = PLATFORM_VALUE_FIELDS.ServerlessEndpoint;
+  return kind === "ServerlessEndpoint" ? rest : PLATFORM_VALUE_FIELDS.NetworkVolume;
+}
+
+/**
+ * The rule: every data center, CUDA version and CPU flavor a resource names is in this release's
+ * list or in the team's additions. The provider lets newer values through (the platform decides),
+ * so this is where a team that wants only values it has vetted says so. Returns one message per
+ * unknown value, naming the resource, the field, the value, the rule and the setting that admits it.
+ */
+export function checkKnownPlatformValues(
+  kind: ResourceKind,
+  name: string,
+  props: ServerlessEndpointProps | NetworkVolumeProps,
+  config: KnownPlatformValuesConfig = {},
+): string[] {
+  const additional: AdditionalPlatformValues = {
+    dataCenter: config.additionalDataCenterIds ?? [],
+    cudaVersion: config.additionalCudaVersions ?? [],
+    cpuFlavor: config.additionalCpuFlavorIds ?? [],
+  };
+  const subject = resourceLabel(kind, name);
+  return unknownPlatformValues(fieldsOf(kind), props as Record<string, unknown>, additional).map(
+    ({ field, raw, kind: valueKind, suggestions }) => {
+      const [property, index] = field.split(".");
+      const setting = SETTINGS[valueKind as keyof typeof SETTINGS];
+      const rule = `is not a ${PLATFORM_VALUE_LABELS[valueKind]} the platform knows${suggestionText(suggestions)} (if the platform added it, list it in ${setting})`;
+      return violation(subject, index === undefined ? field : `${property}[${index}]`, formatValue(raw), rule);
+    },
+  );
+}
+
+/** The policy: data centers, CUDA versions and CPU flavors of endpoints and volumes are known ones. */
+export const knownPlatformValuesPolicy = resourcesPolicy({
+  name: KNOWN_PLATFORM_VALUES_POLICY,
+  description:
+    "Endpoints' data centers, CUDA versions and CPU flavors, and volumes' data centers, are values this release knows or the organisation has listed.",
+  enforcementLevel: "mandatory",
+  config: KnownPlatformValuesConfigSchema,
+  remediationSteps:
+    "Use a known value (a case or whitespace variant gets a suggestion), or, for a value the platform added after this release, list it in additionalDataCenterIds, additionalCudaVersions or additionalCpuFlavorIds.",
+  rules: [
+    ruleFor(ServerlessEndpointResource, (name, props, config: KnownPlatformValuesConfig) =>
+      checkKnownPlatformValues("ServerlessEndpoint", name, props, config),
+    ),
+    ruleFor(NetworkVolumeResource, (name, props, config: KnownPlatformValuesConfig) =>
+      checkKnownPlatformValues("NetworkVolume", name, props, config),
+    ),
+  ],
+});

@@ -1,0 +1,67 @@
+import * as pulumi from "@pulumi/pulumi";
+
+/** The resources of this package, by type name (the `<type>` of `pulumi-nodejs:dynamic/runpod:<type>`). */
+export type RunpodResourceType = "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth";
+
+/** The key of each resource's provider in `pulumi-runpod/impl`. */
+const IMPL_KEYS: Record<RunpodResourceType, string> = {
+  NetworkVolume: "volume",
+  ServerlessEndpoint: "endpoint",
+  Template: "template",
+  ContainerRegistryAuth: "registryAuth",
+};
+
+/** The engine-visible type token of a resource (DESIGN.md "Contracts users rely on"). */
+export function typeToken(type: RunpodResourceType): string {
+  return `pulumi-nodejs:dynamic/runpod:${type}`;
+}
+
+/**
+ * The serialized provider stored as `__provider` in each resource's state: one module reference,
+ * about 60 bytes, the same in every version of this package. The Node.js dynamic provider host
+ * evaluates it and calls `handler()` for the provider object (check, diff, create, read, update,
+ * delete, configure), so `refresh` and `destroy` always run the installed implementation and the
+ * state holds no code, no configuration and no secret.
+ *
+ * `pulumi.dynamic.Resource` would serialize a provider object with Pulumi's closure serializer:
+ * about 200 bytes of wrapping per method (1,968 bytes for seven), stored twice per resource and
+ * rewritten into every checkpoint (issue 14). That serializer emits a `require` only for a module
+ * it finds under a `node_modules` path, which depends on how npm, pnpm or a link installed the
+ * package; the text below is that module reference written out directly, the same everywhere.
+ */
+export function providerReference(type: RunpodResourceType): string {
+  return `exports.handler = () => require("pulumi-runpod/impl").${IMPL_KEYS[type]};\n`;
+}
+
+/**
+ * Base of this package's resources: a Pulumi dynamic resource (type `pulumi-nodejs:dynamic/runpod:<type>`,
+ * run by the engine's Node.js dynamic provider host) whose serialized provider is
+ * {@link providerReference}. It registers exactly what `pulumi.dynamic.Resource` registers, with
+ * the small `__provider` text instead of a serialized closure.
+ */
+export abstract class RunpodResource extends pulumi.CustomResource {
+  protected constructor(
+    type: RunpodResourceType,
+    name: string,
+    props: Record<string, unknown>,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    super(typeToken(type), name, { ...props, __provider: providerReference(type) }, opts);
+  }
+}
+
+/** Whether `obj` is a resource of `type`, also across copies of this package (compares type tokens). */
+export function isResourceOfType(obj: unknown, type: RunpodResourceType): boolean {
+  return (
+    pulumi.CustomResource.isInstance(obj) &&
+    (obj as unknown as { __pulumiType?: string }).__pulumiType === typeToken(type)
+  );
+}
+
+/** `opts` with `keys` added to `additionalSecretOutputs`: outputs that are always secret in state. */
+export function withSecretOutputs(
+  opts: pulumi.CustomResourceOptions | undefined,
+  keys: readonly string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...keys] };
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# The runtime matrix (docs/ci.md): the unit tests and the real-engine user journey on each Node.js
+# line we support (22, 24), each with the lowest @pulumi/pulumi the package supports, the pinned
+# development version and the newest release we have tested. The repository's own node_modules is
+# never touched:
+#   - unit tests: a copy of the working tree with a copy of node_modules in which @pulumi/pulumi is
+#     swapped for the version under test (`npm install --no-save`);
+#   - journey: a fresh consumer project that installs this package's `npm pack` tarball, that
+#     @pulumi/pulumi, @pulumi/policy and TypeScript, as a user does, and runs test/matrix/journey.test.js
+#     (node:test) against a TypeScript program (test/matrix/program) through the real engine: the
+#     whole journey with the newest @pulumi/pulumi, a short one (create, refused shrink, destroy)
+#     with the others.
+# The Pulumi CLI is the one scripts/provide-pulumi.sh provides; Node.js binaries come from
+# scripts/provide-node.sh (cached outside the repository).
+#
+#   bash scripts/runtime-matrix.sh
+#   PULUMI_RUNPOD_MATRIX_NODES="24" PULUMI_RUNPOD_MATRIX_PULUMI="3.270.0" bash scripts/runtime-matrix.sh
+#
+# Prints a line per run, the wall time, and a last line "runtime-matrix: N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPO="$PWD"
+
+# The lowest @pulumi/pulumi the package supports: peerDependencies says ^<this>. Lower releases
+# fail the journey (see docs/ci.md for what breaks).
+LOWEST_PULUMI="3.216.0"
+# The newest @pulumi/pulumi release tested; bump it (and rerun this script) when a new one ships.
+NEWEST_PULUMI="3.270.0"
+PINNED_PULUMI="$(node -p 'require("./package.json").devDependencies["@pulumi/pulumi"]')"
+read -r -a NODE_MAJORS <<<"${PULUMI_RUNPOD_MATRIX_NODES:-22 24}"
+read -r -a PULUMI_VERSIONS <<<"${PULUMI_RUNPOD_MATRIX_PULUMI:-$LOWEST_PULUMI $PINNED_PULUMI $NEWEST_PULUMI}"
+
+log() { echo "runtime-matrix: $*"; }
+started=$SECONDS
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/runpod-matrix.XXXXXX")"
+trap '[ "${PULUMI_RUNPOD_MATRIX_KEEP:-}" = 1 ] || rm -rf "$WORK"' EXIT
+
+PULUMI_BIN="$(bash scripts/provide-pulumi.sh)"
+declare -A NODE_BIN
+for major in "${NODE_MAJORS[@]}"; do NODE_BIN[$major]="$(bash scripts/provide-node.sh "$major")"; done
+NEWEST_NODE_BIN="${NODE_BIN[${NODE_MAJORS[-1]}]}"
+
+# The package as users get it.
+npm run build --silent
+TARBALL="$WORK/$(npm pack --pack-destination "$WORK" --silent | tail -n1)"
+dep_version() { node -p "require('./node_modules/$1/package.json').version"; }
+TYPESCRIPT="$(dep_version typescript)"
+TS_NODE="$(dep_version ts-node)"
+TYPES_NODE="$(dep_version @types/node)"
+POLICY="$(dep_version @pulumi/policy)"
+
+passed=0
+failed=0
+summary=()
+
+# record LABEL PASSED FAILED SECONDS
+record() {
+  passed=$((passed + $2))
+  failed=$((failed + $3))
+  summary+=("$(printf '%-48s %3d passed, %d failed  %4d s' "$1" "$2" "$3" "$4")")
+  log "$1: $2 passed, $3 failed ($4 s)"
+}
+
+# A copy of the working tree whose node_modules has @pulumi/pulumi@$1.
+unit_copy() {
+  local dir="$WORK/repo-$1"
+  mkdir -p "$dir"
+  tar -C "$REPO" --exclude=./node_modules --exclude=./dist --exclude=./.git --exclude=./.e2e-work -cf - . | tar -C "$dir" -xf -
+  cp -a "$REPO/node_modules" "$dir/node_modules"
+  (cd "$dir" && PATH="$NEWEST_NODE_BIN:$PATH" npm install --no-save --no-audit --no-fund --loglevel=error \
+    "@pulumi/pulumi@$1" >/dev/null && node scripts/link-self.js)
+  echo "$dir"
+}
+
+# build_copy DIR PULUMI_VERSION: the package compiles against that release's types (skipLibCheck
+# is off), and the unit tests that load the built package find it.
+build_copy() {
+  local t0=$SECONDS
+  if (cd "$1" && PATH="$NEWEST_NODE_BIN:$PATH" npx tsc -p tsconfig.json >"$WORK/build-$2.log" 2>&1); then
+    record "build against @pulumi/pulumi $2" 1 0 $((SECONDS - t0))
+  else
+    tail -n 40 "$WORK/build-$2.log"
+    record "build against @pulumi/pulumi $2" 0 1 $((SECONDS - t0))
+  fi
+}
+
+# A fresh consumer project with the packed package and @pulumi/pulumi@$1.
+consumer() {
+  local dir="$WORK/consumer-$1"
+  mkdir -p "$dir"
+  cp -r "$REPO/test/matrix/program" "$REPO/test/matrix/journey.test.js" "$dir/"
+  cat >"$dir/package.json" <<EOF
+{
+  "name": "runpod-matrix-consumer",
+  "private": true,
+  "dependencies": {
+    "@pulumi/policy": "$POLICY",
+    "@pulumi/pulumi": "$1",
+    "pulumi-runpod": "file:$TARBALL"
+  },
+  "devDependencies": { "@types/node": "$TYPES_NODE", "ts-node": "$TS_NODE", "typescript": "$TYPESCRIPT" }
+}
+EOF
+  (cd "$dir" && PATH="$NEWEST_NODE_BIN:$PATH" npm install --no-audit --no-fund --loglevel=error >/dev/null)
+  echo "$dir"
+}
+
+# run_unit DIR NODE_MAJOR PULUMI_VERSION
+run_unit() {
+  local t0=$SECONDS json="$WORK/unit-$2-$3.json" ok=0 bad=0
+  (cd "$1" && PATH="${NODE_BIN[$2]}:$PULUMI_BIN:$PATH" npx vitest run test/unit --reporter=dot \
+    --reporter=json --outputFile="$json" >"$WORK/unit-$2-$3.log" 2>&1) || true
+  if [ -s "$json" ]; then
+    read -r ok bad < <(node -p 'const r = require(process.argv[1]); `${r.numPassedTests} ${r.success ? r.numFailedTests : Math.max(r.numFailedTests, 1)}`' "$json")
+  fi
+  if [ ! -s "$json" ] || [ "$bad" != 0 ] || [ "$ok" = 0 ]; then
+    tail -n 60 "$WORK/unit-$2-$3.log"
+    [ "$bad" = 0 ] && bad=1
+  fi
+  record "unit tests, Node $2, @pulumi/pulumi $3" "$ok" "$bad" $((SECONDS - t0))
+}
+
+# run_journey DIR NODE_MAJOR PULUMI_VERSION
+run_journey() {
+  local t0=$SECONDS out="$WORK/journey-$2-$3.log" ok=0 bad=0
+  local mode=short
+  [ "$3" = "$NEWEST_PULUMI" ] && mode=full
+  (cd "$1" && PATH="${NODE_BIN[$2]}:$PULUMI_BIN:$PATH" PULUMI_RUNPOD_PULUMI_BIN="$PULUMI_BIN" \
+    PULUMI_RUNPOD_JOURNEY="$mode" node --test --test-reporter=spec journey.test.js >"$out" 2>&1) || true
+  ok="$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$out" | tail -n1)"
+  bad="$(sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' "$out" | tail -n1)"
+  if [ -z "$ok" ] || [ -z "$bad" ] || [ "$bad" != 0 ] || [ "$ok" = 0 ]; then
+    tail -n 80 "$out"
+    ok="${ok:-0}"
+    bad="${bad:-0}"
+    [ "$bad" = 0 ] && bad=1
+  fi
+  record "journey ($mode), Node $2, @pulumi/pulumi $3" "$ok" "$bad" $((SECONDS - t0))
+}
+
+for pv in "${PULUMI_VERSIONS[@]}"; do
+  t0=$SECONDS
+  repo_copy="$(unit_copy "$pv")"
+  project="$(consumer "$pv")"
+  log "@pulumi/pulumi $pv installed in a copy of the repository and in a fresh project ($((SECONDS - t0)) s)"
+  build_copy "$repo_copy" "$pv"
+  for major in "${NODE_MAJORS[@]}"; do
+    run_unit "$repo_copy" "$major" "$pv"
+    run_journey "$project" "$major" "$pv"
+  done
+  rm -rf "$repo_copy" "$project"
+done
+
+log "what ran (Pulumi CLI $("$PULUMI_BIN/pulumi" version)):"
+printf '  %s\n' "${summary[@]}"
+log "wall time $((SECONDS - started)) s"
+echo "runtime-matrix: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,123 @@
+import { CPU_FLAVOR_IDS, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS } from "./platform-enums";
+import { type FieldProblem, renderValue } from "./validation";
+
+/**
+ * The open value sets (issue 13): GPU types, data centers, CUDA versions and CPU flavors. The
+ * platform adds values faster than this package is released, so the shared request schemas judge
+ * only a value's shape (platform-values.ts); whether the platform knows a value is judged here,
+ * against this release's snapshot plus additions: by the emulator (it plays the platform), by the
+ * resources (a warning at preview, never a refusal) and by the policy pack (a refusal unless the
+ * team lists the value). No zod here: the resource classes load this module, and a Pulumi program
+ * that imports `pulumi-runpod` loads neither zod nor undici.
+ */
+
+/** The kinds of open value. */
+export type PlatformValueKind = "gpuType" | "dataCenter" | "cudaVersion" | "cpuFlavor";
+
+/** Every kind, in the order messages and options list them. */
+export const PLATFORM_VALUE_KINDS: readonly PlatformValueKind[] = ["gpuType", "dataCenter", "cudaVersion", "cpuFlavor"];
+
+/** This release's snapshot of each kind (platform-enums.ts, from the OpenAPI description). */
+export const KNOWN_PLATFORM_VALUES: Readonly<Record<PlatformValueKind, readonly string[]>> = {
+  gpuType: GPU_TYPE_IDS,
+  dataCenter: DATA_CENTER_IDS,
+  cudaVersion: CUDA_VERSIONS,
+  cpuFlavor: CPU_FLAVOR_IDS,
+};
+
+/** How messages name a value of each kind. */
+export const PLATFORM_VALUE_LABELS: Readonly<Record<PlatformValueKind, string>> = {
+  gpuType: "GPU type",
+  dataCenter: "data center",
+  cudaVersion: "CUDA version",
+  cpuFlavor: "CPU flavor",
+};
+
+/** Values added to the snapshot, per kind (emulator options, policy settings). */
+export type AdditionalPlatformValues = Partial<Record<PlatformValueKind, readonly string[]>>;
+
+/** The inputs holding open values, per resource: the field and the kind of value it holds. */
+export const PLATFORM_VALUE_FIELDS = {
+  ServerlessEndpoint: {
+    gpuTypeIds: "gpuType",
+    dataCenterIds: "dataCenter",
+    allowedCudaVersions: "cudaVersion",
+    minCudaVersion: "cudaVersion",
+    cpuFlavorIds: "cpuFlavor",
+  },
+  NetworkVolume: { dataCenterId: "dataCenter" },
+} as const satisfies Record<string, Record<string, PlatformValueKind>>;
+
+/** Lower-case, whitespace removed: the key under which a whitespace or case variant meets its original. */
+function looseKey(value: string): string {
+  return value.replace(/\s+/g, "").toLowerCase();
+}
+
+/** The snapshot as a set, per kind: the provider and the pack ask for it once per resource. */
+const snapshotSets = new Map<PlatformValueKind, ReadonlySet<string>>();
+
+/** The snapshot of `kind` plus `additional`, as a set. */
+export function knownValueSet(kind: PlatformValueKind, additional: readonly string[] = []): ReadonlySet<string> {
+  if (additional.length > 0) return new Set([...KNOWN_PLATFORM_VALUES[kind], ...additional]);
+  let set = snapshotSets.get(kind);
+  if (!set) snapshotSets.set(kind, (set = new Set(KNOWN_PLATFORM_VALUES[kind])));
+  return set;
+}
+
+/**
+ * Known values that differ from `value` only in case or whitespace (`"nvidia l4"`, `" NVIDIA L4"`
+ * → `"NVIDIA L4"`). Nothing looser on purpose: new GPU names are often one character away from
+ * old ones (B200 → B300, H100 → H200), so an edit-distance guess would point at the wrong GPU.
+ */
+export function nearKnownValues(kind: PlatformValueKind, value: string, additional: readonly string[] = []): string[] {
+  const key = looseKey(value);
+  return [...knownValueSet(kind, additional)].filter((known) => known !== value && looseKey(known) === key);
+}
+
+/** One value of an input that is not in the snapshot (plus additions). */
+export interface UnknownPlatformValue extends FieldProblem {
+  /** The kind of value. */
+  kind: PlatformValueKind;
+  /** The raw value. */
+  raw: string;
+  /** Known values it differs from only in case or whitespace. */
+  suggestions: string[];
+}
+
+/**
+ * The values of `input`'s open-value fields (`fields`, e.g. `PLATFORM_VALUE_FIELDS.ServerlessEndpoint`)
+ * that are not in the snapshot plus `additional`. Only strings are judged: the shape is the
+ * schemas' business. `field` is dotted (`gpuTypeIds.2`), as in the client's and emulator's errors.
+ */
+export function unknownPlatformValues(
+  fields: Readonly<Record<string, PlatformValueKind>>,
+  input: Readonly<Record<string, unknown>>,
+  additional: AdditionalPlatformValues = {},
+): UnknownPlatformValue[] {
+  const found: UnknownPlatformValue[] = [];
+  for (const [field, kind] of Object.entries(fields)) {
+    const value = input[field];
+    const entries: [string, unknown][] = Array.isArray(value)
+      ? value.map((v, i) => [`${field}.${i}`, v])
+      : [[field, value]];
+    const known = knownValueSet(kind, additional[kind]);
+    for (const [at, v] of entries) {
+      if (typeof v !== "string" || known.has(v)) continue;
+      found.push({
+        field: at,
+        value: renderValue(v, at),
+        kind,
+        raw: v,
+        suggestions: nearKnownValues(kind, v, additional[kind]),
+        rule: `is not a ${PLATFORM_VALUE_LABELS[kind]} the platform knows`,
+      });
+    }
+  }
+  return found;
+}
+
+/** ` (did you mean "NVIDIA L4"?)`, or nothing when there is no near value. */
+export function suggestionText(suggestions: readonly string[]): string {
+  if (suggestions.length === 0) return "";
+  return ` (did you mean ${suggestions.map((s) => JSON.stringify(s)).join(" or ")}?)`;
+}

@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { LIMITS } from "./limits";
+
+/** Template categories (OpenAPI `TemplateCreateInput.category`). */
+export const TEMPLATE_CATEGORIES = ["NVIDIA", "AMD", "CPU"] as const;
+/** `NVIDIA`, `AMD` or `CPU`. */
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+
+/**
+ * OpenAPI defaults applied by the platform when a template is created without a field. The
+ * OpenAPI writes the `ports` default as the string `"8888/http,22/tcp"` of an array-typed field:
+ * it is read here as that list.
+ */
+export const TEMPLATE_DEFAULTS = {
+  category: "NVIDIA",
+  containerDiskInGb: 50,
+  volumeInGb: 20,
+  volumeMountPath: "/workspace",
+  isServerless: false,
+  isPublic: false,
+  env: {},
+  ports: ["8888/http", "22/tcp"],
+  readme: "",
+  dockerEntrypoint: [],
+  dockerStartCmd: [],
+} as const;
+
+/** A port as the OpenAPI describes it: `[port number]/[protocol]`, protocol `http` or `tcp`. */
+const PORT = /^(\d{1,5})\/(?:http|tcp)$/;
+function isPort(value: string): boolean {
+  const m = PORT.exec(value);
+  const n = m ? Number(m[1]) : 0;
+  return n >= 1 && n <= 65_535;
+}
+
+/** POSIX environment variable names: a letter or `_`, then letters, digits or `_`. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const name = (max: number) => z.string().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
+
+const sizeGb = z.number().int("must be a whole number of GB").min(0, "must be at least 0 GB");
+
+/**
+ * Fields of the create and update inputs. Env values may be secrets: `env` is one of the fields
+ * whose values no error ever repeats (validation.ts `SECRET_FIELDS`); names are shown.
+ */
+const templateFields = {
+  name: name(LIMITS.templateNameMaxLength),
+  // Whitespace is the one thing no image reference can hold; `""` is only "must not be empty".
+  imageName: z.string().min(1, "must not be empty").regex(/^\S*$/, "must not contain whitespace"),
+  containerDiskInGb: sizeGb,
+  volumeInGb: sizeGb,
+  volumeMountPath: z.string().regex(/^\//, "must be an absolute path (starting with /)"),
+  /** `""` means none: how an update takes a registry auth off a template. */
+  containerRegistryAuthId: z.string(),
+  dockerEntrypoint: z.array(z.string()),
+  dockerStartCmd: z.array(z.string()),
+  env: z.record(z.string().regex(ENV_NAME), z.string("must be a string"), {
+    error: (issue) =>
+      issue.code === "invalid_key"
+        ? "is not a valid environment variable name (letters, digits and _, not starting with a digit)"
+        : issue.code === "invalid_type"
+          ? "must be an object of NAME: value strings"
+          : undefined,
+  }),
+  ports: z.array(
+    z.string().refine(isPort, 'must be "<port>/<http|tcp>" with a port from 1 to 65535, e.g. "8888/http"'),
+  ),
+  readme: z.string(),
+  isPublic: z.boolean(),
+};
+
+/** Body of `POST /templates` (OpenAPI `TemplateCreateInput`; `name` and `imageName` are required). */
+export const TemplateCreateInputSchema = z
+  .object(templateFields)
+  .partial()
+  .extend({
+    name: templateFields.name,
+    imageName: templateFields.imageName,
+    category: z.enum(TEMPLATE_CATEGORIES, { error: `must be one of ${TEMPLATE_CATEGORIES.join(", ")}` }).optional(),
+    isServerless: z.boolean().optional(),
+  });
+/** Input for creating a template. */
+export type TemplateCreateInput = z.infer<typeof TemplateCreateInputSchema>;
+
+const fixedAtCreation = (field: string) =>
+  z
+    .never({
+      error: `cannot change after creation (TemplateUpdateInput has no ${field}); create a new template instead`,
+    })
+    .optional();
+
+/**
+ * Body of `PATCH /templates/{id}` and `POST /templates/{id}/update` (OpenAPI `TemplateUpdateInput`:
+ * every field optional). `category` and `isServerless` are not part of it; passing them is
+ * refused rather than silently dropped, so a caller never believes they changed.
+ */
+export const TemplateUpdateInputSchema = z
+  .object(templateFields)
+  .partial()
+  .extend({
+    category: fixedAtCreation("category"),
+    isServerless: fixedAtCreation("isServerless"),
+  });
+/** Input for updating a template (a rolling release of the endpoints that use it, on the platform). */
+export type TemplateUpdateInput = z.infer<typeof TemplateUpdateInputSchema>;
+
+/**
+ * A template as the management API returns it (OpenAPI `Template`). `category` is read as a plain
+ * string and every field but `id`, `name` and `imageName` is optional, so a partial or newer
+ * response never fails. `env` holds the template's environment as the platform returns it.
+ */
+export const TemplateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  imageName: z.string(),
+  category: z.string().optional(),
+  containerDiskInGb: z.number().int().optional(),
+  volumeInGb: z.number().int().optional(),
+  volumeMountPath: z.string().optional(),
+  containerRegistryAuthId: z.string().optional(),
+  dockerEntrypoint: z.array(z.string()).optional(),
+  dockerStartCmd: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  ports: z.array(z.string()).optional(),
+  readme: z.string().optional(),
+  isPublic: z.boolean().optional(),
+  isRunpod: z.boolean().optional(),
+  isServerless: z.boolean().optional(),
+  earned: z.number().optional(),
+  runtimeInMin: z.number().int().optional(),
+});
+/** A template. */
+export type Template = z.infer<typeof TemplateSchema>;
+
+/** `GET /templates`. */
+export const TemplateListSchema = z.array(TemplateSchema);

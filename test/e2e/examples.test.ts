@@ -1,0 +1,239 @@
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { REPO_ROOT } from "../../scripts/pulumi-cli";
+import { copyExample, createE2EStack, type E2EStack } from "./harness";
+
+/**
+ * The examples users copy (examples/), each run as a user would run it, through the real engine
+ * against the emulator: the README of each example describes exactly what is checked here. The
+ * quickstart goes through a whole lifecycle of its own in deployment.test.ts.
+ */
+const POLICY_DIR = path.join(REPO_ROOT, "policy");
+let stacks: E2EStack[] = [];
+afterEach(async () => {
+  await Promise.all(stacks.map((s) => s.dispose()));
+  stacks = [];
+});
+
+async function exampleStack(name: string, stackName: string): Promise<E2EStack> {
+  const e = await createE2EStack(name, {}, { workDir: copyExample(name), stackName, typescript: true });
+  stacks.push(e);
+  return e;
+}
+
+/** The engine's output of a preview with the policy pack and the example's policy-config.json. */
+async function previewWithPack(e: E2EStack): Promise<{ failed: boolean; output: string }> {
+  let output = "";
+  const failed = await e.stack
+    .preview({
+      policyPacks: [POLICY_DIR],
+      policyPackConfigs: [path.join(e.workDir, "policy-config.json")],
+      onOutput: (s) => {
+        output += s;
+      },
+    })
+    .then(
+      () => false,
+      (err: Error) => {
+        output += err.message;
+        return true;
+      },
+    );
+  return { failed, output };
+}
+
+describe("examples/multi-stack-policy: dev and prod held to their own limits", { timeout: 300_000 }, () => {
+  it("deploys each stack with its own config, and refuses prod-sized settings in dev at preview", async () => {
+    const dev = await exampleStack("multi-stack-policy", "dev");
+    expect(await previewWithPack(dev)).toMatchObject({ failed: false });
+    const devUp = await dev.stack.up({
+      policyPacks: [POLICY_DIR],
+      policyPackConfigs: [path.join(dev.workDir, "policy-config.json")],
+    });
+    expect(devUp.summary.result).toBe("succeeded");
+    const [devEndpoint] = await dev.client.endpoints.list();
+    expect(devEndpoint).toMatchObject({ gpuTypeIds: ["NVIDIA L4", "NVIDIA RTX A5000"], workersMax: 2 });
+
+    await dev.stack.setConfig("workersMax", { value: "8" });
+    await dev.stack.setConfig("gpuTypeIds", { value: JSON.stringify(["NVIDIA H100 80GB HBM3", "NVIDIA L40S"]) });
+    const refused = await previewWithPack(dev);
+    expect(refused.failed).toBe(true);
+    expect(refused.output).toContain('ServerlessEndpoint "api": workersMax = 8: exceeds the cap of 2 (workersMaxCap)');
+    expect(refused.output).toContain(
+      'ServerlessEndpoint "api": gpuTypeIds[0] = "NVIDIA H100 80GB HBM3": is not one of the allowed GPU types ["NVIDIA L4","NVIDIA RTX A5000","NVIDIA GeForce RTX 4090"]',
+    );
+
+    const prod = await exampleStack("multi-stack-policy", "prod");
+    const prodPreview = await previewWithPack(prod);
+    expect(prodPreview, prodPreview.output).toMatchObject({ failed: false });
+    const prodUp = await prod.stack.up({
+      policyPacks: [POLICY_DIR],
+      policyPackConfigs: [path.join(prod.workDir, "policy-config.json")],
+    });
+    expect(prodUp.summary.result).toBe("succeeded");
+    const [prodEndpoint] = await prod.client.endpoints.list();
+    expect(prodEndpoint).toMatchObject({ workersMin: 1, workersMax: 8 });
+    expect(prodEndpoint?.gpuTypeIds?.[0]).toBe("NVIDIA H100 80GB HBM3");
+  });
+});
+
+describe("examples/adopt-existing: hand-made resources taken under management", { timeout: 300_000 }, () => {
+  it("adopts a volume and an endpoint without creating anything, converges them, and destroy keeps the volume", async () => {
+    const e = await exampleStack("adopt-existing", "prod");
+    const volume = await e.client.networkVolumes.create({ name: "by-hand", size: 30, dataCenterId: "EU-RO-1" });
+    const endpoint = await e.client.endpoints.create({ name: "by-hand", templateId: "echo", workersMax: 1 });
+    await e.stack.setAllConfig({
+      volumeId: { value: volume.id },
+      volumeSize: { value: "40" },
+      dataCenterId: { value: "EU-RO-1" },
+      endpointId: { value: endpoint.id },
+      templateId: { value: "echo" },
+    });
+    const up = await e.stack.up();
+    // The stack and the two adopted resources count as creates in Pulumi's summary.
+    expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
+    expect(up.outputs.volumeId?.value).toBe(volume.id);
+    expect(up.outputs.endpointId?.value).toBe(endpoint.id);
+    expect(await e.client.networkVolumes.list()).toEqual([
+      { id: volume.id, name: "weights", size: 40, dataCenterId: "EU-RO-1" },
+    ]);
+    const endpoints = await e.client.endpoints.list();
+    expect(endpoints.map((x) => x.id)).toEqual([endpoint.id]);
+    expect(endpoints[0]).toMatchObject({ name: "api", workersMax: 2, networkVolumeId: volume.id });
+
+    expect((await e.stack.preview()).changeSummary).toEqual({ same: 3 });
+    await e.stack.destroy();
+    expect(await e.client.endpoints.list()).toEqual([]);
+    expect((await e.client.networkVolumes.list()).map((v) => v.id)).toEqual([volume.id]);
+  });
+});
+
+interface WorkflowStep {
+  id?: string;
+  name?: string;
+  uses?: string;
+  run?: string;
+}
+interface WorkflowJob {
+  if: string;
+  env?: Record<string, string>;
+  steps: WorkflowStep[];
+  concurrency?: { group: string; "cancel-in-progress": boolean };
+}
+interface Workflow {
+  on: Record<string, unknown>;
+  env: Record<string, string>;
+  jobs: Record<string, WorkflowJob>;
+}
+
+/** Steps that fetch from the internet, which the tests provide instead: node_modules and the Pulumi CLI. */
+const PROVIDED_STEPS = new Set(["deps", "pulumi-cli"]);
+
+/** Runs a job's `run` steps in order with bash, as the runner would, in the example's directory. */
+async function runJob(
+  workflow: Workflow,
+  job: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number; output: string }> {
+  const steps = workflow.jobs[job]?.steps.filter((s) => s.run !== undefined && !PROVIDED_STEPS.has(s.id ?? "")) ?? [];
+  let output = "";
+  for (const step of steps) {
+    const result = await new Promise<{ code: number; output: string }>((resolve) => {
+      execFile(
+        "bash",
+        ["-eo", "pipefail", "-c", step.run ?? ""],
+        { cwd, env, maxBuffer: 64 << 20, timeout: 240_000 },
+        (err, stdout, stderr) =>
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+      );
+    });
+    output += `\n--- ${step.name ?? step.run}\n${result.output}`;
+    if (result.code !== 0) return { code: result.code, output };
+  }
+  return { code: 0, output };
+}
+
+/** A job's environment on the runner: the workflow's and the job's `env`, with secrets replaced by `secrets`. */
+function jobEnv(workflow: Workflow, job: string, secrets: Record<string, string>, base: Record<string, string>) {
+  const env: Record<string, string> = { ...base };
+  for (const [k, v] of Object.entries({ ...workflow.env, ...workflow.jobs[job]?.env })) {
+    env[k] = v.replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_, name: string) => {
+      const value = secrets[name];
+      if (value === undefined) throw new Error(`the workflow uses secrets.${name}, which the test does not provide`);
+      return value;
+    });
+  }
+  return env;
+}
+
+describe("examples/github-actions: the workflow's jobs", { timeout: 600_000 }, () => {
+  const workflow = parse(
+    fs.readFileSync(path.join(REPO_ROOT, "examples", "github-actions", "workflow.yml"), "utf8"),
+  ) as Workflow;
+
+  it("previews same-repository pull requests and deploys main with the key from a secret, and forks only against the emulator", () => {
+    expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
+    expect(workflow.jobs.preview?.if).toContain("head.repo.full_name == github.repository");
+    expect(workflow.jobs["preview-fork"]?.if).toContain("head.repo.full_name != github.repository");
+    expect(workflow.jobs.up?.if).toContain("refs/heads/main");
+    for (const job of ["preview", "up"]) {
+      expect(workflow.jobs[job]?.env?.RUNPOD_API_KEY).toBe("${{ secrets.RUNPOD_API_KEY }}");
+    }
+    expect(JSON.stringify(workflow.jobs["preview-fork"])).not.toContain("secrets.");
+    expect(workflow.jobs.up?.concurrency).toEqual({ group: "runpod-prod", "cancel-in-progress": false });
+    expect(workflow.env.POLICY).toBe(
+      "--policy-pack node_modules/pulumi-runpod/policy --policy-pack-config policy-config.json",
+    );
+  });
+
+  it("runs every command of the fork job, the pull-request job and the main job against the emulator", async () => {
+    // One emulator (from the harness) plays the real platform for `preview` and `up`; the fork
+    // job starts its own emulator on port 8787, as on the runner.
+    const e = await exampleStack("github-actions", "prod");
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-gha-home-"));
+    const base = {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      PULUMI_HOME: path.join(home, ".pulumi"),
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      RUNPOD_API_URL: e.emulator.apiUrl,
+      RUNPOD_QUEUE_URL: e.emulator.queueUrl,
+    };
+    const secrets = {
+      RUNPOD_API_KEY: e.apiKey,
+      PULUMI_BACKEND_URL: e.envVars.PULUMI_BACKEND_URL ?? "",
+      PULUMI_CONFIG_PASSPHRASE: e.envVars.PULUMI_CONFIG_PASSPHRASE ?? "",
+    };
+    try {
+      // The stack the README has the user create once, with the harness's addresses in its config.
+      const preview = await runJob(workflow, "preview", e.workDir, jobEnv(workflow, "preview", secrets, base));
+      expect(preview.code, preview.output).toBe(0);
+      expect(preview.output).toContain("+ 3 to create");
+      expect(await e.requestCount()).toBe(0);
+
+      const up = await runJob(workflow, "up", e.workDir, jobEnv(workflow, "up", secrets, base));
+      expect(up.code, up.output).toBe(0);
+      expect(await e.client.endpoints.list()).toHaveLength(1);
+
+      const forkDir = copyExample("github-actions");
+      const { RUNPOD_API_URL: _url, RUNPOD_QUEUE_URL: _queue, ...forkBase } = base;
+      const fork = await runJob(workflow, "preview-fork", forkDir, jobEnv(workflow, "preview-fork", {}, forkBase));
+      // The runner ends the job's processes; here the emulator the job started is stopped by hand.
+      const pidFile = path.join(forkDir, "emulator.pid");
+      if (fs.existsSync(pidFile)) process.kill(Number(fs.readFileSync(pidFile, "utf8")), "SIGTERM");
+      const emulatorLog = fs.readFileSync(path.join(forkDir, "emulator.log"), "utf8");
+      fs.rmSync(forkDir, { recursive: true, force: true });
+      expect(fork.code, fork.output).toBe(0);
+      expect(emulatorLog).toContain("ready: listening on http://127.0.0.1:8787");
+      expect(fork.output).toMatch(/Resources:\s+\+ 3 created/);
+      expect(fork.output).toMatch(/Resources:\s+- 3 deleted/);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,21 @@
+// A fresh program as a user writes it (docs/ci.md, "runtime matrix"): the GPU list comes from
+// stack config as a plain string[], which must compile against the package's types (issue 13).
+import * as pulumi from "@pulumi/pulumi";
+import { NetworkVolume, ServerlessEndpoint } from "pulumi-runpod";
+
+const config = new pulumi.Config();
+const gpuTypeIds: string[] = config.requireObject<string[]>("gpuTypeIds");
+
+const models = new NetworkVolume("models", { size: config.requireNumber("volumeSize"), dataCenterId: "EU-RO-1" });
+
+const api = new ServerlessEndpoint("api", {
+  templateId: "echo",
+  gpuTypeIds,
+  workersMin: 0,
+  workersMax: config.getNumber("workersMax") ?? 2,
+  networkVolumeId: models.id,
+});
+
+export const volumeId = models.id;
+export const endpointId = api.id;
+export const endpointUrl = api.url;

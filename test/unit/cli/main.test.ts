@@ -1,0 +1,33 @@
+import { describe, expect, it, vi } from "vitest";
+import { main } from "../../../cli/main";
+
+/** The package's bin dispatches to its commands; `pulumi-runpod emulator ...` works as before. */
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const o = vi.spyOn(process.stdout, "write").mockImplementation((c) => ((out += String(c)), true));
+  const e = vi.spyOn(process.stderr, "write").mockImplementation((c) => ((err += String(c)), true));
+  try {
+    return { code: await main(argv), out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+describe("the pulumi-runpod bin", () => {
+  it("lists its commands on --help and refuses an unknown one with exit 2", async () => {
+    const help = await run(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/emulator .*\n[\s\S]*recover /);
+    const unknown = await run(["deploy"]);
+    expect([unknown.code, unknown.err.split("\n")[0]]).toEqual([2, "unknown command: deploy"]);
+  });
+
+  it("hands emulator and recover their own arguments", async () => {
+    const emulator = await run(["emulator", "--help"]);
+    expect([emulator.code, emulator.out]).toEqual([0, expect.stringContaining("Usage: pulumi-runpod emulator")]);
+    const recover = await run(["recover", "--help"]);
+    expect([recover.code, recover.out]).toEqual([0, expect.stringContaining("Usage: pulumi-runpod recover")]);
+  });
+});

@@ -17,4 +17,4 @@ export type {
   GpuTypeId,
   ScalerType,
   TemplateCategory,
-} from "../sdk/schemas";
+} from "../sdk/schemas/platform-enums";

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { TemplateCategory } from "../sdk/schemas";
+import type { TemplateCategory } from "../sdk/schemas/platform-enums";
 import { namingInputs } from "./auto-name";
 import { isResourceOfType, RunpodResource, typeToken, withSecretOutputs } from "./runpod-resource";
 

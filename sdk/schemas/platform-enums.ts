@@ -144,3 +144,8 @@ export type ComputeType = (typeof COMPUTE_TYPES)[number];
 export const SCALER_TYPES = ["QUEUE_DELAY", "REQUEST_COUNT"] as const;
 /** `QUEUE_DELAY` or `REQUEST_COUNT`. */
 export type ScalerType = (typeof SCALER_TYPES)[number];
+
+/** Template categories (OpenAPI `TemplateCreateInput.category`): a closed set, like `ComputeType`. */
+export const TEMPLATE_CATEGORIES = ["NVIDIA", "AMD", "CPU"] as const;
+/** `NVIDIA`, `AMD` or `CPU`. */
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];

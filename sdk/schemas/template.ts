@@ -1,10 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
-
-/** Template categories (OpenAPI `TemplateCreateInput.category`). */
-export const TEMPLATE_CATEGORIES = ["NVIDIA", "AMD", "CPU"] as const;
-/** `NVIDIA`, `AMD` or `CPU`. */
-export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+import { TEMPLATE_CATEGORIES } from "./platform-enums";
 
 /**
  * OpenAPI defaults applied by the platform when a template is created without a field. The

@@ -107,6 +107,32 @@ describe(`a fresh TypeScript program on Node.js ${process.version} with @pulumi/
     }
   });
 
+  it("type-checks a script on the typed client (pulumi-runpod/sdk) with the same settings plus esModuleInterop", () => {
+    // The template's "moduleResolution": "node" ignores package exports: typesVersions maps the
+    // subpath. zod's declarations need esModuleInterop (or skipLibCheck): docs/client.md says so.
+    const dir = path.join(__dirname, "sdk-check");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, "index.ts"),
+      [
+        'import { RunpodClient, type Endpoint } from "pulumi-runpod/sdk";',
+        "export async function names(apiKey: string): Promise<string[]> {",
+        "  const endpoints: Endpoint[] = await new RunpodClient({ apiKey }).endpoints.list();",
+        "  return endpoints.map((e) => e.name ?? e.id);",
+        "}",
+      ].join("\n"),
+    );
+    const program = JSON.parse(fs.readFileSync(path.join(PROGRAM, "tsconfig.json"), "utf8"));
+    const config = { compilerOptions: { ...program.compilerOptions, esModuleInterop: true }, files: ["index.ts"] };
+    fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(config));
+    const tsc = require.resolve("typescript/bin/tsc");
+    try {
+      execFileSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", dir], { stdio: "pipe" });
+    } catch (err) {
+      assert.fail(`tsc failed:\n${String(err.stdout).slice(0, 4000)}`);
+    }
+  });
+
   it("creates a volume and an endpoint", STEP, async () => {
     const up = await stack.up();
     assert.equal(up.summary.result, "succeeded");

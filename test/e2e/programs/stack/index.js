@@ -17,6 +17,8 @@ const endpoint = new ServerlessEndpoint("ep", {
   workersMin: config.getNumber("workersMin") ?? 0,
   workersMax: config.getNumber("workersMax") ?? 2,
   networkVolumeId: volume.id,
+  // Workers start only where the volume is (the policy pack's runpod-volume-locality asks this).
+  dataCenterIds: [volume.dataCenterId],
 });
 
 const adoptId = config.get("adoptVolumeId");

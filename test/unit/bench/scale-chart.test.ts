@@ -1,33 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { escapeXml, type LineChart, niceStep, renderLineChart } from "../../../bench/scale-chart";
+import { type ChartSeries, escapeXml, type LineChart, niceStep, renderLineChart } from "../../../bench/scale-chart";
+
+/** A series over the sizes 10, 100 and 500 with these times in seconds. */
+const line = (label: string, dashed: boolean, ys: number[]): ChartSeries => ({
+  label,
+  color: "#1f77b4",
+  dashed,
+  points: [10, 100, 500].map((x, i) => ({ x, y: ys[i]! })),
+});
 
 const chart = (overrides: Partial<LineChart> = {}): LineChart => ({
   title: "time by size",
   xLabel: "resources (log scale)",
   yLabel: "seconds",
   xTicks: [10, 100, 500],
-  series: [
-    {
-      label: "up, ours",
-      color: "#1f77b4",
-      dashed: false,
-      points: [
-        { x: 10, y: 3 },
-        { x: 100, y: 6 },
-        { x: 500, y: 30 },
-      ],
-    },
-    {
-      label: "up, no-op baseline",
-      color: "#1f77b4",
-      dashed: true,
-      points: [
-        { x: 10, y: 2 },
-        { x: 100, y: 4 },
-        { x: 500, y: 20 },
-      ],
-    },
-  ],
+  series: [line("up, ours", false, [3, 6, 30]), line("up, no-op baseline", true, [2, 4, 20])],
   ...overrides,
 });
 
@@ -79,20 +66,7 @@ describe("renderLineChart", () => {
   });
 
   it("breaks a line at a missing value instead of drawing through it", () => {
-    const withGap = chart({
-      series: [
-        {
-          label: "destroy, ours",
-          color: "red",
-          dashed: false,
-          points: [
-            { x: 10, y: 1 },
-            { x: 100, y: Number.NaN },
-            { x: 500, y: 5 },
-          ],
-        },
-      ],
-    });
+    const withGap = chart({ series: [line("destroy, ours", false, [1, Number.NaN, 5])] });
     const svg = renderLineChart(withGap);
     const [d] = paths(svg);
     expect(coords(d!).map((c) => c[0])).toEqual(["M", "M"]);

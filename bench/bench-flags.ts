@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
-/** The four benchmarks of the issue, in the order they run. */
-export const BENCHMARKS = ["client", "emulator", "pulumi", "state"] as const;
+/** The benchmarks, in the order they run. */
+export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale"] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
 
@@ -17,10 +17,13 @@ export interface BenchFlags {
 /** Usage of `npm run bench`. */
 export const BENCH_USAGE = `Usage: npm run bench -- [options]
 
-  --only LIST     comma-separated subset of ${BENCHMARKS.join(",")} (default: all four)
+  --only LIST     comma-separated subset of ${BENCHMARKS.join(",")} (default: all)
+                  scale: up, unchanged preview and destroy at 10, 100 and 500 resources against
+                  the no-op baseline, with the curve drawn as scale.svg next to the report
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
-  --out FILE      write the markdown report here (default: bench/RESULTS.md for a full run of all
-                  four; a --quick or --only run prints only, so RESULTS.md always holds a full run)
+  --out FILE      write the markdown report here, and any chart next to it (default:
+                  bench/RESULTS.md for a full run of all; a --quick or --only run prints only, so
+                  RESULTS.md always holds a full run)
   --no-write      print only, write no report
   --help          show this help
 `;

@@ -1,5 +1,5 @@
 import type { PulumiCommand } from "@pulumi/pulumi/automation";
-import { startEmulator } from "../emulator";
+import { type RunningEmulator, startEmulator } from "../emulator";
 import { EmulatorApi } from "./emulator-process";
 import { type BenchStack, benchPulumiCommand, createBenchStack } from "./pulumi-stack";
 import { measureFootprint, type StateFootprint } from "./state-footprint";
@@ -53,14 +53,48 @@ export interface PulumiBenchResult {
 const KEY = "bench-pulumi-key";
 
 /**
+ * An emulator in the benchmark's process for the runpod program. Rate limits stay as the spec has
+ * them: they apply to /v2 job operations only, never to the /v1 management calls the stacks make.
+ */
+export async function startBenchEmulator(): Promise<{ emulator: RunningEmulator; api: EmulatorApi }> {
+  const emulator = await startEmulator({ port: 0, apiKeys: [KEY] });
+  return { emulator, api: new EmulatorApi(emulator.url, KEY) };
+}
+
+const countConfig = (size: number) => ({ "bench:count": { value: String(size) } });
+
+/** A stack of `size` of our resources (bench/programs/runpod-stack) against `emulator`; `env` adds variables. */
+export function createRunpodStack(
+  command: PulumiCommand,
+  emulator: RunningEmulator,
+  size: number,
+  label: string,
+  env: Record<string, string> = {},
+): Promise<BenchStack> {
+  const config = {
+    ...countConfig(size),
+    "runpod:apiUrl": { value: emulator.apiUrl },
+    "runpod:queueUrl": { value: emulator.queueUrl },
+  };
+  return createBenchStack(command, "runpod-stack", label, config, { RUNPOD_API_KEY: KEY, ...env });
+}
+
+/** A stack of `size` no-op dynamic resources (bench/programs/noop-stack). */
+export function createBaselineStack(command: PulumiCommand, size: number, label: string): Promise<BenchStack> {
+  return createBenchStack(command, "noop-stack", label, countConfig(size), {});
+}
+
+/**
  * up, an unchanged preview, refresh and destroy of one stack, each timed around the Automation API
  * call (which spawns the CLI: the same fixed cost for the baseline). `afterUp` runs untimed.
+ * With `refresh` false the refresh is skipped and its times are NaN.
  */
-async function lifecycle(
+export async function lifecycle(
   bench: BenchStack,
   size: number,
   api: EmulatorApi,
   afterUp: () => Promise<void>,
+  refresh = true,
 ): Promise<LifecycleTimes> {
   const opts = { parallel: size };
   const cpu = {} as Record<Operation, number>;
@@ -82,9 +116,10 @@ async function lifecycle(
     previewUnchanged = Object.keys(result.changeSummary).every((op) => op === "same");
   });
   const previewRequests = (await api.requestCount()) - requestsBefore;
-  const refresh = await measure("refresh", () => bench.stack.refresh(opts));
+  cpu.refresh = Number.NaN;
+  const refreshed = refresh ? await measure("refresh", () => bench.stack.refresh(opts)) : Number.NaN;
   const destroy = await measure("destroy", () => bench.stack.destroy(opts));
-  return { up, preview, refresh, destroy, cpu, previewRequests, previewUnchanged };
+  return { up, preview, refresh: refreshed, destroy, cpu, previewRequests, previewUnchanged };
 }
 
 /**
@@ -98,23 +133,14 @@ export async function runPulumiBench(
   pulumi?: { command: PulumiCommand; version: string },
 ): Promise<PulumiBenchResult> {
   const { command, version } = pulumi ?? (await benchPulumiCommand());
-  // Rate limits stay as the spec has them: they apply to /v2 job operations only, never to /v1.
-  const emulator = await startEmulator({ port: 0, apiKeys: [KEY] });
-  const api = new EmulatorApi(emulator.url, KEY);
+  const { emulator, api } = await startBenchEmulator();
   const alternatives: Alternative[] = [];
   const footprints: StateFootprint[] = [];
   const stacks: BenchStack[] = [];
   try {
     for (const size of s.sizes) {
-      const config = { "bench:count": { value: String(size) } };
-      const ours = await createBenchStack(
-        command,
-        "runpod-stack",
-        `runpod-${size}`,
-        { ...config, "runpod:apiUrl": { value: emulator.apiUrl }, "runpod:queueUrl": { value: emulator.queueUrl } },
-        { RUNPOD_API_KEY: KEY },
-      );
-      const baseline = await createBenchStack(command, "noop-stack", `noop-${size}`, config, {});
+      const ours = await createRunpodStack(command, emulator, size, `runpod-${size}`);
+      const baseline = await createBaselineStack(command, size, `noop-${size}`);
       stacks.push(ours, baseline);
       const row = [
         { name: "baseline (no-op)", size, latencyMs: undefined, samples: [] },

@@ -86,19 +86,20 @@ function sizeTargets(size: number, row: Alternative[], baseline: Alternative): T
     const calls = Math.max(
       ...row.filter((a) => a !== baseline).flatMap((a) => a.samples.map((t) => t.previewRequests)),
     );
+    const upLimit = upTarget(size);
     targets.push(
       {
         benchmark: `pulumi (${size})`,
-        target: "up at 0 ms <= 1.3x baseline",
+        target: `up at 0 ms <= ${upLimit}x baseline`,
         measured: format.ratio(upRatio),
-        met: shownRatio(upRatio) <= 1.3,
+        met: shownRatio(upRatio) <= upLimit,
         whyMissed: UP_MISS,
       },
       {
         benchmark: `pulumi (${size})`,
-        target: "unchanged preview <= 1.1x baseline, 0 API calls",
+        target: `unchanged preview <= ${PREVIEW_TARGET}x baseline, 0 API calls`,
         measured: `${format.ratio(previewRatio)}, ${calls} calls`,
-        met: shownRatio(previewRatio) <= 1.1 && calls === 0,
+        met: shownRatio(previewRatio) <= PREVIEW_TARGET && calls === 0,
         whyMissed: PREVIEW_MISS,
       },
     );
@@ -110,11 +111,12 @@ function sizeTargets(size: number, row: Alternative[], baseline: Alternative): T
     const fromLatency = zero
       ? `; up at 0 ms ${format.deltaMs(pairedDifference(wall(alt, "up"), wall(zero, "up")))}`
       : "";
+    const budget = LATENCY_BUDGET_CALLS * alt.latencyMs;
     targets.push({
       benchmark: `pulumi (${size})`,
-      target: `up at ${alt.latencyMs} ms <= baseline + ${3 * alt.latencyMs} ms`,
+      target: `up at ${alt.latencyMs} ms <= baseline + ${budget} ms`,
       measured: `baseline ${format.deltaMs(extra)}${fromLatency}`,
-      met: extra <= 3 * alt.latencyMs,
+      met: extra <= budget,
       whyMissed: LATENCY_MISS,
     });
   }
@@ -122,26 +124,37 @@ function sizeTargets(size: number, row: Alternative[], baseline: Alternative): T
 }
 
 /*
- * The reasons below come from experiments run while writing this benchmark, measuring the CPU
- * time of the Pulumi processes (as the second table does) over interleaved rounds, 100 resources:
- * - the no-op baseline padded to our state size (a 1.4 KB constant captured by its provider, our
- *   outputs' extra fields) cost as much CPU as our resources did: up 7.7 s, preview 5.0 s,
- *   destroy 5.2 s, against ours 8.7 s, 5.0 s, 5.7 s and the plain baseline's 6.1 s, 4.3 s, 3.5 s;
- * - our stack with PULUMI_SKIP_CHECKPOINTS=true cost no more than the baseline (up 6.0 s, destroy 2.0 s);
- * - before commit dd1a93b, requiring pulumi-runpod in the program cost about 120 ms per process
- *   (zod, undici, the schemas) and pulumi-runpod/impl in the dynamic-provider process about 160 ms;
- *   dd1a93b made the root entry load only the resource classes and the provider load the client lazily.
+ * Issue 14's targets ("Lean state and fewer round trips"): `up` of 100 resources at 0 ms within
+ * 1.2x the no-op baseline (the earlier 1.3x stays for the other sizes), an unchanged preview
+ * within 1.1x at every size with no API call, and `up` at 100 ms latency within the baseline plus
+ * three latencies (the lookup that makes a create idempotent, the create, one spare).
+ */
+const UP_TARGET_100 = 1.2;
+const UP_TARGET_OTHER = 1.3;
+const PREVIEW_TARGET = 1.1;
+const LATENCY_BUDGET_CALLS = 3;
+
+/** The `up` at 0 ms ratio a size is held to. */
+export function upTarget(size: number): number {
+  return size === 100 ? UP_TARGET_100 : UP_TARGET_OTHER;
+}
+
+/*
+ * The reasons below say where the time goes without quoting figures: the run measures those, and
+ * a figure written here would go stale with the next change. Before issue 14, a no-op baseline
+ * padded to our then 5.8 KB of state per resource cost as much CPU as our resources, and our stack
+ * with PULUMI_SKIP_CHECKPOINTS=true cost no more than the baseline: state size drove the overhead.
  */
 
-/** Shown when `up` at 0 ms is over 1.3x the baseline. */
+/** Shown when `up` at 0 ms is over its target. */
 const UP_MISS =
-  "the file backend rewrites the whole checkpoint after every resource step, so `up` and `destroy` cost O(n x state size); our resources hold 5.8 KB of state each against the no-op's 2.3 KB, mostly the serialized provider (`__provider`, ~1.96 KB) stored twice (inputs and outputs). A no-op baseline padded to our state size costs as much CPU; our stack with `PULUMI_SKIP_CHECKPOINTS=true` costs no more than the baseline. " +
-  "What would close it: a smaller `__provider` (provider/serialized-providers.ts: each of the 7 methods carries ~200 B of serializer wrapping around a ~70 B body) and fewer echoed outputs (e.g. the full default `dataCenterIds` list, `createdAt`, `userId`, `version`); on the engine side, `PULUMI_SKIP_CHECKPOINTS=true` in CI or a backend that journals deltas.";
-/** Shown when the unchanged preview is over 1.1x the baseline or calls the API. */
+  "the file backend rewrites the whole checkpoint after every resource step, so `up` and `destroy` cost O(n x state size): any state our resources hold beyond the no-op's (compare the state footprint section) is paid n times over, and the engine's own share grows faster than linearly (see the scale section's growth per 10x and its run with `PULUMI_SKIP_CHECKPOINTS=true`). " +
+  "What would close it: on our side, fewer stored outputs per resource (the state footprint section shows what is left); on the engine's side, `PULUMI_SKIP_CHECKPOINTS=true` or a backend that does not rewrite the whole checkpoint per step (docs/benchmarks.md).";
+/** Shown when the unchanged preview is over its target or calls the API. */
 const PREVIEW_MISS =
-  "the preview makes no API calls and, since commit dd1a93b, loads neither zod nor undici into the program; what remains grows with the stack: each resource's inputs carry the ~2 KB `__provider` through RegisterResource, Check and Diff, and the engine loads a checkpoint 2.5x the baseline's. A no-op baseline padded to our state size previewed at the same CPU as ours (5.0 s against the plain baseline's 4.3 s, 100 resources). " +
-  "What would close it: the same as for `up`: a smaller `__provider` and fewer stored outputs.";
+  "an unchanged preview of our resources reads no API (the calls column) and diffs stored inputs against new ones, as the no-op's does; what differs is loading pulumi-runpod into the program and the provider process, and the size of each resource's inputs and of the checkpoint the engine loads. At 10 resources the CLI's start-up dominates both, so a ratio a few hundredths over the target is within this machine's noise. " +
+  "What would close it: a CPU profile of the program and provider processes during preview, and a smaller state per resource.";
 /** Shown when `up` with injected latency is over the baseline plus three latencies. */
 const LATENCY_MISS =
-  "the latency itself is not the cost: each create makes 2 sequential calls (the lookup that makes creates idempotent, then the create), within the 3 x budget, and its own share is the 'up at 0 ms' difference (between -100 and +650 ms across this benchmark's full runs: with 2 cores busy, waiting partly overlaps the engine's CPU work and partly adds to it); the rest is the 0 ms overhead over the baseline (checkpoint size, see the 'up at 0 ms' target), which grows with the stack. " +
-  "What would close it: what closes that overhead (a smaller state per resource).";
+  "each create waits for 2 sequential calls (the lookup that makes creates idempotent, one listing shared by the run's creates of a type, then the create), within the 3 x budget, and the 'up at 0 ms' difference shows the latency's own share; the rest of the gap is the 0 ms overhead over the baseline (see the 'up at 0 ms' target), which grows with the stack. " +
+  "What would close it: what closes that overhead.";

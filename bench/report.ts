@@ -18,6 +18,16 @@ export interface TargetCheck {
   whyMissed?: string;
 }
 
+/** A chart a benchmark draws: written as `file` next to the report, which embeds it. */
+export interface Chart {
+  /** File name, relative to the report's folder, e.g. `scale.svg`. */
+  file: string;
+  /** Text for the image's alt attribute. */
+  alt: string;
+  /** The whole SVG document. */
+  svg: string;
+}
+
 /** What one benchmark hands back: its tables, the targets it checked, and notes on method. */
 export interface BenchSection {
   title: string;
@@ -27,6 +37,8 @@ export interface BenchSection {
   targets: TargetCheck[];
   /** Observations worth keeping next to the figures (profiles, anomalies). */
   notes: string[];
+  /** Charts of the figures, written next to the report when one is written. */
+  charts?: Chart[];
 }
 
 function widths(table: Table): number[] {
@@ -74,6 +86,8 @@ export function targetsTable(sections: readonly BenchSection[]): Table {
 /** A section for the terminal. */
 export function sectionText(section: BenchSection): string {
   const parts = [`== ${section.title} ==`, ...section.tables.map(renderText)];
+  for (const chart of section.charts ?? [])
+    parts.push(`chart: ${chart.file} (written next to the report when one is written)`);
   for (const note of section.notes) parts.push(`note: ${note}`);
   return parts.join("\n\n");
 }

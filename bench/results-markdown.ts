@@ -69,6 +69,7 @@ export function resultsMarkdown(ctx: RunContext, sections: readonly BenchSection
   for (const section of sections) {
     out.push(`## ${section.title}`, "", ...section.method.map((m) => `- ${m}`), "");
     for (const table of section.tables) out.push(renderMarkdown(table), "");
+    for (const chart of section.charts ?? []) out.push(`![${chart.alt}](${chart.file})`, "");
     if (section.notes.length > 0) out.push("Notes:", "", ...section.notes.map((n) => `- ${n}`), "");
   }
   return `${out.join("\n").trimEnd()}\n`;

@@ -10,12 +10,15 @@ import { pulumiSection } from "./pulumi-report";
 import { benchPulumiCommand } from "./pulumi-stack";
 import { type BenchSection, renderText, sectionText, targetsTable } from "./report";
 import { resultsMarkdown } from "./results-markdown";
+import { runScaleBench, SCALE_FULL, SCALE_QUICK } from "./scale-bench";
+import { scaleSection } from "./scale-report";
 import { stateSection } from "./state-footprint";
 
 /*
- * `npm run bench` (= `npm run build && node dist/bench/run.js`): the four benchmarks of the
- * benchmarks issue, each running its alternatives side by side, interleaved, over several rounds.
- * Prints a table per benchmark and the targets, and writes bench/RESULTS.md after a full run.
+ * `npm run bench` (= `npm run build && node dist/bench/run.js`): the benchmarks of the benchmarks
+ * issue and the scale curve of issue 14, each running its alternatives side by side, interleaved,
+ * over several rounds. Prints a table per benchmark and the targets, and writes bench/RESULTS.md
+ * (and the charts next to it, bench/scale.svg) after a full run.
  * It prints figures and never fails on a time; it exits non-zero only when a benchmark cannot run.
  */
 
@@ -49,7 +52,7 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
     sections.push(await runEmulatorBench(flags.quick ? EMULATOR_QUICK : EMULATOR_FULL, log));
     print(sections[sections.length - 1]!);
   }
-  if (!wants("pulumi") && !wants("state")) return { sections };
+  if (!wants("pulumi") && !wants("state") && !wants("scale")) return { sections };
   log("providing the Pulumi CLI (scripts/provide-pulumi.sh)");
   const pulumi = await benchPulumiCommand();
   let footprints: Awaited<ReturnType<typeof runPulumiBench>>["footprints"] = [];
@@ -66,6 +69,11 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
     // The scaling benchmark's deployments already left their state behind; deploy only when it did not run.
     if (footprints.length === 0) footprints = (await runPulumiBench(STATE_ONLY, log, pulumi)).footprints;
     sections.push(stateSection(footprints));
+    print(sections[sections.length - 1]!);
+  }
+  if (wants("scale")) {
+    log("5. scale");
+    sections.push(scaleSection(await runScaleBench(flags.quick ? SCALE_QUICK : SCALE_FULL, log, pulumi.command)));
     print(sections[sections.length - 1]!);
   }
   return { sections, pulumiVersion: pulumi.version };
@@ -103,6 +111,11 @@ async function main(args: string[]): Promise<number> {
     );
     fs.writeFileSync(flags.resultsFile, markdown);
     log(`wrote ${path.relative(process.cwd(), flags.resultsFile)}`);
+    for (const chart of sections.flatMap((s) => s.charts ?? [])) {
+      const file = path.join(path.dirname(flags.resultsFile), chart.file);
+      fs.writeFileSync(file, chart.svg);
+      log(`wrote ${path.relative(process.cwd(), file)}`);
+    }
   } else {
     log("no report written (a --quick or --only run prints only; pass --out FILE to write one)");
   }

@@ -6,7 +6,8 @@ import { NetworkVolume, ServerlessEndpoint } from "pulumi-runpod";
 const config = new pulumi.Config();
 const gpuTypeIds: string[] = config.requireObject<string[]>("gpuTypeIds");
 
-const models = new NetworkVolume("models", { size: config.requireNumber("volumeSize"), dataCenterId: "EU-RO-1" });
+const dataCenterId = "EU-RO-1";
+const models = new NetworkVolume("models", { size: config.requireNumber("volumeSize"), dataCenterId });
 
 const api = new ServerlessEndpoint("api", {
   templateId: "echo",
@@ -14,6 +15,7 @@ const api = new ServerlessEndpoint("api", {
   workersMin: 0,
   workersMax: config.getNumber("workersMax") ?? 2,
   networkVolumeId: models.id,
+  dataCenterIds: [dataCenterId], // workers start only where the volume is (runpod-volume-locality)
 });
 
 export const volumeId = models.id;

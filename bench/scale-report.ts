@@ -151,7 +151,7 @@ function engineNotes(r: ScaleResult): string[] {
     const without = ratioTo(skip, base, "up");
     const verdict =
       without < withCheckpoints
-        ? "the difference is what the per-step checkpoints of our larger state cost; only the engine (or skipping checkpoints, docs/benchmarks.md) can remove it"
+        ? "the difference is what the engine's per-step checkpoint writes cost at this size; only the engine (or skipping checkpoints, docs/benchmarks.md) can remove it"
         : "skipping checkpoints did not make ours cheaper here, so checkpoint writing does not explain the gap at this size";
     notes.push(
       `At ${n} resources \`up\` takes ${format.ratio(withCheckpoints)} the baseline with checkpoints and ${format.ratio(without)} with \`PULUMI_SKIP_CHECKPOINTS=true\` (which writes the state once, at the end): ${verdict}.`,

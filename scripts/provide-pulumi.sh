@@ -12,7 +12,7 @@
 #   2. the build cached by an earlier run in ${PULUMI_RUNPOD_CACHE:-$HOME/.cache/pulumi-runpod}/pulumi-v<version>/bin;
 #   3. a build with `go`: the CLI from the Go module proxy, and the language host from the Go module in
 #      tools/pulumi-language-nodejs (the official one is not served by the module proxy). A cold build takes
-#      7-10 minutes on 2 cores (12 CPU-minutes); when only the language host changed, only it is rebuilt.
+#      5-10 minutes on 2 cores (12 CPU-minutes); when only the language host changed, only it is rebuilt.
 set -euo pipefail
 
 # The Pulumi release to build; pkg/v3 and sdk/v3 are required at this tag (tools/pulumi-language-nodejs/go.mod
@@ -201,7 +201,7 @@ build() {
     cp "$DEST/pulumi" "$WORK/bin/pulumi"
   else
     log "building Pulumi v$PULUMI_VERSION from the Go module proxy and the language host from $LANGHOST_DIR"
-    log "a cold build takes 7-10 minutes on 2 cores; later runs reuse $DEST"
+    log "a cold build takes 5-10 minutes on 2 cores; later runs reuse $DEST"
     build_cli "$WORK"
   fi
   (cd "$LANGHOST_DIR" && go build -p "$BUILD_JOBS" -trimpath -ldflags "$LDFLAGS" \

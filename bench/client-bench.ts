@@ -95,6 +95,7 @@ export async function runClientBench(s: ClientBenchSettings, log: (line: string)
     for (let round = 0; round < s.rounds; round++) {
       for (const op of ["status", "run"] as const) {
         for (const a of interleaved(alternatives, round)) {
+          await settle();
           const cpu = process.cpuUsage();
           const r = await drive(calls[op], s.concurrency, (i) => invoke(a, op, i));
           const used = process.cpuUsage(cpu);
@@ -114,6 +115,18 @@ export async function runClientBench(s: ClientBenchSettings, log: (line: string)
     for (const a of alternatives) await a.close();
     await emulator.stop();
   }
+}
+
+/**
+ * Between two timed runs: a full garbage collection (with `node --expose-gc`, as `npm run bench`
+ * runs), so no alternative pays for the garbage the one before it left. In the rotated order each
+ * alternative has a fixed predecessor (ours always followed the official SDK, the heaviest
+ * producer of garbage, and raw undici always followed ours), which biased the ratios.
+ */
+async function settle(): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) gc();
+  await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 function clientSection(s: ClientBenchSettings, samples: Map<string, Record<Op, Sample>>): BenchSection {
@@ -164,7 +177,7 @@ function clientSection(s: ClientBenchSettings, samples: Map<string, Record<Op, S
   return {
     title: "1. Job client throughput",
     method: [
-      `${format.int(s.statusCalls)} \`status\` calls and ${format.int(s.runCalls)} \`run\` submissions per alternative and round, concurrency ${s.concurrency}, ${s.rounds} round(s); in each round the alternatives run one after another in a rotated order; medians over rounds.`,
+      `${format.int(s.statusCalls)} \`status\` calls and ${format.int(s.runCalls)} \`run\` submissions per alternative and round, concurrency ${s.concurrency}, ${s.rounds} round(s); in each round the alternatives run one after another in a rotated order, each after a full garbage collection (\`node --expose-gc\`) so none pays for the garbage of the one before it${(globalThis as { gc?: unknown }).gc ? "" : " (not in this run: started without --expose-gc)"}; medians over rounds.`,
       "One emulator in a separate process (`node dist/emulator/cli.js emulator --no-rate-limits`): the spec's rate limits are off so the figure is the client's and the server's, not the limiter's.",
       `\`status\` reads ${format.int(s.statusJobs)} completed \`echo\` jobs round-robin (answers carry output, delayTime, executionTime); \`run\` submits to an endpoint with no workers, so the emulator does no job work.`,
       "Every alternative parses the JSON answer and checks the job id; raw undici and ours use a keep-alive pool of the same size; one warm-up pass per alternative is not measured.",

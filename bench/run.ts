@@ -15,7 +15,7 @@ import { scaleSection } from "./scale-report";
 import { stateSection } from "./state-footprint";
 
 /*
- * `npm run bench` (= `npm run build && node dist/bench/run.js`): the benchmarks of the benchmarks
+ * `npm run bench` (= `npm run build && node --expose-gc dist/bench/run.js`): the benchmarks of the benchmarks
  * issue and the scale curve of issue 14, each running its alternatives side by side, interleaved,
  * over several rounds. Prints a table per benchmark and the targets, and writes bench/RESULTS.md
  * (and the charts next to it, bench/scale.svg) after a full run.
@@ -34,7 +34,7 @@ function print(section: BenchSection): void {
 /** The command as typed, so RESULTS.md says exactly how it was produced. */
 function commandLine(args: readonly string[]): string {
   const viaNpm = process.env.npm_lifecycle_event === "bench";
-  const base = viaNpm ? "npm run bench" : "node dist/bench/run.js";
+  const base = viaNpm ? "npm run bench" : "node --expose-gc dist/bench/run.js";
   if (args.length === 0) return base;
   return viaNpm ? `${base} -- ${args.join(" ")}` : `${base} ${args.join(" ")}`;
 }

@@ -13,7 +13,7 @@ function microseconds(fn: (i: number) => unknown, n: number): number {
 }
 
 /**
- * The per-call steps sdk/transport.ts and sdk/jobs add on top of `undici.request`, timed in
+ * The per-call steps sdk/transport.ts and sdk/jobs add on top of an undici exchange, timed in
  * isolation (no network) with the sdk's own functions, so a gap to raw undici can be attributed;
  * plus, for comparison, the two primitives the transport used per call before commit dd1a93b
  * (an `AbortSignal.timeout` per attempt, a `URL` object per request). The figures exclude the GC
@@ -40,7 +40,7 @@ export function clientOverheadTable(): Table {
       "jobs/endpoint-jobs.ts run()",
       microseconds((i) => serializeWithinLimit({ input: { seed: i } }, LIMITS.runPayloadBytes, "run"), 200_000),
     ],
-    ["URL as a string", "transport.ts send()", microseconds((i) => `${base}/status/job-${i}`, 200_000)],
+    ["path as a string", "transport.ts requestPath()", microseconds((i) => `/v2/abcdefgh/status/job-${i}`, 200_000)],
     [
       "AbortSignal.timeout(30000)",
       "before dd1a93b: per attempt",

@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher, request as undiciRequest } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { z } from "zod";
 import type { ResolvedClientConfig } from "./config";
 import { requireApiKey } from "./config";
@@ -11,6 +11,7 @@ import {
   type RunpodError,
   TimeoutError,
 } from "./errors";
+import { exchange } from "./http-exchange";
 import { sleepUnlessAborted } from "./polling";
 import { type AttemptOutcome, parseRetryAfter, retryDecision } from "./retry-policy";
 import { ErrorBodySchema } from "./schemas/job";
@@ -44,15 +45,22 @@ export interface TransportRequest<T> {
 /** undici's codes for "no answer within the timeout". */
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
-/** Length of the origin (`http://host:port`) of a base URL, so error paths hold path and query only. */
-const originLengths = new Map<string, number>();
-function originLength(base: string): number {
-  let n = originLengths.get(base);
-  if (n === undefined) {
-    n = new URL(base).origin.length;
-    originLengths.set(base, n);
+/** A base URL split once into the origin undici dials and the path prefix of every request on it. */
+interface SplitBase {
+  origin: string;
+  /** e.g. `/v2`, or "" for a base without a path. */
+  prefix: string;
+}
+const splitBases = new Map<string, SplitBase>();
+function splitBase(base: string): SplitBase {
+  let split = splitBases.get(base);
+  if (split === undefined) {
+    const { origin, pathname } = new URL(base);
+    // config.ts strips trailing slashes, so the pathname is "/" only for a base without a path.
+    split = { origin, prefix: pathname === "/" ? "" : pathname };
+    splitBases.set(base, split);
   }
-  return n;
+  return split;
 }
 
 /** Connection errors that prove the request never left this machine. */
@@ -92,15 +100,14 @@ export class Transport {
    * common first-attempt success runs through one async frame, `attempt` (issue 14).
    */
   send<T>(req: TransportRequest<T>): Promise<T> {
-    let url: string;
     let headers: Readonly<Record<string, string>>;
     try {
       headers = this.headersFor(requireApiKey(this.config));
-      url = requestUrl(req);
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.attempt(req, url, headers, 1, Date.now());
+    const { origin, prefix } = splitBase(req.base);
+    return this.attempt(req, origin, requestPath(prefix, req), headers, 1, Date.now());
   }
 
   /** The headers of every request with this key, built once per key (undici only reads them). */
@@ -114,16 +121,20 @@ export class Transport {
     return this.headers.value;
   }
 
-  /** One attempt; on failure, hands over to `retry`, which decides and may call `attempt` again. */
+  /**
+   * One attempt; on failure, hands over to `retry`, which decides and may call `attempt` again.
+   * One await for the whole answer (status, headers and body: see http-exchange.ts).
+   */
   private async attempt<T>(
     req: TransportRequest<T>,
-    url: string,
+    origin: string,
+    path: string,
     headers: Readonly<Record<string, string>>,
     attempt: number,
     started: number,
   ): Promise<T> {
     const signal = req.options?.signal;
-    if (signal?.aborted) throw new AbortError(requestInfo(req, url));
+    if (signal?.aborted) throw new AbortError(requestInfo(req, path));
     const timeoutMs = req.options?.timeoutMs ?? this.config.timeoutMs;
     this.attempts++;
     let status: number;
@@ -132,42 +143,45 @@ export class Transport {
     try {
       // The timeout is undici's own (no answer headers, or no body data, within timeoutMs): an
       // AbortSignal.timeout per attempt costs a timer and GC work on every call.
-      const res = await undiciRequest(url, {
+      ({
+        status,
+        headers: responseHeaders,
+        text,
+      } = await exchange(this.dispatcher, {
+        origin,
+        path,
         method: req.method,
         headers,
         body: req.body,
         signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        dispatcher: this.dispatcher,
-      });
-      status = res.statusCode;
-      responseHeaders = res.headers;
-      text = await res.body.text();
+        timeoutMs,
+      }));
     } catch (err) {
-      const info = requestInfo(req, url);
+      const info = requestInfo(req, path);
       if (signal?.aborted) throw new AbortError(info);
       const code = (err as { code?: string }).code ?? "";
       if (TIMEOUT_CODES.has(code)) {
-        return this.retry(req, url, headers, attempt, started, { kind: "timeout" }, new TimeoutError(info, timeoutMs));
+        const timeout = new TimeoutError(info, timeoutMs);
+        return this.retry(req, origin, path, headers, attempt, started, { kind: "timeout" }, timeout);
       }
       const maybeDelivered = !NOT_DELIVERED_CODES.has(code);
       const error = new ConnectionError(info, maybeDelivered, err);
-      return this.retry(req, url, headers, attempt, started, { kind: "connection", maybeDelivered }, error);
+      return this.retry(req, origin, path, headers, attempt, started, { kind: "connection", maybeDelivered }, error);
     }
-    if (status >= 200 && status < 300) return parseSuccess(req, url, status, text);
+    if (status >= 200 && status < 300) return parseSuccess(req, path, status, text);
     const body = parseErrorBody(text);
     const requestId = headerValue(responseHeaders["x-request-id"]) ?? body.requestId;
     const retryAfterMs = parseRetryAfter(responseHeaders["retry-after"]);
-    const info = requestInfo(req, url);
+    const info = requestInfo(req, path);
     const error = APIError.fromResponse(status, info, body.message ?? body.error, requestId, retryAfterMs);
-    return this.retry(req, url, headers, attempt, started, { kind: "response", status, retryAfterMs }, error);
+    return this.retry(req, origin, path, headers, attempt, started, { kind: "response", status, retryAfterMs }, error);
   }
 
   /** After a failed attempt: asks the retry policy, waits, and tries again, or throws the failure. */
   private async retry<T>(
     req: TransportRequest<T>,
-    url: string,
+    origin: string,
+    path: string,
     headers: Readonly<Record<string, string>>,
     attempt: number,
     started: number,
@@ -182,8 +196,9 @@ export class Transport {
       random,
     );
     if (!decision.retry) throw failure;
-    if (!(await sleepUnlessAborted(decision.delayMs, req.options?.signal))) throw new AbortError(requestInfo(req, url));
-    return this.attempt(req, url, headers, attempt + 1, started);
+    if (!(await sleepUnlessAborted(decision.delayMs, req.options?.signal)))
+      throw new AbortError(requestInfo(req, path));
+    return this.attempt(req, origin, path, headers, attempt + 1, started);
   }
 
   /** Closes pooled connections. */
@@ -193,26 +208,27 @@ export class Transport {
 }
 
 /**
- * The request's URL: plain string building, since `new URL` and `searchParams` cost more per call
- * than the rest of the client's own work (bench/RESULTS.md, "Where our client's per-call time goes").
+ * The request's path and query on its origin: plain string building, since `new URL` and
+ * `searchParams` cost more per call than the rest of the client's own work (bench/RESULTS.md,
+ * "Where our client's per-call time goes").
  */
-function requestUrl(req: TransportRequest<unknown>): string {
-  let url = req.base + req.path;
+function requestPath(prefix: string, req: TransportRequest<unknown>): string {
+  let path = prefix + req.path;
   if (req.query) {
     let sep = "?";
     for (const k in req.query) {
       const v = req.query[k];
       if (v === undefined) continue;
-      url += `${sep}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
+      path += `${sep}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
       sep = "&";
     }
   }
-  return url;
+  return path;
 }
 
 /** What errors say about the request: method, and path with query (never the origin, never headers). */
-function requestInfo(req: TransportRequest<unknown>, url: string): RequestInfo {
-  return { method: req.method, path: url.slice(originLength(req.base)) };
+function requestInfo(req: TransportRequest<unknown>, path: string): RequestInfo {
+  return { method: req.method, path };
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {
@@ -234,18 +250,18 @@ function parseErrorBody(text: string): {
   return { message: text.length > 200 ? `${text.slice(0, 197)}...` : text };
 }
 
-function parseSuccess<T>(req: TransportRequest<T>, url: string, status: number, text: string): T {
+function parseSuccess<T>(req: TransportRequest<T>, path: string, status: number, text: string): T {
   if (!req.schema) return undefined as T;
   let json: unknown;
   try {
     json = text === "" ? undefined : JSON.parse(text);
   } catch {
-    throw new ResponseValidationError(requestInfo(req, url), status, [
+    throw new ResponseValidationError(requestInfo(req, path), status, [
       { field: "", value: `${text.slice(0, 40)}...`, rule: "is not JSON" },
     ]);
   }
   const parsed = req.schema.safeParse(json);
   if (!parsed.success)
-    throw new ResponseValidationError(requestInfo(req, url), status, fieldProblems(parsed.error, json));
+    throw new ResponseValidationError(requestInfo(req, path), status, fieldProblems(parsed.error, json));
   return parsed.data;
 }

@@ -6,7 +6,11 @@ export type Step =
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { drop: true }
   | { delayMs: number; status: number; body?: unknown }
-  | { raw: string; status: number };
+  | { raw: string; status: number }
+  /** The body in separate writes, `gapMs` apart, so the client reads it in several chunks. */
+  | { chunks: Buffer[]; gapMs: number; status: number }
+  /** A 103 Early Hints answer before the final one. */
+  | { earlyHints: true; status: number; body: unknown };
 
 /** A request the scripted server saw. */
 export interface Seen {
@@ -32,6 +36,16 @@ export async function scriptedServer(steps: Step[]) {
         return;
       }
       const send = () => {
+        if ("chunks" in step) {
+          res.writeHead(step.status, { "content-type": "application/json" });
+          const write = (i: number) => {
+            if (i === step.chunks.length) res.end();
+            else res.write(step.chunks[i], () => setTimeout(() => write(i + 1), step.gapMs));
+          };
+          write(0);
+          return;
+        }
+        if ("earlyHints" in step) res.writeEarlyHints({ link: "</style.css>; rel=preload; as=style" });
         if ("raw" in step) {
           res.writeHead(step.status, { "content-type": "application/json" }).end(step.raw);
           return;

@@ -156,5 +156,6 @@ const PREVIEW_MISS =
   "What would close it: a CPU profile of the program and provider processes during preview, and a smaller state per resource.";
 /** Shown when `up` with injected latency is over the baseline plus three latencies. */
 const LATENCY_MISS =
-  "each create waits for 2 sequential calls (the lookup that makes creates idempotent, one listing shared by the run's creates of a type, then the create), within the 3 x budget, and the 'up at 0 ms' difference shows the latency's own share; the rest of the gap is the 0 ms overhead over the baseline (see the 'up at 0 ms' target), which grows with the stack. " +
-  "What would close it: what closes that overhead.";
+  "each create waits for up to 2 sequential calls: the lookup that makes creates idempotent (one listing per type, shared by all the run's creates, so mostly the first ones wait for it), then the create; that is within the 3 x budget. " +
+  "The figure after the semicolon is the latency's own share (this latency's up minus the up at 0 ms, per round): where it is well under the budget, the miss is the 0 ms overhead over the baseline plus this machine's noise, since with 4 rounds the per-round differences between two `up`s of the same size spread over a few hundred ms. " +
+  "What would close it: more rounds (`npm run bench -- --only pulumi`) to tell a real miss from noise, and what closes the 0 ms overhead";

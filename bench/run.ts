@@ -34,7 +34,9 @@ function print(section: BenchSection): void {
 /** The command as typed, so RESULTS.md says exactly how it was produced. */
 function commandLine(args: readonly string[]): string {
   const viaNpm = process.env.npm_lifecycle_event === "bench";
-  const base = viaNpm ? "npm run bench" : "node --expose-gc dist/bench/run.js";
+  // Whether GC was exposed is known from inside: say the flag only when it was given.
+  const exposed = (globalThis as { gc?: unknown }).gc !== undefined;
+  const base = viaNpm ? "npm run bench" : `node${exposed ? " --expose-gc" : ""} dist/bench/run.js`;
   if (args.length === 0) return base;
   return viaNpm ? `${base} -- ${args.join(" ")}` : `${base} ${args.join(" ")}`;
 }

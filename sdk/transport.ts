@@ -11,7 +11,7 @@ import {
   type RunpodError,
   TimeoutError,
 } from "./errors";
-import { exchange } from "./http-exchange";
+import { type Exchange, exchange } from "./http-exchange";
 import { sleepUnlessAborted } from "./polling";
 import { type AttemptOutcome, parseRetryAfter, retryDecision } from "./retry-policy";
 import { ErrorBodySchema } from "./schemas/job";
@@ -137,17 +137,11 @@ export class Transport {
     if (signal?.aborted) throw new AbortError(requestInfo(req, path));
     const timeoutMs = req.options?.timeoutMs ?? this.config.timeoutMs;
     this.attempts++;
-    let status: number;
-    let text: string;
-    let responseHeaders: Record<string, string | string[] | undefined>;
+    let answer: Exchange;
     try {
       // The timeout is undici's own (no answer headers, or no body data, within timeoutMs): an
       // AbortSignal.timeout per attempt costs a timer and GC work on every call.
-      ({
-        status,
-        headers: responseHeaders,
-        text,
-      } = await exchange(this.dispatcher, {
+      answer = await exchange(this.dispatcher, {
         origin,
         path,
         method: req.method,
@@ -155,7 +149,7 @@ export class Transport {
         body: req.body,
         signal,
         timeoutMs,
-      }));
+      });
     } catch (err) {
       const info = requestInfo(req, path);
       if (signal?.aborted) throw new AbortError(info);
@@ -168,6 +162,7 @@ export class Transport {
       const error = new ConnectionError(info, maybeDelivered, err);
       return this.retry(req, origin, path, headers, attempt, started, { kind: "connection", maybeDelivered }, error);
     }
+    const { status, headers: responseHeaders, text } = answer;
     if (status >= 200 && status < 300) return parseSuccess(req, path, status, text);
     const body = parseErrorBody(text);
     const requestId = headerValue(responseHeaders["x-request-id"]) ?? body.requestId;

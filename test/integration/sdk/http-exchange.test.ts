@@ -1,27 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { RunpodClient } from "../../../sdk";
-import { type Step, scriptedServer } from "./scripted-server";
+import { describe, expect, it } from "vitest";
+import { scriptedClients } from "./scripted-server";
 
 // The transport reads each answer through sdk/http-exchange.ts (undici's dispatch with a handler
 // that collects the body). These cases cover what undici.request's body stream used to handle.
 
 const KEY = "sk-exchange-test-secret";
-let close: (() => Promise<void>) | undefined;
-let client: RunpodClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await close?.();
-  client = undefined;
-  close = undefined;
-});
-
-async function setup(steps: Step[], options: ConstructorParameters<typeof RunpodClient>[0] = {}) {
-  const server = await scriptedServer(steps);
-  close = server.close;
-  client = new RunpodClient({ apiKey: KEY, apiUrl: `${server.url}/v1`, queueUrl: `${server.url}/v2`, ...options });
-  return { server, client };
-}
+const setup = scriptedClients(KEY);
 
 describe("reading an answer", () => {
   it("joins a body read in several chunks, with a character split between two of them", async () => {

@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
+import { RunpodClient } from "../../../sdk";
+import type { RunpodClientOptions } from "../../../sdk/config";
 
 /** What the scripted server does with one request. */
 export type Step =
@@ -67,5 +70,32 @@ export async function scriptedServer(steps: Step[]) {
         server.closeAllConnections();
         server.close(() => r());
       }),
+  };
+}
+
+/**
+ * For a test file: `setup(steps, options)` starts a scripted server and a client pointed at it
+ * (`/v1` and `/v2` on the server, `defaults` under `options`); both are closed after each test.
+ */
+export function scriptedClients(apiKey: string, defaults: RunpodClientOptions = {}) {
+  let close: (() => Promise<void>) | undefined;
+  let client: RunpodClient | undefined;
+  afterEach(async () => {
+    await client?.close();
+    await close?.();
+    client = undefined;
+    close = undefined;
+  });
+  return async (steps: Step[], options: RunpodClientOptions = {}) => {
+    const server = await scriptedServer(steps);
+    close = server.close;
+    client = new RunpodClient({
+      apiKey,
+      apiUrl: `${server.url}/v1`,
+      queueUrl: `${server.url}/v2`,
+      ...defaults,
+      ...options,
+    });
+    return { server, client };
   };
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AuthenticationError,
   ConnectionError,
@@ -9,33 +9,11 @@ import {
   RunpodClient,
   TimeoutError,
 } from "../../../sdk";
-import { type Step, scriptedServer } from "./scripted-server";
+import { scriptedClients } from "./scripted-server";
 
 const KEY = "sk-transport-test-secret";
 const volume = { id: "vol1", name: "models", size: 10, dataCenterId: "EU-RO-1" };
-let close: (() => Promise<void>) | undefined;
-let client: RunpodClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await close?.();
-  client = undefined;
-  close = undefined;
-});
-
-async function setup(steps: Step[], options: ConstructorParameters<typeof RunpodClient>[0] = {}) {
-  const server = await scriptedServer(steps);
-  close = server.close;
-  client = new RunpodClient({
-    apiKey: KEY,
-    apiUrl: `${server.url}/v1`,
-    queueUrl: `${server.url}/v2`,
-    retryBaseDelayMs: 5,
-    retryMaxDelayMs: 50,
-    ...options,
-  });
-  return { server, client };
-}
+const setup = scriptedClients(KEY, { retryBaseDelayMs: 5, retryMaxDelayMs: 50 });
 
 describe("the transport", () => {
   it("sends bearer auth and JSON on every request", async () => {

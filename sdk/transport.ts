@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import type { ResolvedClientConfig } from "./config";
 import { requireApiKey } from "./config";
@@ -16,6 +16,7 @@ import { sleepUnlessAborted } from "./polling";
 import { type AttemptOutcome, parseRetryAfter, retryDecision } from "./retry-policy";
 import { ErrorBodySchema } from "./schemas/job";
 import { fieldProblems } from "./schemas/validation";
+import { Agent } from "./undici-agent";
 
 /** Per-call options every operation accepts. */
 export interface CallOptions {
@@ -80,7 +81,8 @@ const NOT_DELIVERED_CODES = new Set([
  * placed in the `authorization` header; it never reaches a URL, an error or a log.
  */
 export class Transport {
-  readonly dispatcher: Dispatcher;
+  /** The connection pool (undici-agent.ts: undici's `Agent` without the rest of undici). */
+  private readonly dispatcher: Dispatcher;
   /** Requests sent, attempts included (for tests and benchmarks). */
   attempts = 0;
   private headers: { key: string; value: Readonly<Record<string, string>> } | undefined;

@@ -15,8 +15,15 @@ export interface PulumiBenchSettings {
   rounds: (size: number) => number;
 }
 
-/** The issue's sizes, four rounds each (paired with the baseline per round): about 10 of the 15 minutes. */
-export const PULUMI_FULL: PulumiBenchSettings = { sizes: [10, 50, 100], latenciesMs: [0, 100], rounds: () => 4 };
+/**
+ * The issue's sizes, six rounds each (paired with the baseline per round), about 9 minutes. Six is
+ * one full cycle of the balanced order of three alternatives (bench/stats.ts `interleaved`), so
+ * each runs first, second and third twice and right after each other equally often. Per-round
+ * differences between two `up`s of the same size spread over a few hundred ms on a shared
+ * machine, and the 300 ms budget of `up` at 100 ms of latency is within that spread: four rounds
+ * (the earlier setting) told a miss from noise too rarely.
+ */
+export const PULUMI_FULL: PulumiBenchSettings = { sizes: [10, 50, 100], latenciesMs: [0, 100], rounds: () => 6 };
 /** `--quick`: 10 resources, one round. */
 export const PULUMI_QUICK: PulumiBenchSettings = { sizes: [10], latenciesMs: [0, 100], rounds: () => 1 };
 

@@ -6,6 +6,9 @@ export const AGENT_MODULE = "undici/lib/dispatcher/agent";
 
 type AgentClass = typeof UndiciAgent;
 
+/** How `require` says the module is gone: removed, or hidden behind an `exports` map. */
+const MOVED = new Set(["MODULE_NOT_FOUND", "ERR_PACKAGE_PATH_NOT_EXPORTED"]);
+
 /**
  * Loads undici's `Agent` from its own module instead of undici's index. The index loads all of
  * undici (fetch, WebSocket, EventSource, the cache, proxy and mock layers), about 43 ms at every
@@ -15,13 +18,14 @@ type AgentClass = typeof UndiciAgent;
  * `dispatch`, `close` and `destroy` are used: the index is also what adds `request` and `stream`
  * to dispatchers, so the transport keeps its dispatcher to itself.
  *
- * Should a later undici move the module, the index is loaded instead: slower, never broken.
+ * Should a later undici move the module or stop exporting its path, the index is loaded instead:
+ * slower, never broken.
  */
 export function loadAgent(load: (id: string) => unknown): AgentClass {
   try {
     return load(AGENT_MODULE) as AgentClass;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw err;
+    if (!MOVED.has((err as NodeJS.ErrnoException).code ?? "")) throw err;
     return (load("undici") as { Agent: AgentClass }).Agent;
   }
 }

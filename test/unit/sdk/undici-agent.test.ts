@@ -11,17 +11,19 @@ describe("undici's Agent without undici's index (sdk/undici-agent.ts)", () => {
     expect(load(AGENT_MODULE)).toBe(undici.Agent);
   });
 
-  it("falls back to the index when a later undici moves the module", () => {
-    const asked: string[] = [];
-    const moved = (id: string) => {
-      asked.push(id);
-      if (id === AGENT_MODULE)
-        throw Object.assign(new Error(`Cannot find module '${id}'`), { code: "MODULE_NOT_FOUND" });
-      return load(id);
-    };
-    expect(loadAgent(moved)).toBe(undici.Agent);
-    expect(asked).toEqual([AGENT_MODULE, "undici"]);
-  });
+  it.each(["MODULE_NOT_FOUND", "ERR_PACKAGE_PATH_NOT_EXPORTED"])(
+    "falls back to the index when a later undici moves or hides the module (%s)",
+    (code) => {
+      const asked: string[] = [];
+      const moved = (id: string) => {
+        asked.push(id);
+        if (id === AGENT_MODULE) throw Object.assign(new Error(`cannot load '${id}'`), { code });
+        return load(id);
+      };
+      expect(loadAgent(moved)).toBe(undici.Agent);
+      expect(asked).toEqual([AGENT_MODULE, "undici"]);
+    },
+  );
 
   it("does not hide any other failure to load the module", () => {
     const broken = () => {

@@ -1,36 +1,16 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { request } from "undici";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../../resilience/engine-harness";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const CLI = path.join(ROOT, "dist/emulator/cli.js");
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(
-      newest,
-      entry.isDirectory() ? newestSource(p) : entry.name.endsWith(".ts") ? statSync(p).mtimeMs : 0,
-    );
-  }
-  return newest;
-}
-
-// `npm test` builds first; when run alone, build if dist is missing or older than the sources.
+// `npm test` builds first; when run alone, ensureBuilt builds if dist is missing or older than the sources.
 beforeAll(() => {
-  const stale =
-    !existsSync(CLI) ||
-    statSync(CLI).mtimeMs < Math.max(newestSource(path.join(ROOT, "emulator")), newestSource(path.join(ROOT, "sdk")));
-  if (stale) {
-    try {
-      execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: ROOT, stdio: "pipe" });
-    } catch {
-      // Type errors elsewhere in the tree do not stop tsc from emitting; the existence check below decides.
-    }
-  }
+  ensureBuilt();
   expect(existsSync(CLI)).toBe(true);
 }, 120_000);
 

@@ -158,4 +158,4 @@ const PREVIEW_MISS =
 const LATENCY_MISS =
   "each create waits for up to 2 sequential calls: the lookup that makes creates idempotent (one listing per type, shared by all the run's creates, so mostly the first ones wait for it), then the create; that is within the 3 x budget. " +
   "The figure after the semicolon is the latency's own share (this latency's up minus the up at 0 ms, per round): where it is well under the budget, the miss is the 0 ms overhead over the baseline plus this machine's noise, since the per-round differences between two `up`s of the same size spread over a few hundred ms. The first creates also wait for the provider process to load zod and this package at its first check (about 45 ms on the benchmark machine) and the client at its first create (about 10 ms). " +
-  "What would close it: more rounds (`npm run bench -- --only pulumi`) to tell a real miss from noise, and what closes the 0 ms overhead";
+  "What would close it: more rounds (`npm run bench -- --only pulumi`) to tell a real miss from noise, and less CPU in the provider process per resource (the 'up at 0 ms' target's overhead: zod checks, HTTP, module loading).";

@@ -16,14 +16,15 @@ export interface PulumiBenchSettings {
 }
 
 /**
- * The issue's sizes, six rounds each (paired with the baseline per round), about 9 minutes. Six is
- * one full cycle of the balanced order of three alternatives (bench/stats.ts `interleaved`), so
- * each runs first, second and third twice and right after each other equally often. Per-round
- * differences between two `up`s of the same size spread over a few hundred ms on a shared
- * machine, and the 300 ms budget of `up` at 100 ms of latency is within that spread: four rounds
- * (the earlier setting) told a miss from noise too rarely.
+ * The issue's sizes, twelve rounds each (paired with the baseline per round), about 17 minutes.
+ * Twelve is two full cycles of the balanced order of three alternatives (bench/stats.ts
+ * `interleaved`), so each runs first, second and third four times and right after each other
+ * equally often. On this shared 2-core machine the per-round difference between two `up`s of the
+ * same size has a standard deviation of about 100 ms at 10 resources and 250-600 ms at 100, against
+ * a 300 ms budget for `up` at 100 ms of latency: six rounds (the earlier setting) put the median's
+ * 95% interval wider than the budget, and two runs at the same commit disagreed on the verdict.
  */
-export const PULUMI_FULL: PulumiBenchSettings = { sizes: [10, 50, 100], latenciesMs: [0, 100], rounds: () => 6 };
+export const PULUMI_FULL: PulumiBenchSettings = { sizes: [10, 50, 100], latenciesMs: [0, 100], rounds: () => 12 };
 /** `--quick`: 10 resources, one round. */
 export const PULUMI_QUICK: PulumiBenchSettings = { sizes: [10], latenciesMs: [0, 100], rounds: () => 1 };
 

@@ -1,6 +1,15 @@
 import type { Alternative, LifecycleTimes, Operation, PulumiBenchResult, PulumiBenchSettings } from "./pulumi-bench";
 import type { BenchSection, TargetCheck } from "./report";
-import { format, median, pairedDifference, pairedRatio, shownRatio } from "./stats";
+import {
+  format,
+  median,
+  medianInterval,
+  pairedDifference,
+  pairedRatio,
+  perRoundDifferences,
+  perRoundRatios,
+  shownRatio,
+} from "./stats";
 
 const OPERATIONS: Operation[] = ["up", "preview", "refresh", "destroy"];
 
@@ -9,6 +18,19 @@ const cpu = (alt: Alternative, op: Operation) => alt.samples.map((t: LifecycleTi
 const med = (alt: Alternative, op: Operation) => median(wall(alt, op));
 /** Median over rounds of this round's time over the same round's baseline time. */
 const ratio = (alt: Alternative, base: Alternative, op: Operation) => pairedRatio(wall(alt, op), wall(base, op));
+
+/**
+ * " (96% CI low to high)": the distribution-free confidence interval of the median of per-round
+ * values (bench/stats.ts `medianInterval`), so a verdict can be told apart from the machine's
+ * noise; empty when there are too few rounds for one.
+ */
+function intervalNote(perRound: number[], show: (n: number) => string): string {
+  const interval = medianInterval(perRound);
+  if (!interval) return "";
+  return ` (${Math.floor(interval.coverage * 100)}% CI ${show(interval.low)} to ${show(interval.high)})`;
+}
+const ratioInterval = (alt: Alternative, base: Alternative, op: Operation) =>
+  intervalNote(perRoundRatios(wall(alt, op), wall(base, op)), format.ratio);
 
 /** Benchmark 3's tables and targets: medians per size and alternative, ratios to the no-op baseline. */
 export function pulumiSection(result: PulumiBenchResult, s: PulumiBenchSettings): BenchSection {
@@ -51,7 +73,8 @@ export function pulumiSection(result: PulumiBenchResult, s: PulumiBenchSettings)
     title: "3. `pulumi up` scaling",
     method: [
       `Stacks of ${s.sizes.join(", ")} independent resources (half NetworkVolume, half ServerlessEndpoint; bench/programs/runpod-stack) against an emulator in the benchmark's process, with ${s.latenciesMs.join(" and ")} ms latency injected on every \`/v1\` call (fault rule \`{ route: "/v1", latencyMs }\`), versus a baseline of the same number of no-op dynamic resources (bench/programs/noop-stack, a provider whose create returns at once).`,
-      `Each round runs the baseline and each latency through up, an unchanged preview, refresh and destroy, in a balanced order (bench/stats.ts \`interleaved\`); rounds per size: ${s.sizes.map((n) => `${n}: ${s.rounds(n)}`).join(", ")} (a full cycle of the balanced order; these are still the noisiest figures of the run). Times are medians over rounds; ratios and differences are medians of the per-round ratio or difference to the same round's baseline.`,
+      `Each round runs the baseline and each latency through up, an unchanged preview, refresh and destroy, in a balanced order (bench/stats.ts \`interleaved\`); rounds per size: ${s.sizes.map((n) => `${n}: ${s.rounds(n)}`).join(", ")} (whole cycles of the balanced order; these are the noisiest figures of the run). Times are medians over rounds; ratios and differences are medians of the per-round ratio or difference to the same round's baseline.`,
+      "Targets show a confidence interval of that median (CI): the k-th smallest to the k-th largest per-round value, with k chosen so that the interval holds the true median with at least 95% probability whatever the distribution of the rounds (bench/stats.ts `medianInterval`). A verdict is on the median; an interval that straddles the target says this run could not tell the two apart.",
       "Real Pulumi engine through the Automation API (the CLI from scripts/provide-pulumi.sh, a temporary file backend, a passphrase secrets provider); every operation runs with `parallel` = the number of resources (full parallelism; the CLI's default is 4 x cores = 8 here), the same for the baseline. Times include the CLI's own start-up, identical for both.",
       "Preview API calls: requests the emulator answered during the unchanged preview (`GET /_emulator/stats`).",
       "CPU time: user + system CPU of the processes the operation ran (the CLI waits for its language host and plugins; Linux `cutime + cstime`), excluding the emulator. It does not depend on what else the machine is doing, so it shows where our resources cost more than no-op ones when wall times are noisy. Targets are checked on wall time, as the issue states them; ratios are compared at the two decimals shown.",
@@ -91,14 +114,14 @@ function sizeTargets(size: number, row: Alternative[], baseline: Alternative): T
       {
         benchmark: `pulumi (${size})`,
         target: `up at 0 ms <= ${upLimit}x baseline`,
-        measured: format.ratio(upRatio),
+        measured: `${format.ratio(upRatio)}${ratioInterval(zero, baseline, "up")}`,
         met: shownRatio(upRatio) <= upLimit,
         whyMissed: UP_MISS,
       },
       {
         benchmark: `pulumi (${size})`,
         target: `unchanged preview <= ${PREVIEW_TARGET}x baseline, 0 API calls`,
-        measured: `${format.ratio(previewRatio)}, ${calls} calls`,
+        measured: `${format.ratio(previewRatio)}${ratioInterval(zero, baseline, "preview")}, ${calls} calls`,
         met: shownRatio(previewRatio) <= PREVIEW_TARGET && calls === 0,
         whyMissed: PREVIEW_MISS,
       },
@@ -106,7 +129,8 @@ function sizeTargets(size: number, row: Alternative[], baseline: Alternative): T
   }
   for (const alt of row) {
     if (!alt.latencyMs) continue;
-    const extra = pairedDifference(wall(alt, "up"), wall(baseline, "up"));
+    const perRound = perRoundDifferences(wall(alt, "up"), wall(baseline, "up"));
+    const extra = median(perRound);
     // What the latency itself added, next to what our resources cost at 0 ms.
     const fromLatency = zero
       ? `; up at 0 ms ${format.deltaMs(pairedDifference(wall(alt, "up"), wall(zero, "up")))}`
@@ -115,7 +139,7 @@ function sizeTargets(size: number, row: Alternative[], baseline: Alternative): T
     targets.push({
       benchmark: `pulumi (${size})`,
       target: `up at ${alt.latencyMs} ms <= baseline + ${budget} ms`,
-      measured: `baseline ${format.deltaMs(extra)}${fromLatency}`,
+      measured: `baseline ${format.deltaMs(extra)}${intervalNote(perRound, format.deltaMs)}${fromLatency}`,
       met: extra <= budget,
       whyMissed: LATENCY_MISS,
     });

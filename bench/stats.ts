@@ -14,12 +14,56 @@ export function median(values: readonly number[]): number {
  * so a ratio within a round cancels the machine's slow swings in load that a ratio of medians keeps.
  */
 export function pairedRatio(a: readonly number[], b: readonly number[]): number {
-  return median(a.map((x, i) => x / b[i]!));
+  return median(perRoundRatios(a, b));
 }
 
 /** The median over rounds of `a[i] - b[i]` (see `pairedRatio`). */
 export function pairedDifference(a: readonly number[], b: readonly number[]): number {
-  return median(a.map((x, i) => x - b[i]!));
+  return median(perRoundDifferences(a, b));
+}
+
+/** Each round's `a[i] / b[i]`, the values `pairedRatio` takes the median of. */
+export function perRoundRatios(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((x, i) => x / b[i]!);
+}
+
+/** Each round's `a[i] - b[i]`, the values `pairedDifference` takes the median of. */
+export function perRoundDifferences(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((x, i) => x - b[i]!);
+}
+
+/** A confidence interval for a median, and the probability that it holds the true median. */
+export interface MedianInterval {
+  low: number;
+  high: number;
+  coverage: number;
+}
+
+/**
+ * A distribution-free confidence interval for the median of the population `values` were drawn
+ * from: the k-th smallest and the k-th largest value, for the largest k whose coverage is at least
+ * `confidence`. The true median lies below the k-th smallest of n values only if fewer than k of
+ * them fall below it, which has the binomial probability P(Bin(n, 1/2) <= k - 1); the same holds
+ * above, so the coverage is 1 - 2 P(Bin(n, 1/2) <= k - 1) whatever the distribution of the
+ * values. Six values give their minimum and maximum (96.9%), twelve the 3rd smallest and 3rd
+ * largest (96.1%). Undefined when even the minimum and maximum fall short (five values or fewer
+ * at 95%): no interval that few rounds allow says anything.
+ */
+export function medianInterval(values: readonly number[], confidence = 0.95): MedianInterval | undefined {
+  const n = values.length;
+  const sorted = [...values].sort((a, b) => a - b);
+  // cdf = P(Bin(n, 1/2) <= k - 1), built up term by term: C(n, i) / 2^n.
+  let term = 0.5 ** n;
+  let cdf = term;
+  let best: MedianInterval | undefined;
+  for (let k = 1; 2 * k <= n + 1; k++) {
+    const coverage = 1 - 2 * cdf;
+    if (coverage < confidence) break;
+    best = { low: sorted[k - 1]!, high: sorted[n - k]!, coverage };
+    term = (term * (n - k + 1)) / k;
+    cdf += term;
+  }
+  return best;
 }
 
 /**

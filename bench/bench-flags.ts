@@ -9,6 +9,10 @@ export type BenchmarkName = (typeof BENCHMARKS)[number];
 export interface BenchFlags {
   only: BenchmarkName[];
   quick: boolean;
+  /** `--pulumi-sizes`: stack sizes of the pulumi benchmark instead of its usual ones. */
+  pulumiSizes: number[] | undefined;
+  /** `--pulumi-rounds`: rounds per size of the pulumi benchmark instead of its usual count. */
+  pulumiRounds: number | undefined;
   /** Where the markdown goes; `undefined` when nothing is written. */
   resultsFile: string | undefined;
   help: boolean;
@@ -21,6 +25,12 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   scale: up, unchanged preview and destroy at 10, 100 and 500 resources against
                   the no-op baseline, with the curve drawn as scale.svg next to the report
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
+  --pulumi-sizes LIST
+                  comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,
+                  half endpoints), e.g. 100 to look at one size closely
+  --pulumi-rounds N
+                  rounds per size of the pulumi benchmark (a multiple of 6 keeps its order
+                  balanced); more rounds narrow the confidence intervals its targets show
   --out FILE      write the markdown report here, and any chart next to it (default:
                   bench/RESULTS.md for a full run of all; a --quick or --only run prints only, so
                   RESULTS.md always holds a full run)
@@ -37,6 +47,8 @@ export function parseBenchFlags(args: string[], defaultResultsFile: string): Ben
     options: {
       only: { type: "string" },
       quick: { type: "boolean" },
+      "pulumi-sizes": { type: "string" },
+      "pulumi-rounds": { type: "string" },
       out: { type: "string" },
       "no-write": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -51,11 +63,29 @@ export function parseBenchFlags(args: string[], defaultResultsFile: string): Ben
   // Keep the canonical order whatever order the list was given in.
   const selected = BENCHMARKS.filter((b) => only.includes(b));
   const quick = values.quick === true;
-  const full = !quick && selected.length === BENCHMARKS.length;
+  const pulumiSizes = values["pulumi-sizes"]?.split(",").map((s) => positiveWhole("--pulumi-sizes", s.trim(), true));
+  const pulumiRounds =
+    values["pulumi-rounds"] === undefined
+      ? undefined
+      : positiveWhole("--pulumi-rounds", values["pulumi-rounds"], false);
+  // RESULTS.md holds a full run: every benchmark at its usual sizes and rounds.
+  const full = !quick && selected.length === BENCHMARKS.length && !pulumiSizes && !pulumiRounds;
   return {
     only: selected,
     quick,
+    pulumiSizes,
+    pulumiRounds,
     resultsFile: values["no-write"] ? undefined : (values.out ?? (full ? defaultResultsFile : undefined)),
     help: values.help === true,
   };
+}
+
+/** `text` as a whole number above zero (and even when `even`), or an error naming the flag, value and rule. */
+function positiveWhole(flag: string, text: string, even: boolean): number {
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n > 0) || (even && n % 2 !== 0)) {
+    const rule = even ? "an even whole number above 0 (half volumes, half endpoints)" : "a whole number above 0";
+    throw new Error(`${flag}: "${text}" is not ${rule}`);
+  }
+  return n;
 }

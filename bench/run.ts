@@ -60,7 +60,13 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
   let footprints: Awaited<ReturnType<typeof runPulumiBench>>["footprints"] = [];
   if (wants("pulumi")) {
     log("3. pulumi up scaling");
-    const settings = flags.quick ? PULUMI_QUICK : PULUMI_FULL;
+    const usual = flags.quick ? PULUMI_QUICK : PULUMI_FULL;
+    const rounds = flags.pulumiRounds;
+    const settings: PulumiBenchSettings = {
+      ...usual,
+      sizes: flags.pulumiSizes ?? usual.sizes,
+      rounds: rounds === undefined ? usual.rounds : () => rounds,
+    };
     const result = await runPulumiBench(settings, log, pulumi);
     footprints = result.footprints;
     sections.push(pulumiSection(result, settings));

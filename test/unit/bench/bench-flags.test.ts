@@ -39,4 +39,28 @@ describe("parseBenchFlags", () => {
     for (const name of BENCHMARKS) expect(BENCH_USAGE).toContain(name);
     expect(BENCH_USAGE).toMatch(/scale: up, unchanged preview and destroy/);
   });
+
+  it("narrows the pulumi benchmark to given sizes and rounds, and then writes nothing by default", () => {
+    const flags = parseBenchFlags(["--only", "pulumi", "--pulumi-sizes", "100, 10", "--pulumi-rounds", "24"], RESULTS);
+    expect(flags).toMatchObject({ only: ["pulumi"], pulumiSizes: [100, 10], pulumiRounds: 24, resultsFile: undefined });
+    // Every benchmark, but not at its usual sizes: not a full run, so RESULTS.md is left alone.
+    expect(parseBenchFlags(["--pulumi-rounds", "12"], RESULTS).resultsFile).toBeUndefined();
+    expect(parseBenchFlags([], RESULTS)).toMatchObject({ pulumiSizes: undefined, pulumiRounds: undefined });
+  });
+
+  it("refuses sizes and rounds that are not whole numbers above 0, naming the flag, the value and the rule", () => {
+    expect(() => parseBenchFlags(["--pulumi-sizes", "10,15"], RESULTS)).toThrow(
+      '--pulumi-sizes: "15" is not an even whole number above 0 (half volumes, half endpoints)',
+    );
+    expect(() => parseBenchFlags(["--pulumi-sizes", "0"], RESULTS)).toThrow(/--pulumi-sizes: "0"/);
+    expect(() => parseBenchFlags(["--pulumi-rounds", "2.5"], RESULTS)).toThrow(
+      '--pulumi-rounds: "2.5" is not a whole number above 0',
+    );
+    expect(() => parseBenchFlags(["--pulumi-rounds=-3"], RESULTS)).toThrow(/--pulumi-rounds: "-3"/);
+  });
+
+  it("documents the pulumi benchmark's size and round flags in the usage", () => {
+    expect(BENCH_USAGE).toContain("--pulumi-sizes LIST");
+    expect(BENCH_USAGE).toContain("--pulumi-rounds N");
+  });
 });

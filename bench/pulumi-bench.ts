@@ -19,10 +19,11 @@ export interface PulumiBenchSettings {
  * The issue's sizes, twelve rounds each (paired with the baseline per round), about 17 minutes.
  * Twelve is two full cycles of the balanced order of three alternatives (bench/stats.ts
  * `interleaved`), so each runs first, second and third four times and right after each other
- * equally often. On this shared 2-core machine the per-round difference between two `up`s of the
- * same size has a standard deviation of about 100 ms at 10 resources and 250-600 ms at 100, against
- * a 300 ms budget for `up` at 100 ms of latency: six rounds (the earlier setting) put the median's
- * 95% interval wider than the budget, and two runs at the same commit disagreed on the verdict.
+ * equally often. On this shared 2-core machine the per-round difference between our `up` at 100 ms
+ * of latency and the baseline's had a standard deviation of 121-201 ms at 10 resources and 167-766
+ * ms at 100 (docs/benchmarks.md), against a budget of 300 ms: with six rounds (the earlier
+ * setting) the median's 95% interval is the minimum to the maximum, and two runs at the same
+ * commit disagreed on the verdict. `--pulumi-rounds` takes more where twelve still cannot tell.
  */
 export const PULUMI_FULL: PulumiBenchSettings = { sizes: [10, 50, 100], latenciesMs: [0, 100], rounds: () => 12 };
 /** `--quick`: 10 resources, one round. */

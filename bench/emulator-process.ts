@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
-/** An emulator running in its own process, as users run it (`pulumi-runpod emulator`). */
+/** An emulator running in its own process, as users run it (`runpod-iac emulator`). */
 export interface EmulatorProcess {
   /** Origin, e.g. `http://127.0.0.1:40123`. */
   url: string;

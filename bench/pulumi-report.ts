@@ -176,7 +176,7 @@ const UP_MISS =
   "What would close it: on our side, fewer stored outputs per resource (the state footprint section shows what is left); on the engine's side, `PULUMI_SKIP_CHECKPOINTS=true` or a backend that does not rewrite the whole checkpoint per step (docs/benchmarks.md).";
 /** Shown when the unchanged preview is over its target or calls the API. */
 const PREVIEW_MISS =
-  "an unchanged preview of our resources reads no API (the calls column) and diffs stored inputs against new ones, as the no-op's does; what differs is loading pulumi-runpod into the program and the provider process, and the size of each resource's inputs and of the checkpoint the engine loads. At 10 resources the CLI's start-up dominates both, so a ratio a few hundredths over the target is within this machine's noise. " +
+  "an unchanged preview of our resources reads no API (the calls column) and diffs stored inputs against new ones, as the no-op's does; what differs is loading runpod-iac into the program and the provider process, and the size of each resource's inputs and of the checkpoint the engine loads. At 10 resources the CLI's start-up dominates both, so a ratio a few hundredths over the target is within this machine's noise. " +
   "What would close it: a CPU profile of the program and provider processes during preview, and a smaller state per resource.";
 /** Shown when `up` with injected latency is over the baseline plus three latencies. */
 const LATENCY_MISS =

@@ -18,8 +18,8 @@ export interface BenchStack {
 }
 
 /**
- * Work dirs live inside the repo (gitignored), like the end-to-end tests', so `require("pulumi-runpod")`
- * resolves through the self-link node_modules/pulumi-runpod -> .. and runs the built package.
+ * Work dirs live inside the repo (gitignored), like the end-to-end tests', so `require("runpod-iac")`
+ * resolves through the self-link node_modules/runpod-iac -> .. and runs the built package.
  */
 const WORK_ROOT = path.join(REPO_ROOT, ".e2e-work");
 const STACK_NAME = "bench";

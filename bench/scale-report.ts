@@ -184,7 +184,7 @@ export function scaleSection(r: ScaleResult): BenchSection {
         file: SCALE_CHART_FILE,
         alt: "Wall time of up, unchanged preview and destroy against the number of resources, ours and the no-op baseline",
         svg: renderLineChart({
-          title: "pulumi-runpod vs no-op dynamic resources: wall time by stack size",
+          title: "runpod-iac vs no-op dynamic resources: wall time by stack size",
           xLabel: "resources (log scale)",
           yLabel: "seconds (median)",
           xTicks: r.sizes,

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 /**
- * The package's bin, `pulumi-runpod <command>`: `emulator` runs the local platform,
+ * The package's bin, `runpod-iac <command>`: `emulator` runs the local platform,
  * `recover` repairs a file backend after a killed `pulumi` run. Each command is loaded only when
  * called, so `recover` starts without the emulator's server.
  */
 
-const USAGE = `Usage: pulumi-runpod <command> [options]
+const USAGE = `Usage: runpod-iac <command> [options]
 
 Commands:
-  emulator   run the local platform emulator         (pulumi-runpod emulator --help)
+  emulator   run the local platform emulator         (runpod-iac emulator --help)
   recover    repair a file:// backend after a killed
-             pulumi run, then refresh and up again    (pulumi-runpod recover --help)
+             pulumi run, then refresh and up again    (runpod-iac recover --help)
 `;
 
 /** Dispatches to a command; resolves to the exit code. */
@@ -36,7 +36,7 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`pulumi-runpod: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`runpod-iac: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exit(1);
     },
   );

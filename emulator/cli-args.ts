@@ -3,8 +3,8 @@ import type { FaultRule } from "./faults/fault-rules";
 import { ADDITIONAL_VALUE_OPTIONS, additionalValueProblem } from "./management/platform-options";
 import type { EmulatorOptions } from "./options";
 
-/** Usage of `pulumi-runpod emulator`. */
-export const USAGE = `Usage: pulumi-runpod emulator [options]
+/** Usage of `runpod-iac emulator`. */
+export const USAGE = `Usage: runpod-iac emulator [options]
 
   --host HOST                 address to listen on (default 127.0.0.1)
   --port PORT                 port to listen on, 0 for any free port (default 8787)

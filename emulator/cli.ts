@@ -7,7 +7,7 @@ import { startEmulator } from "./start-emulator";
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * `pulumi-runpod emulator [flags]`: runs the emulator until SIGINT or SIGTERM; resolves to the
+ * `runpod-iac emulator [flags]`: runs the emulator until SIGINT or SIGTERM; resolves to the
  * exit code. `argv` starts with the command name (`emulator`). The package's bin (cli/main.ts)
  * calls it; `node dist/emulator/cli.js emulator ...` runs it directly.
  */
@@ -26,7 +26,7 @@ export async function emulatorMain(argv: string[]): Promise<number> {
     parsed = parseCliArgs(rest);
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;
-    process.stderr.write(`pulumi-runpod emulator: ${error.message}\n\n${USAGE}`);
+    process.stderr.write(`runpod-iac emulator: ${error.message}\n\n${USAGE}`);
     return 2;
   }
   if (parsed.help) {
@@ -42,7 +42,7 @@ export async function emulatorMain(argv: string[]): Promise<number> {
   const emulator = await startEmulator(options);
   const keys = options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY];
   const scale = options.timeScale;
-  out("pulumi-runpod emulator");
+  out("runpod-iac emulator");
   out(`  management API (RUNPOD_API_URL)   ${emulator.apiUrl}`);
   out(`  job API        (RUNPOD_QUEUE_URL) ${emulator.queueUrl}`);
   out(
@@ -73,7 +73,7 @@ if (require.main === module) {
   emulatorMain(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`pulumi-runpod emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`runpod-iac emulator: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exit(1);
     },
   );

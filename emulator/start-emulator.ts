@@ -59,7 +59,7 @@ function checkKeys(keys: readonly string[]): string[] {
   return [...new Set(keys)];
 }
 
-/** Starts the emulator's HTTP server in this process (what `npx pulumi-runpod emulator` runs). */
+/** Starts the emulator's HTTP server in this process (what `npx runpod-iac emulator` runs). */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   if (options.seed !== undefined && !isSeed(options.seed)) {
     throw new Error(`seed ${String(options.seed)}: must be a whole number between 0 and 2147483647`);

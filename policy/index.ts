@@ -12,7 +12,7 @@ import { type VOLUME_SIZE_CAP_POLICY, volumeSizeCapPolicy } from "./volume-size-
 import { type WORKER_BOUNDS_POLICY, workerBoundsPolicy } from "./worker-bounds";
 
 /**
- * The policy pack as a library (`pulumi-runpod/policy`): the policies, their pure rules and their
+ * The policy pack as a library (`runpod-iac/policy`): the policies, their pure rules and their
  * configuration schemas. Importing this module has no side effect; the pack that Pulumi runs
  * (`--policy-pack policy`) is `pack.ts`, which constructs the `PolicyPack` (and with it a gRPC server).
  */

@@ -1,5 +1,5 @@
 /**
- * The provider implementation, loaded by package name (`pulumi-runpod/impl`) inside the engine's
+ * The provider implementation, loaded by package name (`runpod-iac/impl`) inside the engine's
  * dynamic-provider process when a resource's serialized provider runs (see runpod-resource.ts).
  * Keeping it out of the serialized provider means `destroy` and `refresh` always run the installed
  * version, and the state holds no code.

@@ -34,7 +34,7 @@ export function platformValueWarnings(
       const hint = suggestionText(secret.has(name!) ? [] : suggestions);
       return (
         `${at} = ${shown}: is not in this release's list of ${PLATFORM_VALUE_LABELS[kind]}s${hint}; ` +
-        "it may be newer than this release of pulumi-runpod, and the platform decides at `pulumi up`"
+        "it may be newer than this release of runpod-iac, and the platform decides at `pulumi up`"
       );
     },
   );

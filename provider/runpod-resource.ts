@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 /** The resources of this package, by type name (the `<type>` of `pulumi-nodejs:dynamic/runpod:<type>`). */
 export type RunpodResourceType = "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth";
 
-/** The key of each resource's provider in `pulumi-runpod/impl`. */
+/** The key of each resource's provider in `runpod-iac/impl`. */
 const IMPL_KEYS: Record<RunpodResourceType, string> = {
   NetworkVolume: "volume",
   ServerlessEndpoint: "endpoint",
@@ -30,7 +30,7 @@ export function typeToken(type: RunpodResourceType): string {
  * package; the text below is that module reference written out directly, the same everywhere.
  */
 export function providerReference(type: RunpodResourceType): string {
-  return `exports.handler = () => require("pulumi-runpod/impl").${IMPL_KEYS[type]};\n`;
+  return `exports.handler = () => require("runpod-iac/impl").${IMPL_KEYS[type]};\n`;
 }
 
 /**

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Makes the repository look, to its own programs, like a user's project that installed
-// pulumi-runpod: `require("pulumi-runpod/...")` resolves (the resources' serialized providers load
+// runpod-iac: `require("runpod-iac/...")` resolves (the resources' serialized providers load
 // their implementation by package name; the examples and end-to-end tests run from inside the
-// repo), and the package's bins are in node_modules/.bin, executable (`npx pulumi-runpod` from any
+// repo), and the package's bins are in node_modules/.bin, executable (`npx runpod-iac` from any
 // folder whose node_modules is this one). Runs on `npm ci` (prepare) and after `npm run build`.
 const fs = require("node:fs");
 const path = require("node:path");
@@ -24,10 +24,10 @@ function relink(link, target) {
   fs.symlinkSync(target, link);
 }
 
-relink(path.join(root, "node_modules", "pulumi-runpod"), "..");
+relink(path.join(root, "node_modules", "runpod-iac"), "..");
 const { bin = {} } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 for (const [name, file] of Object.entries(bin)) {
-  relink(path.join(root, "node_modules", ".bin", name), path.join("..", "pulumi-runpod", file));
+  relink(path.join(root, "node_modules", ".bin", name), path.join("..", "runpod-iac", file));
   // tsc writes files without the execute bit; npm sets it on an installed package's bins.
   if (fs.existsSync(path.join(root, file))) fs.chmodSync(path.join(root, file), 0o755);
 }

@@ -223,7 +223,7 @@ build() {
 main() {
   from_path && return 0
   if [ ! -f "$LANGHOST_DIR/go.mod" ]; then
-    log "$LANGHOST_DIR is missing; reinstall pulumi-runpod, or put a Pulumi CLI on PATH"
+    log "$LANGHOST_DIR is missing; reinstall runpod-iac, or put a Pulumi CLI on PATH"
     install_hint
     exit 1
   fi

@@ -8,8 +8,8 @@ export const REPO_ROOT = findRoot(__dirname);
 function findRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const pkg = path.join(dir, "package.json");
-    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, "utf8")).name === "pulumi-runpod") return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no pulumi-runpod package.json above ${from}`);
+    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, "utf8")).name === "runpod-iac") return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no runpod-iac package.json above ${from}`);
   }
 }
 

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
 
     const client = new RunpodClient({ apiKey: API_KEY, apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl });
     try {
-      const input = { prompt: "Hello from pulumi-runpod" };
+      const input = { prompt: "Hello from runpod-iac" };
       console.log(`\nquickstart: submitting a job to endpoint ${endpointId} ...`);
       const job = await client.jobs(endpointId).runSync({ input }, { wait: 30_000 });
       const done = job.status === "COMPLETED" ? job : await client.jobs(endpointId).waitForCompletion(job.id);

@@ -96,7 +96,7 @@ consumer() {
   "dependencies": {
     "@pulumi/policy": "$POLICY",
     "@pulumi/pulumi": "$1",
-    "pulumi-runpod": "file:$TARBALL"
+    "runpod-iac": "file:$TARBALL"
   },
   "devDependencies": { "@types/node": "$TYPES_NODE", "ts-node": "$TS_NODE", "typescript": "$TYPESCRIPT" }
 }

@@ -5,8 +5,8 @@ import { parseArgs } from "node:util";
 import { type FileBackend, locateStack, parseFileBackend, RecoverUsageError, type StackLocation } from "./file-backend";
 import { repairBackend, type RepairReport } from "./repair-backend";
 
-/** Usage of `pulumi-runpod recover`. */
-export const RECOVER_USAGE = `Usage: pulumi-runpod recover --stack NAME [options]
+/** Usage of `runpod-iac recover`. */
+export const RECOVER_USAGE = `Usage: runpod-iac recover --stack NAME [options]
 
 Repairs what a killed \`pulumi up\`/\`destroy\` leaves in a file:// backend, then prints (or runs)
 the rest of the recovery: \`pulumi refresh --clear-pending-creates\`, then \`pulumi up\` (or destroy).
@@ -114,17 +114,17 @@ function runStep(pulumi: string, args: string[], cwd: string, backend: string): 
       env: { ...process.env, PULUMI_BACKEND_URL: backend },
     });
     child.on("error", (error) => {
-      process.stderr.write(`pulumi-runpod recover: could not run ${pulumi}: ${error.message}\n`);
+      process.stderr.write(`runpod-iac recover: could not run ${pulumi}: ${error.message}\n`);
       resolve(127);
     });
     child.on("exit", (code) => resolve(code ?? 1));
   });
 }
 
-/** `pulumi-runpod recover ...`; resolves to the exit code. Prints paths and lock holders, never state content. */
+/** `runpod-iac recover ...`; resolves to the exit code. Prints paths and lock holders, never state content. */
 export async function recoverCommand(argv: string[]): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  const fail = (line: string) => process.stderr.write(`pulumi-runpod recover: ${line}\n`);
+  const fail = (line: string) => process.stderr.write(`runpod-iac recover: ${line}\n`);
   let args: RecoverArgs | "help";
   let location: StackLocation;
   let backend: FileBackend;

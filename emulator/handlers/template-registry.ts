@@ -85,7 +85,7 @@ export class TemplateRegistry {
     return {
       id,
       name: id,
-      imageName: `pulumi-runpod-emulator/${id}:latest`,
+      imageName: `runpod-iac-emulator/${id}:latest`,
       isServerless: true,
       isPublic: false,
       isRunpod: t !== undefined,

@@ -61,7 +61,7 @@ export class WebhookSender {
       const res = await request(url, {
         method: "POST",
         body,
-        headers: { "content-type": "application/json", "user-agent": "pulumi-runpod-emulator" },
+        headers: { "content-type": "application/json", "user-agent": "runpod-iac-emulator" },
         signal: controller.signal,
       });
       await res.body.dump();

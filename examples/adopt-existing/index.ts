@@ -5,7 +5,7 @@
  * cannot shrink, an endpoint's compute type) and converges the rest to the values below.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { NetworkVolume, ServerlessEndpoint } from "pulumi-runpod";
+import { NetworkVolume, ServerlessEndpoint } from "runpod-iac";
 
 const config = new pulumi.Config();
 

@@ -4,7 +4,7 @@
  * secret) and, for pull requests from forks, against the emulator.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { NetworkVolume, ServerlessEndpoint } from "pulumi-runpod";
+import { NetworkVolume, ServerlessEndpoint } from "runpod-iac";
 
 const config = new pulumi.Config();
 const dataCenterId = config.get("dataCenterId") ?? "EU-RO-1";

@@ -3,7 +3,7 @@
  * bounds, and the policy pack (policy-config.json) holds each stack to its own limits.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ServerlessEndpoint } from "pulumi-runpod";
+import { ServerlessEndpoint } from "runpod-iac";
 
 const config = new pulumi.Config();
 

@@ -7,7 +7,7 @@
  * registry credentials of your image).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ContainerRegistryAuth, NetworkVolume, ServerlessEndpoint, Template } from "pulumi-runpod";
+import { ContainerRegistryAuth, NetworkVolume, ServerlessEndpoint, Template } from "runpod-iac";
 
 const config = new pulumi.Config("quickstart");
 const dataCenterId = config.get("dataCenterId") ?? "EU-RO-1";

@@ -32,7 +32,7 @@ export interface PropsOfKind {
 /** One resource of a scenario's program. */
 export type ScenarioResource = {
   readonly [K in ResourceKind]: {
-    /** Resource class of the package (`require("pulumi-runpod")[type]`). */
+    /** Resource class of the package (`require("runpod-iac")[type]`). */
     readonly type: K;
     /** Logical name in the program. */
     readonly name: string;

@@ -8,7 +8,7 @@ import { type FieldProblem, renderValue } from "./validation";
  * against this release's snapshot plus additions: by the emulator (it plays the platform), by the
  * resources (a warning at preview, never a refusal) and by the policy pack (a refusal unless the
  * team lists the value). No zod here: the resource classes load this module, and a Pulumi program
- * that imports `pulumi-runpod` loads neither zod nor undici.
+ * that imports `runpod-iac` loads neither zod nor undici.
  */
 
 /** The kinds of open value. */

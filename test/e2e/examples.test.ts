@@ -187,7 +187,7 @@ describe("examples/github-actions: the workflow's jobs", { timeout: 600_000 }, (
     expect(JSON.stringify(workflow.jobs["preview-fork"])).not.toContain("secrets.");
     expect(workflow.jobs.up?.concurrency).toEqual({ group: "runpod-prod", "cancel-in-progress": false });
     expect(workflow.env.POLICY).toBe(
-      "--policy-pack node_modules/pulumi-runpod/policy --policy-pack-config policy-config.json",
+      "--policy-pack node_modules/runpod-iac/policy --policy-pack-config policy-config.json",
     );
   });
 

@@ -6,7 +6,7 @@ import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../..
 import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
 import { RunpodClient } from "../../sdk/client";
 
-/** Work directories live inside the repo so `pulumi-runpod` and `@pulumi/pulumi` resolve as in a user's project. */
+/** Work directories live inside the repo so `runpod-iac` and `@pulumi/pulumi` resolve as in a user's project. */
 const WORK_ROOT = path.join(REPO_ROOT, ".e2e-work");
 
 /** A stack of a test program, deployed against an in-process emulator with a local file backend. */

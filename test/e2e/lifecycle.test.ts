@@ -129,7 +129,7 @@ describe("a stack through the real Pulumi engine", { timeout: 180_000 }, () => {
     for (const r of providers) {
       expect(r.inputs.__provider).toBe(r.outputs.__provider);
       expect(Buffer.byteLength(r.outputs.__provider)).toBeLessThanOrEqual(1000);
-      expect(r.outputs.__provider).toMatch(/^exports\.handler = \(\) => require\("pulumi-runpod\/impl"\)\.\w+;\n$/);
+      expect(r.outputs.__provider).toMatch(/^exports\.handler = \(\) => require\("runpod-iac\/impl"\)\.\w+;\n$/);
     }
   });
 

@@ -11,7 +11,7 @@ import { createE2EStack, type E2EStack } from "./harness";
  */
 const POLICY_DIR = path.join(REPO_ROOT, "policy");
 const NEW_GPU = "NVIDIA B300";
-const WARNING = `gpuTypeIds[0] = "${NEW_GPU}": is not in this release's list of GPU types; it may be newer than this release of pulumi-runpod, and the platform decides at \`pulumi up\``;
+const WARNING = `gpuTypeIds[0] = "${NEW_GPU}": is not in this release's list of GPU types; it may be newer than this release of runpod-iac, and the platform decides at \`pulumi up\``;
 const REFUSAL = `ServerlessEndpoint "ep": gpuTypeIds[0] = "${NEW_GPU}": is not a GPU type the platform knows (if the platform added it, list it in additionalGpuTypeIds)`;
 
 let e: E2EStack | undefined;

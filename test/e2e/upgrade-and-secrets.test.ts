@@ -12,11 +12,11 @@ afterEach(async () => {
 
 /**
  * Installs a copy of this package with another version into the work dir's own node_modules, the
- * way `npm install pulumi-runpod@next` would. The copy's implementation leaves a marker file when
+ * way `npm install runpod-iac@next` would. The copy's implementation leaves a marker file when
  * the engine loads it, which proves the provider ran the installed code, not code from state.
  */
 function installUpgradedCopy(workDir: string, marker: string): void {
-  const target = path.join(workDir, "node_modules", "pulumi-runpod");
+  const target = path.join(workDir, "node_modules", "runpod-iac");
   fs.mkdirSync(target, { recursive: true });
   fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(target, "dist"), { recursive: true });
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
@@ -45,7 +45,7 @@ describe("upgrades and secrets through the real engine", { timeout: 180_000 }, (
     e = await createE2EStack("stack", { "e2e:volumeSize": { value: "10" } }, { label: "upgrade-0.1.0" });
     await e.stack.up();
     // 0.1.0 serialized each provider with Pulumi's closure serializer (seven wrapped functions that
-    // call `require("pulumi-runpod/impl").<volume|endpoint>.<method>`); put that text back into the state.
+    // call `require("runpod-iac/impl").<volume|endpoint>.<method>`); put that text back into the state.
     const old: Record<string, string> = JSON.parse(
       fs.readFileSync(path.join(__dirname, "fixtures", "serialized-providers-0.1.0.json"), "utf8"),
     );

@@ -1,5 +1,5 @@
 // The user journey of the runtime matrix (docs/ci.md), run by scripts/runtime-matrix.sh with Node's
-// own test runner inside a fresh consumer project: `pulumi-runpod` installed from its `npm pack`
+// own test runner inside a fresh consumer project: `runpod-iac` installed from its `npm pack`
 // tarball next to the @pulumi/pulumi release under test, as a user installs them. Everything here
 // comes from that project's node_modules (plain CommonJS, no build step), so it exercises the
 // packed package on the Node.js and @pulumi/pulumi versions of the run, through the real engine.
@@ -11,11 +11,11 @@ const path = require("node:path");
 const { after, before, describe, it } = require("node:test");
 const { fetch } = globalThis;
 const { LocalWorkspace, PulumiCommand } = require("@pulumi/pulumi/automation");
-const { startEmulator } = require("pulumi-runpod/emulator");
-const { RunpodClient } = require("pulumi-runpod/sdk");
+const { startEmulator } = require("runpod-iac/emulator");
+const { RunpodClient } = require("runpod-iac/sdk");
 
 const PROGRAM = path.join(__dirname, "program");
-const POLICY_PACK = path.join(path.dirname(require.resolve("pulumi-runpod/package.json")), "policy");
+const POLICY_PACK = path.join(path.dirname(require.resolve("runpod-iac/package.json")), "policy");
 const L4 = "NVIDIA L4";
 const A40 = "NVIDIA A40";
 const NEW_GPU = "NVIDIA B300";
@@ -107,7 +107,7 @@ describe(`a fresh TypeScript program on Node.js ${process.version} with @pulumi/
     }
   });
 
-  it("type-checks a script on the typed client (pulumi-runpod/sdk) with the same settings plus esModuleInterop", () => {
+  it("type-checks a script on the typed client (runpod-iac/sdk) with the same settings plus esModuleInterop", () => {
     // The template's "moduleResolution": "node" ignores package exports: typesVersions maps the
     // subpath. zod's declarations need esModuleInterop (or skipLibCheck): docs/client.md says so.
     const dir = path.join(__dirname, "sdk-check");
@@ -115,7 +115,7 @@ describe(`a fresh TypeScript program on Node.js ${process.version} with @pulumi/
     fs.writeFileSync(
       path.join(dir, "index.ts"),
       [
-        'import { RunpodClient, type Endpoint } from "pulumi-runpod/sdk";',
+        'import { RunpodClient, type Endpoint } from "runpod-iac/sdk";',
         "export async function names(apiKey: string): Promise<string[]> {",
         "  const endpoints: Endpoint[] = await new RunpodClient({ apiKey }).endpoints.list();",
         "  return endpoints.map((e) => e.name ?? e.id);",

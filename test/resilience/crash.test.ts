@@ -55,12 +55,12 @@ const ok = (step: string, r: CliResult) => expect(r.code, withSeed(SEED, `${step
 
 /**
  * The recovery docs/reliability.md documents after a killed run, in two halves: right after the
- * kill, `pulumi-runpod recover` repairs the backend (the dead run's lock, and a checkpoint sidecar
+ * kill, `runpod-iac recover` repairs the backend (the dead run's lock, and a checkpoint sidecar
  * the kill may have left empty, which broke `pulumi stack export` in about 7% of runs); later,
  * refresh drops the operations the run left pending and re-reads the rest.
  */
 async function repair(): Promise<void> {
-  ok("pulumi-runpod recover", await runRecover(e, undefined));
+  ok("runpod-iac recover", await runRecover(e, undefined));
 }
 async function recover(): Promise<void> {
   ok("pulumi refresh", await e.cli(["refresh", "--clear-pending-creates", "--yes", "--skip-preview"]));

@@ -11,7 +11,7 @@ import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
  * its request log) and hands its addresses in.
  */
 
-/** Work directories live inside the repo so `pulumi-runpod` and `@pulumi/pulumi` resolve as in a user's project. */
+/** Work directories live inside the repo so `runpod-iac` and `@pulumi/pulumi` resolve as in a user's project. */
 const WORK_ROOT = path.join(REPO_ROOT, ".e2e-work");
 
 /** Where a stack's provider sends its requests, and with which key. */
@@ -55,7 +55,7 @@ export interface StateExport {
 
 /**
  * Builds the package when dist/ is older than the sources the engine loads: programs require
- * `pulumi-runpod` (dist/) like a user's project. `npm test` builds first, so this is a no-op there.
+ * `runpod-iac` (dist/) like a user's project. `npm test` builds first, so this is a no-op there.
  */
 export function ensureBuilt(): void {
   const impl = path.join(REPO_ROOT, "dist", "provider", "impl.js");

@@ -8,7 +8,7 @@ import { seedStreams, withSeed } from "./seed";
 /**
  * Issue 15: `pulumi up` and `pulumi destroy` SIGKILLed at every step (update, replacement,
  * destroy, create with a broken checkpoint sidecar), each followed by the documented recovery
- * (`pulumi-runpod recover --run up|destroy`). Each stage kills inside its window (see
+ * (`runpod-iac recover --run up|destroy`). Each stage kills inside its window (see
  * kill-window.ts), proves the kill left the platform and the state apart, recovers, and requires
  * state equal to the platform, zero orphans, zero duplicates and a second `up` with no changes.
  * The stages run in order on one stack of the fleet program; `kills.test.ts` runs them once per
@@ -102,7 +102,7 @@ async function killAt(ctx: StageContext, stage: string, args: string[], route: s
   return outcome;
 }
 
-/** Recovers with `pulumi-runpod recover --run <then>`. */
+/** Recovers with `runpod-iac recover --run <then>`. */
 async function recover(ctx: StageContext, stage: string, then: "up" | "destroy"): Promise<void> {
   const r = await runRecover(ctx.e, then);
   ctx.log.push(
@@ -112,7 +112,7 @@ async function recover(ctx: StageContext, stage: string, then: "up" | "destroy")
       .join("; ")
       .trim()}`,
   );
-  ran(ctx, `${stage}: pulumi-runpod recover --run ${then}`, r);
+  ran(ctx, `${stage}: runpod-iac recover --run ${then}`, r);
 }
 
 /** The faults of faults.test.ts, on a small fleet: `up` converges in at most 3 runs. */

@@ -74,11 +74,11 @@ export async function killWhenHeld(
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The package's bin, built in dist/ (what `npx pulumi-runpod` runs). */
+/** The package's bin, built in dist/ (what `npx runpod-iac` runs). */
 const BIN = path.join(REPO_ROOT, "dist", "cli", "main.js");
 
 /**
- * Runs `pulumi-runpod recover` against the stack's backend, as the runbook says: repair the
+ * Runs `runpod-iac recover` against the stack's backend, as the runbook says: repair the
  * backend, then (`run`) refresh and `up` or `destroy`.
  */
 export async function runRecover(e: EngineStack, run: "up" | "destroy" | undefined): Promise<CliResult> {

@@ -13,7 +13,7 @@ import {
 import { announceSeed, resilienceSeed } from "./seed";
 
 /**
- * Issue 15: kills at every step, not only create, each followed by `pulumi-runpod recover` (the
+ * Issue 15: kills at every step, not only create, each followed by `runpod-iac recover` (the
  * runbook of docs/reliability.md). The stages run in order on one stack of 3 volumes and 3
  * endpoints; the seed picks each kill point (RESILIENCE_SEED replays a run).
  */
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describe(
-  "pulumi killed with SIGKILL at every step, then recovered with pulumi-runpod recover",
+  "pulumi killed with SIGKILL at every step, then recovered with runpod-iac recover",
   { timeout: 600_000 },
   () => {
     it("a kill during updates ends with state equal to the platform and a second up that changes nothing", async () => {

@@ -49,7 +49,7 @@ func TestRequiredPackagesScansNodeModules(t *testing.T) {
 	writeFile(t, outside, "package.json", resourcePackage("linked", "0.1.0"))
 	symlink(t, outside, root, "node_modules/linked")
 	symlink(t, outside, root, "node_modules/linked-again")
-	symlink(t, "..", root, "node_modules/self") // like pulumi-runpod's own link to the repository
+	symlink(t, "..", root, "node_modules/self") // like runpod-iac's own link to the repository
 	program := filepath.Join(root, "src", "stack")
 	if err := os.MkdirAll(program, 0o755); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 // Benchmark program (bench/pulumi-bench.ts): `bench:count` independent resources, half network
 // volumes and half serverless endpoints, so the engine may run every operation in parallel.
 const pulumi = require("@pulumi/pulumi");
-const { NetworkVolume, ServerlessEndpoint } = require("pulumi-runpod");
+const { NetworkVolume, ServerlessEndpoint } = require("runpod-iac");
 
 const count = new pulumi.Config("bench").requireNumber("count");
 

@@ -49,7 +49,7 @@ const exited = (proc: ChildProcess) =>
     else proc.on("exit", (code) => resolve(code));
   });
 
-describe("the CLI: npx pulumi-runpod emulator", () => {
+describe("the CLI: npx runpod-iac emulator", () => {
   it("prints both base URLs and a ready line, serves the API, and exits 0 on SIGTERM", async () => {
     const { output, url } = await startCli([
       "emulator",
@@ -144,6 +144,6 @@ describe("the CLI: npx pulumi-runpod emulator", () => {
       err += c;
     });
     expect(await exited(proc)).toBe(2);
-    expect(err).toContain("Usage: pulumi-runpod emulator");
+    expect(err).toContain("Usage: runpod-iac emulator");
   });
 });

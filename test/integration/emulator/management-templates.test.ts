@@ -127,7 +127,7 @@ describe("templates (OpenAPI 'templates')", () => {
     expect(openApiProblems("Templates", all)).toEqual([]);
     const runpod = all.filter((x: { isRunpod: boolean }) => x.isRunpod);
     expect(runpod.map((x: { id: string }) => x.id)).toEqual(["echo", "fail", "sleep", "stream"]);
-    expect(runpod[0]).toMatchObject({ isServerless: true, imageName: "pulumi-runpod-emulator/echo:latest" });
+    expect(runpod[0]).toMatchObject({ isServerless: true, imageName: "runpod-iac-emulator/echo:latest" });
     expect((await api.get("/v1/templates/echo")).status).toBe(404);
     expect((await api.get("/v1/templates/echo?includeRunpodTemplates=true")).body).toEqual(runpod[0]);
     expect((await api.patch("/v1/templates/echo", { readme: "x" })).body.message).toContain("handler of the emulator");

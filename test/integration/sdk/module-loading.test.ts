@@ -9,7 +9,7 @@ import { ensureBuilt } from "../../resilience/engine-harness";
 // What each entry point of the built package loads, in a fresh Node.js process (a test worker has
 // loaded everything already). The provider process pays for every module before its first create.
 
-/** Runs `script` in a new Node.js process in the repo (so `pulumi-runpod` resolves through the self-link). */
+/** Runs `script` in a new Node.js process in the repo (so `runpod-iac` resolves through the self-link). */
 async function inFreshProcess(script: string, env: Record<string, string> = {}): Promise<Record<string, unknown>> {
   const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], {
     cwd: REPO_ROOT,
@@ -40,8 +40,8 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 describe("what the built package loads", () => {
-  it("a Pulumi program's `require('pulumi-runpod')` loads neither zod nor undici", async () => {
-    expect(await inFreshProcess(report(`require("pulumi-runpod");`))).toEqual({
+  it("a Pulumi program's `require('runpod-iac')` loads neither zod nor undici", async () => {
+    expect(await inFreshProcess(report(`require("runpod-iac");`))).toEqual({
       undici: false,
       undiciIndex: false,
       zod: false,

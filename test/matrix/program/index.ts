@@ -1,7 +1,7 @@
 // A fresh program as a user writes it (docs/ci.md, "runtime matrix"): the GPU list comes from
 // stack config as a plain string[], which must compile against the package's types (issue 13).
 import * as pulumi from "@pulumi/pulumi";
-import { NetworkVolume, ServerlessEndpoint } from "pulumi-runpod";
+import { NetworkVolume, ServerlessEndpoint } from "runpod-iac";
 
 const config = new pulumi.Config();
 const gpuTypeIds: string[] = config.requireObject<string[]>("gpuTypeIds");

@@ -14,7 +14,7 @@ import {
 /**
  * `npm run soak` (not part of `npm test`): the resilience scenarios once per seed, over many
  * seeds: a fleet created under the seeded fault mix, then kills during updates, replacements,
- * destroy and creates with an emptied checkpoint sidecar, each recovered with `pulumi-runpod
+ * destroy and creates with an emptied checkpoint sidecar, each recovered with `runpod-iac
  * recover`. Prints one line per seed and the failure rate with the failing seeds; replay one
  * with `RESILIENCE_SEED=<seed> npx vitest run test/resilience/kills.test.ts` or
  * `npm run soak -- --seeds 1 --first <seed>`. Settings come from soak.mjs (SOAK_*).

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { main } from "../../../cli/main";
 
-/** The package's bin dispatches to its commands; `pulumi-runpod emulator ...` works as before. */
+/** The package's bin dispatches to its commands; `runpod-iac emulator ...` works as before. */
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
   let err = "";
@@ -15,7 +15,7 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
   }
 }
 
-describe("the pulumi-runpod bin", () => {
+describe("the runpod-iac bin", () => {
   it("lists its commands on --help and refuses an unknown one with exit 2", async () => {
     const help = await run(["--help"]);
     expect(help.code).toBe(0);
@@ -26,8 +26,8 @@ describe("the pulumi-runpod bin", () => {
 
   it("hands emulator and recover their own arguments", async () => {
     const emulator = await run(["emulator", "--help"]);
-    expect([emulator.code, emulator.out]).toEqual([0, expect.stringContaining("Usage: pulumi-runpod emulator")]);
+    expect([emulator.code, emulator.out]).toEqual([0, expect.stringContaining("Usage: runpod-iac emulator")]);
     const recover = await run(["recover", "--help"]);
-    expect([recover.code, recover.out]).toEqual([0, expect.stringContaining("Usage: pulumi-runpod recover")]);
+    expect([recover.code, recover.out]).toEqual([0, expect.stringContaining("Usage: runpod-iac recover")]);
   });
 });

@@ -8,7 +8,7 @@ import { recoverCommand } from "../../../cli/recover/recover-command";
 import { findBrokenSidecars, judgeLock, repairBackend } from "../../../cli/recover/repair-backend";
 
 /**
- * `pulumi-runpod recover` (issue 15) on file backends laid out as Pulumi's diy backend lays them
+ * `runpod-iac recover` (issue 15) on file backends laid out as Pulumi's diy backend lays them
  * out; the end-to-end proof with the real engine is test/resilience/kills.test.ts.
  */
 let dir: string;
@@ -142,7 +142,7 @@ describe("what a kill leaves", () => {
   });
 });
 
-describe("pulumi-runpod recover", () => {
+describe("runpod-iac recover", () => {
   it("repairs, then prints the refresh and up steps, without printing the checkpoint's content", async () => {
     backendWithStack();
     write(".pulumi/stacks/fleet/dev.json.attrs", "");
@@ -173,7 +173,7 @@ describe("pulumi-runpod recover", () => {
     const bad = await run(["--backend", `file://${dir}`, "--stack", "dev", "--run", "preview"]);
     expect([bad.code, bad.err.split("\n")[0]]).toEqual([
       2,
-      "pulumi-runpod recover: --run preview: must be up or destroy",
+      "runpod-iac recover: --run preview: must be up or destroy",
     ]);
     write(".pulumi/stacks/fleet/dev.json", '{"version": 3, "checkp');
     const broken = await run(["--backend", `file://${dir}`, "--stack", "dev"]);

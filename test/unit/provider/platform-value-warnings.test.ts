@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { platformValueWarnings } from "../../../provider/platform-value-warnings";
 
-const NEWER = "it may be newer than this release of pulumi-runpod, and the platform decides at `pulumi up`";
+const NEWER = "it may be newer than this release of runpod-iac, and the platform decides at `pulumi up`";
 
 describe("warnings about values this release does not know", () => {
   it("names the field, the value and the list, for a GPU type newer than this release", () => {

@@ -1,6 +1,6 @@
 // End-to-end program: what a user writes, shaped by stack config so tests can edit it.
 const pulumi = require("@pulumi/pulumi");
-const { NetworkVolume, ServerlessEndpoint } = require("pulumi-runpod");
+const { NetworkVolume, ServerlessEndpoint } = require("runpod-iac");
 
 const config = new pulumi.Config("e2e");
 

@@ -5,7 +5,7 @@
 // place); `fleet:dcShift` moves every volume to another data center (replacements, and updates of
 // the endpoints that use them).
 const pulumi = require("@pulumi/pulumi");
-const { NetworkVolume, ServerlessEndpoint } = require("pulumi-runpod");
+const { NetworkVolume, ServerlessEndpoint } = require("runpod-iac");
 
 const config = new pulumi.Config("fleet");
 const count = config.getNumber("count") ?? 10;

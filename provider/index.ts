@@ -2,6 +2,7 @@ export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./contain
 export {
   CONTAINER_REGISTRY_AUTH_FIELDS,
   type FieldRule,
+  type FieldTable,
   NETWORK_VOLUME_FIELDS,
   SERVERLESS_ENDPOINT_FIELDS,
   TEMPLATE_FIELDS,

@@ -1,5 +1,6 @@
 export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./container-registry-auth";
 export {
+  type BookkeepingInput,
   CONTAINER_REGISTRY_AUTH_FIELDS,
   type FieldRule,
   type FieldTable,

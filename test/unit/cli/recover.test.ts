@@ -171,10 +171,7 @@ describe("runpod-iac recover", () => {
     expect((await run(["--stack", "dev", "--backend", "s3://b"])).err).toContain("scheme s3 is not a file backend");
     expect((await run(["--backend", `file://${dir}`])).err).toContain("--stack is required");
     const bad = await run(["--backend", `file://${dir}`, "--stack", "dev", "--run", "preview"]);
-    expect([bad.code, bad.err.split("\n")[0]]).toEqual([
-      2,
-      "runpod-iac recover: --run preview: must be up or destroy",
-    ]);
+    expect([bad.code, bad.err.split("\n")[0]]).toEqual([2, "runpod-iac recover: --run preview: must be up or destroy"]);
     write(".pulumi/stacks/fleet/dev.json", '{"version": 3, "checkp');
     const broken = await run(["--backend", `file://${dir}`, "--stack", "dev"]);
     expect(broken.code).toBe(1);

@@ -106,9 +106,9 @@ describe("worker bounds: per-stack caps", () => {
     expect(check({ workersMax: 2 }, config, stack("dev-x", { tier: "sandbox" }))).toEqual([
       msg('workersMax = 2: exceeds the cap of 1 (workersMaxCap from byStackTag "tier=sandbox")'),
     ]);
-    expect(settingsForStack<WorkerBoundsSettings>(config, stack("dev-x", { "cost-center": "r&d" })).values.workersMinCap).toBe(
-      1,
-    );
+    expect(
+      settingsForStack<WorkerBoundsSettings>(config, stack("dev-x", { "cost-center": "r&d" })).values.workersMinCap,
+    ).toBe(1);
   });
 
   it("overrides idle timeout bounds per stack too", () => {

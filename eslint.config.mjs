@@ -5,7 +5,15 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["dist/**", "node_modules/**", ".e2e-work/**", ".pulumi-state/**", ".emulator-state/**", "coverage/**"],
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      ".e2e-work/**",
+      ".pulumi-state/**",
+      ".emulator-state/**",
+      "coverage/**",
+      "docs/api/**",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

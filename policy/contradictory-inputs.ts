@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ENDPOINT_DEFAULTS } from "../sdk/schemas";
 import { resourcePolicy } from "./define-policy";
-import { formatSetting, formatValue, resourceLabel, violation } from "./format";
+import { formatSetting, formatValue, resourceLabel, violationList } from "./format";
 import { withStackOverrides } from "./policy-config";
 import { isGpuEndpoint, type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
 import { NO_STACK, type StackContext, settingsForStack } from "./stack-context";
@@ -10,8 +10,8 @@ import { isSet, rawProp } from "./unknown-values";
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const CONTRADICTORY_INPUTS_POLICY = "runpod-contradictory-inputs";
 
-/** The rules of `runpod-contradictory-inputs`; they may differ per stack through `byStack`/`byStackTag`. */
-export const ContradictionRulesSchema = z.object({
+/** The settings of `runpod-contradictory-inputs`; each may differ per stack through `byStack`/`byStackTag`. */
+export const ContradictoryInputsSettingsSchema = z.object({
   allowIgnoredFields: z
     .boolean()
     .optional()
@@ -20,13 +20,13 @@ export const ContradictionRulesSchema = z.object({
     ),
 });
 
-/** The rules of `runpod-contradictory-inputs`. */
-export type ContradictionRules = z.infer<typeof ContradictionRulesSchema>;
+/** The settings of `runpod-contradictory-inputs`. */
+export type ContradictoryInputsSettings = z.infer<typeof ContradictoryInputsSettingsSchema>;
 
-/** Settings of `runpod-contradictory-inputs`: the rules plus their per-stack overrides. */
-export const ContradictoryInputsConfigSchema = withStackOverrides(ContradictionRulesSchema);
+/** The configuration of `runpod-contradictory-inputs` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
+export const ContradictoryInputsConfigSchema = withStackOverrides(ContradictoryInputsSettingsSchema);
 
-/** Settings of `runpod-contradictory-inputs`. */
+/** The configuration of `runpod-contradictory-inputs`. */
 export type ContradictoryInputsConfig = z.infer<typeof ContradictoryInputsConfigSchema>;
 
 /**
@@ -52,19 +52,16 @@ export function checkContradictoryInputs(
   context: StackContext = NO_STACK,
 ): string[] {
   const subject = resourceLabel("ServerlessEndpoint", name);
-  const messages: string[] = [];
+  const found = violationList(subject);
   if (isSet(props, "networkVolumeId") && isSet(props, "networkVolumeIds")) {
     const single = formatValue(rawProp(props, "networkVolumeId"));
-    messages.push(
-      violation(
-        subject,
-        "networkVolumeIds",
-        formatValue(rawProp(props, "networkVolumeIds")),
-        `is set together with networkVolumeId = ${single}; set only one: networkVolumeId for one volume, networkVolumeIds for a multi-region endpoint`,
-      ),
+    found.add(
+      "networkVolumeIds",
+      formatValue(rawProp(props, "networkVolumeIds")),
+      `is set together with networkVolumeId = ${single}; set only one: networkVolumeId for one volume, networkVolumeIds for a multi-region endpoint`,
     );
   }
-  if (settingsForStack<ContradictionRules>(config, context).values.allowIgnoredFields) return messages;
+  if (settingsForStack<ContradictoryInputsSettings>(config, context).values.allowIgnoredFields) return found.messages;
   const gpu = isGpuEndpoint(props);
   const computeType = formatSetting(props.computeType, ENDPOINT_DEFAULTS.computeType);
   const [ignored, endpointKind, fieldKind] = gpu
@@ -73,9 +70,9 @@ export function checkContradictoryInputs(
   for (const field of ignored) {
     if (!isSet(props, field)) continue;
     const rule = `is a ${fieldKind} setting on a ${endpointKind} endpoint (computeType = ${computeType}), which the platform ignores; remove it, or set computeType to "${fieldKind}"`;
-    messages.push(violation(subject, field, formatValue(rawProp(props, field)), rule));
+    found.add(field, formatValue(rawProp(props, field)), rule);
   }
-  return messages;
+  return found.messages;
 }
 
 /** The policy: an endpoint's inputs do not contradict each other. */

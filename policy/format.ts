@@ -59,6 +59,29 @@ export function violation(subject: string, field: string, renderedValue: string,
   return `${subject}: ${field} = ${renderedValue}: ${rule}`;
 }
 
+/** The violations a rule finds about one subject, in the order found. */
+export interface ViolationList {
+  /** The messages so far (what a rule returns). */
+  readonly messages: string[];
+  /** Records one violation of `field` (shown as `renderedValue`) against `rule`; returns {@link messages}. */
+  add(field: string, renderedValue: string, rule: string): string[];
+}
+
+/**
+ * The one way a rule reports: `add(field, value, rule)` per violation, each message in the pack's
+ * shape ({@link violation}), so no rule repeats the subject or the push.
+ */
+export function violationList(subject: string): ViolationList {
+  const messages: string[] = [];
+  return {
+    messages,
+    add(field, renderedValue, rule) {
+      messages.push(violation(subject, field, renderedValue, rule));
+      return messages;
+    },
+  };
+}
+
 /** `"a" 8, "b" 6` for at most ten contributors, then `and N more`. */
 export function listContributors(items: readonly string[]): string {
   if (items.length <= MAX_LISTED) return items.join(", ");

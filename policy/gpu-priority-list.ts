@@ -3,7 +3,7 @@ import { z } from "zod";
 import { nearKnownValues, suggestionText } from "../sdk/schemas/known-values";
 import { GPU_TYPE_IDS } from "../sdk/schemas/platform-enums";
 import { resourcePolicy } from "./define-policy";
-import { formatValue, plural, resourceLabel, violation } from "./format";
+import { formatValue, plural, resourceLabel, violationList } from "./format";
 import { nonNegativeInt, stringList, withStackOverrides } from "./policy-config";
 import { isGpuEndpoint, type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
 import { NO_STACK, type StackContext, type StackSettings, settingLabel, settingsForStack } from "./stack-context";
@@ -26,13 +26,13 @@ export const GpuPriorityListSettingsSchema = z.object({
   ),
 });
 
-/** The settings of `runpod-gpu-priority-list` for one stack. */
+/** The settings of `runpod-gpu-priority-list`. */
 export type GpuPriorityListSettings = z.infer<typeof GpuPriorityListSettingsSchema>;
 
-/** Settings of `runpod-gpu-priority-list`: the settings plus their per-stack overrides. */
+/** The configuration of `runpod-gpu-priority-list` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
 export const GpuPriorityListConfigSchema = withStackOverrides(GpuPriorityListSettingsSchema);
 
-/** Settings of `runpod-gpu-priority-list`. */
+/** The configuration of `runpod-gpu-priority-list`. */
 export type GpuPriorityListConfig = z.infer<typeof GpuPriorityListConfigSchema>;
 
 /** ` (allowed from byStack "dev*" for stack "dev")` when a per-stack override set `key`, else nothing. */
@@ -57,23 +57,23 @@ export function checkGpuPriorityList(
   const settings = settingsForStack<GpuPriorityListSettings>(config, context);
   const values = settings.values;
   const subject = resourceLabel("ServerlessEndpoint", name);
+  const found = violationList(subject);
   const list: unknown = props.gpuTypeIds;
   if (!Array.isArray(list)) {
     const rule =
       list === undefined
         ? "must list at least one GPU type for a GPU endpoint (GPU types in order of preference)"
         : "must be a list of GPU type ids";
-    return [violation(subject, "gpuTypeIds", formatValue(list), rule)];
+    return found.add("gpuTypeIds", formatValue(list), rule);
   }
   if (list.length === 0) {
-    return [violation(subject, "gpuTypeIds", "[]", "must list at least one GPU type for a GPU endpoint")];
+    return found.add("gpuTypeIds", "[]", "must list at least one GPU type for a GPU endpoint");
   }
-  const messages: string[] = [];
   const rendered = formatValue(list);
   const indexesOf = new Map<string, number[]>();
   list.forEach((entry: unknown, i) => {
     if (typeof entry !== "string") {
-      messages.push(violation(subject, `gpuTypeIds[${i}]`, formatValue(entry), "must be a GPU type id (a string)"));
+      found.add(`gpuTypeIds[${i}]`, formatValue(entry), "must be a GPU type id (a string)");
       return;
     }
     indexesOf.set(entry, [...(indexesOf.get(entry) ?? []), i]);
@@ -82,14 +82,7 @@ export function checkGpuPriorityList(
   for (const [entry, indexes] of indexesOf) {
     if (indexes.length > 1) {
       const where = `indexes ${indexes.join(", ")}`;
-      messages.push(
-        violation(
-          subject,
-          "gpuTypeIds",
-          rendered,
-          `lists "${entry}" ${indexes.length} times (${where}); ${DUPLICATE_RULE}`,
-        ),
-      );
+      found.add("gpuTypeIds", rendered, `lists "${entry}" ${indexes.length} times (${where}); ${DUPLICATE_RULE}`);
     }
   }
 
@@ -101,27 +94,21 @@ export function checkGpuPriorityList(
     const value = formatValue(entry);
     if (!known.has(entry)) {
       const near = suggestionText(nearKnownValues("gpuType", entry, config.additionalGpuTypeIds));
-      messages.push(
-        violation(
-          subject,
-          field,
-          value,
-          `is not a GPU type the platform knows${near} (if the platform added it, list it in additionalGpuTypeIds)`,
-        ),
+      found.add(
+        field,
+        value,
+        `is not a GPU type the platform knows${near} (if the platform added it, list it in additionalGpuTypeIds)`,
       );
     }
     if (allowed && !allowed.has(entry)) {
-      messages.push(
-        violation(
-          subject,
-          field,
-          value,
-          `is not one of the allowed GPU types ${formatValue(values.allowed)}${overrideNote(settings, "allowed")}`,
-        ),
+      found.add(
+        field,
+        value,
+        `is not one of the allowed GPU types ${formatValue(values.allowed)}${overrideNote(settings, "allowed")}`,
       );
     }
     if (denied.has(entry)) {
-      messages.push(violation(subject, field, value, `is a denied GPU type${overrideNote(settings, "denied")}`));
+      found.add(field, value, `is a denied GPU type${overrideNote(settings, "denied")}`);
     }
   }
 
@@ -129,13 +116,10 @@ export function checkGpuPriorityList(
   const minFallbacks = values.minFallbacks ?? 0;
   const fallbacks = Math.max(distinct.length - 1, 0);
   if (fallbacks < minFallbacks) {
-    messages.push(
-      violation(
-        subject,
-        "gpuTypeIds",
-        rendered,
-        `has ${plural(fallbacks, "fallback")} after the first choice, at least ${minFallbacks} required (${settingLabel(settings, "minFallbacks")}): a single GPU type often has no capacity`,
-      ),
+    found.add(
+      "gpuTypeIds",
+      rendered,
+      `has ${plural(fallbacks, "fallback")} after the first choice, at least ${minFallbacks} required (${settingLabel(settings, "minFallbacks")}): a single GPU type often has no capacity`,
     );
   }
 
@@ -144,8 +128,8 @@ export function checkGpuPriorityList(
     values.preferredOrder ?? [],
     settingLabel(settings, "preferredOrder"),
   );
-  if (orderProblem) messages.push(violation(subject, "gpuTypeIds", rendered, orderProblem));
-  return messages;
+  if (orderProblem) found.add("gpuTypeIds", rendered, orderProblem);
+  return found.messages;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseImageReference, repositoryUnder } from "../sdk/schemas";
 import { resourcePolicy } from "./define-policy";
-import { formatValue, resourceLabel, violation } from "./format";
+import { formatValue, resourceLabel, violationList } from "./format";
 import { withStackOverrides } from "./policy-config";
 import { type TemplateProps, TemplateResource } from "./resource-types";
 import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./stack-context";
@@ -12,8 +12,8 @@ export const IMAGE_PINNING_POLICY = "runpod-image-pinning";
 /** The tag a reference without a tag pulls, and which is refused unless allowed. */
 const LATEST = "latest";
 
-/** The rules of `runpod-image-pinning`; each may differ per stack through `byStack`/`byStackTag`. */
-export const ImagePinningRulesSchema = z.object({
+/** The settings of `runpod-image-pinning`; each may differ per stack through `byStack`/`byStackTag`. */
+export const ImagePinningSettingsSchema = z.object({
   allowedRegistries: z
     .array(z.string().min(1))
     .optional()
@@ -40,13 +40,13 @@ export const ImagePinningRulesSchema = z.object({
     ),
 });
 
-/** The rules of `runpod-image-pinning`. */
-export type ImagePinningRules = z.infer<typeof ImagePinningRulesSchema>;
+/** The settings of `runpod-image-pinning`. */
+export type ImagePinningSettings = z.infer<typeof ImagePinningSettingsSchema>;
 
-/** Settings of `runpod-image-pinning`: the rules plus their per-stack overrides. */
-export const ImagePinningConfigSchema = withStackOverrides(ImagePinningRulesSchema);
+/** The configuration of `runpod-image-pinning` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
+export const ImagePinningConfigSchema = withStackOverrides(ImagePinningSettingsSchema);
 
-/** Settings of `runpod-image-pinning`. */
+/** The configuration of `runpod-image-pinning`. */
 export type ImagePinningConfig = z.infer<typeof ImagePinningConfigSchema>;
 
 const PIN_ADVICE = "pin a version tag or a digest (image@sha256:<digest>)";
@@ -64,63 +64,52 @@ export function checkImagePinning(
   context: StackContext = NO_STACK,
 ): string[] {
   const subject = resourceLabel("Template", name);
+  const found = violationList(subject);
   const image: unknown = props.imageName;
   const shown = formatValue(image);
   if (typeof image !== "string") {
-    return [violation(subject, "imageName", shown, "must be an image reference (the image the workers run)")];
+    return found.add("imageName", shown, "must be an image reference (the image the workers run)");
   }
   const parsed = parseImageReference(image);
   if (!parsed.ok) {
-    return [
-      violation(
-        subject,
-        "imageName",
-        shown,
-        `is not a valid image reference: it ${parsed.problem} (form: registry[:port]/path[:tag][@sha256:digest])`,
-      ),
-    ];
+    return found.add(
+      "imageName",
+      shown,
+      `is not a valid image reference: it ${parsed.problem} (form: registry[:port]/path[:tag][@sha256:digest])`,
+    );
   }
-  const rules = settingsForStack<ImagePinningRules>(config, context);
+  const rules = settingsForStack<ImagePinningSettings>(config, context);
   const { reference } = parsed;
-  const messages: string[] = [];
   const allowed = rules.values.allowedRegistries;
   if (allowed && !allowed.some((prefix) => repositoryUnder(reference.repository, prefix))) {
-    messages.push(
-      violation(
-        subject,
-        "imageName",
-        shown,
-        `comes from ${reference.repository}, which is not under an allowed registry ${formatValue(allowed)} (${settingLabel(rules, "allowedRegistries")})`,
-      ),
+    found.add(
+      "imageName",
+      shown,
+      `comes from ${reference.repository}, which is not under an allowed registry ${formatValue(allowed)} (${settingLabel(rules, "allowedRegistries")})`,
     );
   }
-  if (reference.digest !== undefined) return messages;
+  if (reference.digest !== undefined) return found.messages;
   if (rules.values.requireDigest) {
-    messages.push(
-      violation(
-        subject,
-        "imageName",
-        shown,
-        `has no digest (${settingLabel(rules, "requireDigest")}); pin it as ${reference.repository}${reference.tag ? `:${reference.tag}` : ""}@sha256:<digest>`,
-      ),
+    found.add(
+      "imageName",
+      shown,
+      `has no digest (${settingLabel(rules, "requireDigest")}); pin it as ${reference.repository}${reference.tag ? `:${reference.tag}` : ""}@sha256:<digest>`,
     );
-    return messages;
+    return found.messages;
   }
   const tag = reference.tag ?? LATEST;
   const lower = tag.toLowerCase();
   const accepted = (rules.values.allowedMutableTags ?? []).some((t) => t.toLowerCase() === lower);
-  if (accepted) return messages;
+  if (accepted) return found.messages;
   if (reference.tag === undefined) {
-    messages.push(
-      violation(subject, "imageName", shown, `has no tag, so it pulls the mutable "latest"; ${PIN_ADVICE}`),
-    );
+    found.add("imageName", shown, `has no tag, so it pulls the mutable "latest"; ${PIN_ADVICE}`);
   } else if (lower === LATEST) {
-    messages.push(violation(subject, "imageName", shown, `uses the mutable tag "${tag}"; ${PIN_ADVICE}`));
+    found.add("imageName", shown, `uses the mutable tag "${tag}"; ${PIN_ADVICE}`);
   } else if ((rules.values.mutableTags ?? []).some((t) => t.toLowerCase() === lower)) {
     const rule = `uses the mutable tag "${tag}" (${settingLabel(rules, "mutableTags")}); ${PIN_ADVICE}`;
-    messages.push(violation(subject, "imageName", shown, rule));
+    found.add("imageName", shown, rule);
   }
-  return messages;
+  return found.messages;
 }
 
 /** The policy: every template runs a pinned image from an allowed registry. */

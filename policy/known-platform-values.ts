@@ -21,7 +21,7 @@ import {
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const KNOWN_PLATFORM_VALUES_POLICY = "runpod-known-platform-values";
 
-/** Settings of `runpod-known-platform-values`: values to accept besides this release's lists. */
+/** The configuration of `runpod-known-platform-values` (its key in `--policy-pack-config`): values to accept besides this release's lists. */
 export const KnownPlatformValuesConfigSchema = z
   .object({
     additionalDataCenterIds: stringList(
@@ -36,7 +36,7 @@ export const KnownPlatformValuesConfigSchema = z
   })
   .strict();
 
-/** Settings of `runpod-known-platform-values`. */
+/** The configuration of `runpod-known-platform-values`. */
 export type KnownPlatformValuesConfig = z.infer<typeof KnownPlatformValuesConfigSchema>;
 
 /** The setting that admits values of each kind (GPU types: `runpod-gpu-priority-list`'s `additionalGpuTypeIds`). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { stackPolicy } from "./define-policy";
-import { formatSetting, formatValue, resourceLabel, violation } from "./format";
+import { formatSetting, formatValue, resourceLabel, violationList } from "./format";
 import { withStackOverrides } from "./policy-config";
 import {
   linkedOfType,
@@ -19,8 +19,8 @@ export const SERVERLESS_TEMPLATE_POLICY = "runpod-serverless-template";
 /** The OpenAPI default of `TemplateCreateInput.isServerless`: a template is a Pod template unless it says otherwise. */
 const IS_SERVERLESS_DEFAULT = false;
 
-/** The rules of `runpod-serverless-template`; they may differ per stack through `byStack`/`byStackTag`. */
-export const ServerlessTemplateRulesSchema = z.object({
+/** The settings of `runpod-serverless-template`; each may differ per stack through `byStack`/`byStackTag`. */
+export const ServerlessTemplateSettingsSchema = z.object({
   requireTemplateInStack: z
     .boolean()
     .optional()
@@ -29,13 +29,13 @@ export const ServerlessTemplateRulesSchema = z.object({
     ),
 });
 
-/** The rules of `runpod-serverless-template`. */
-export type ServerlessTemplateRules = z.infer<typeof ServerlessTemplateRulesSchema>;
+/** The settings of `runpod-serverless-template`. */
+export type ServerlessTemplateSettings = z.infer<typeof ServerlessTemplateSettingsSchema>;
 
-/** Settings of `runpod-serverless-template`: the rules plus their per-stack overrides. */
-export const ServerlessTemplateConfigSchema = withStackOverrides(ServerlessTemplateRulesSchema);
+/** The configuration of `runpod-serverless-template` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
+export const ServerlessTemplateConfigSchema = withStackOverrides(ServerlessTemplateSettingsSchema);
 
-/** Settings of `runpod-serverless-template`. */
+/** The configuration of `runpod-serverless-template`. */
 export type ServerlessTemplateConfig = z.infer<typeof ServerlessTemplateConfigSchema>;
 
 /**
@@ -51,30 +51,25 @@ export function checkServerlessTemplates(
   config: ServerlessTemplateConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
-  const rules = settingsForStack<ServerlessTemplateRules>(config, context);
-  const messages: string[] = [];
-  for (const endpoint of endpoints) {
-    const subject = resourceLabel("ServerlessEndpoint", endpoint.name);
+  const rules = settingsForStack<ServerlessTemplateSettings>(config, context);
+  return endpoints.flatMap((endpoint) => {
+    const found = violationList(resourceLabel("ServerlessEndpoint", endpoint.name));
     const templates = linkedOfType(endpoint, "templateId", TemplateResource);
     if (templates.length === 0 && rules.values.requireTemplateInStack) {
       const rule = `does not come from a Template of this stack (${settingLabel(rules, "requireTemplateInStack")}); declare the template in the program and pass its id`;
-      messages.push(violation(subject, "templateId", formatValue(rawProp(endpoint.props, "templateId")), rule));
+      found.add("templateId", formatValue(rawProp(endpoint.props, "templateId")), rule);
     }
-    if (templates.length !== 1) continue;
+    if (templates.length !== 1) return found.messages;
     const [template] = templates as [NamedProps<TemplateProps>];
     const isServerless: unknown = template.props.isServerless;
-    if (isServerless === true) continue;
+    if (isServerless === true) return found.messages;
     const shown = formatSetting(isServerless, IS_SERVERLESS_DEFAULT);
-    messages.push(
-      violation(
-        subject,
-        "templateId",
-        resourceLabel("Template", template.name),
-        `is not a serverless template (isServerless = ${shown}); set isServerless: true on the template, or run a serverless one`,
-      ),
+    return found.add(
+      "templateId",
+      resourceLabel("Template", template.name),
+      `is not a serverless template (isServerless = ${shown}); set isServerless: true on the template, or run a serverless one`,
     );
-  }
-  return messages;
+  });
 }
 
 /** The policy: endpoints run serverless templates. */

@@ -17,8 +17,8 @@ export const STACK_COST_CEILING_POLICY = "runpod-stack-cost-ceiling";
 const priceTable = (description: string) => z.record(z.string(), z.number().min(0)).optional().describe(description);
 const dollarsPerHour = (description: string) => z.number().min(0).optional().describe(description);
 
-/** The prices and caps of `runpod-stack-cost-ceiling`; each may differ per stack through `byStack`/`byStackTag`. */
-export const CostCeilingSchema = z.object({
+/** The settings of `runpod-stack-cost-ceiling`; each may differ per stack through `byStack`/`byStackTag`. */
+export const StackCostCeilingSettingsSchema = z.object({
   gpuPricesPerHour: priceTable(
     'Dollars per hour of one GPU, by GPU type id, e.g. { "NVIDIA L4": 0.48 }. Unset: GPU endpoints are not counted. A GPU type an endpoint may rent without a price here is reported.',
   ),
@@ -33,13 +33,13 @@ export const CostCeilingSchema = z.object({
   ),
 });
 
-/** The prices and caps of `runpod-stack-cost-ceiling`. */
-export type CostCeiling = z.infer<typeof CostCeilingSchema>;
+/** The settings of `runpod-stack-cost-ceiling`. */
+export type StackCostCeilingSettings = z.infer<typeof StackCostCeilingSettingsSchema>;
 
-/** Settings of `runpod-stack-cost-ceiling`: prices and caps plus their per-stack overrides. */
-export const StackCostCeilingConfigSchema = withStackOverrides(CostCeilingSchema);
+/** The configuration of `runpod-stack-cost-ceiling` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
+export const StackCostCeilingConfigSchema = withStackOverrides(StackCostCeilingSettingsSchema);
 
-/** Settings of `runpod-stack-cost-ceiling`. */
+/** The configuration of `runpod-stack-cost-ceiling`. */
 export type StackCostCeilingConfig = z.infer<typeof StackCostCeilingConfigSchema>;
 
 /** How one kind of endpoint is priced. */
@@ -98,7 +98,10 @@ const KINDS: Readonly<Record<"GPU" | "CPU", Omit<Pricing, "table">>> = {
   },
 };
 
-function pricingOf(props: ServerlessEndpointProps, rules: StackSettings<CostCeiling>): Pricing | undefined {
+function pricingOf(
+  props: ServerlessEndpointProps,
+  rules: StackSettings<StackCostCeilingSettings>,
+): Pricing | undefined {
   const kind = KINDS[isGpuEndpoint(props) ? "GPU" : "CPU"];
   const table = rules.values[kind.tableName];
   return table ? { ...kind, table } : undefined;
@@ -112,7 +115,7 @@ function pricingOf(props: ServerlessEndpointProps, rules: StackSettings<CostCeil
  */
 export function endpointCost(
   endpoint: NamedProps<ServerlessEndpointProps>,
-  rules: StackSettings<CostCeiling>,
+  rules: StackSettings<StackCostCeilingSettings>,
 ): CostOrProblem {
   const { name, props } = endpoint;
   const pricing = pricingOf(props, rules);
@@ -164,7 +167,7 @@ function capProblem(
   key: keyof typeof CAPS,
   costs: readonly EndpointCost[],
   unpriced: number,
-  rules: StackSettings<CostCeiling>,
+  rules: StackSettings<StackCostCeilingSettings>,
   context: StackContext,
 ): string | undefined {
   const cap = rules.values[key];
@@ -204,7 +207,7 @@ export function checkStackCostCeiling(
   config: StackCostCeilingConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
-  const rules = settingsForStack<CostCeiling>(config, context);
+  const rules = settingsForStack<StackCostCeilingSettings>(config, context);
   if (notApplicableReason(rules) !== undefined) return [];
   const results = endpoints.map((e) => endpointCost(e, rules));
   const problems = results.flatMap((r) => (r && "problem" in r ? [r.problem] : []));
@@ -215,7 +218,7 @@ export function checkStackCostCeiling(
   return [...problems, ...caps];
 }
 
-function notApplicableReason(rules: StackSettings<CostCeiling>): string | undefined {
+function notApplicableReason(rules: StackSettings<StackCostCeilingSettings>): string | undefined {
   const { gpuPricesPerHour, cpuPricesPerVcpuHour, maxAlwaysOnPerHour, maxWorstCasePerHour } = rules.values;
   if (!gpuPricesPerHour && !cpuPricesPerVcpuHour) {
     return "no prices (gpuPricesPerHour, cpuPricesPerVcpuHour) are configured for this stack";
@@ -235,6 +238,6 @@ export const stackCostCeilingPolicy = stackPolicy({
   config: StackCostCeilingConfigSchema,
   remediationSteps:
     "Lower workersMin/workersMax or gpuCount of the dearest endpoints, drop expensive GPU types from their lists, price every type they may rent, or raise the caps for this stack.",
-  notApplicable: (config, context) => notApplicableReason(settingsForStack<CostCeiling>(config, context)),
+  notApplicable: (config, context) => notApplicableReason(settingsForStack<StackCostCeilingSettings>(config, context)),
   check: (stack, config, context) => checkStackCostCeiling(stack.of(ServerlessEndpointResource), config, context),
 });

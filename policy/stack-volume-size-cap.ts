@@ -8,20 +8,20 @@ import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./s
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const STACK_VOLUME_SIZE_CAP_POLICY = "runpod-stack-volume-size-cap";
 
-/** The cap of `runpod-stack-volume-size-cap`; it may differ per stack through `byStack`/`byStackTag`. */
-export const StackVolumeSizeLimitSchema = z.object({
+/** The settings of `runpod-stack-volume-size-cap`; each may differ per stack through `byStack`/`byStackTag`. */
+export const StackVolumeSizeCapSettingsSchema = z.object({
   maxTotalSizeGb: nonNegativeInt(
     "Largest total size of the stack's network volumes, in GB. Unset: the policy does not apply.",
   ),
 });
 
-/** The cap of `runpod-stack-volume-size-cap`. */
-export type StackVolumeSizeLimit = z.infer<typeof StackVolumeSizeLimitSchema>;
+/** The settings of `runpod-stack-volume-size-cap`. */
+export type StackVolumeSizeCapSettings = z.infer<typeof StackVolumeSizeCapSettingsSchema>;
 
-/** Settings of `runpod-stack-volume-size-cap`: the cap plus its per-stack overrides. */
-export const StackVolumeSizeCapConfigSchema = withStackOverrides(StackVolumeSizeLimitSchema);
+/** The configuration of `runpod-stack-volume-size-cap` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
+export const StackVolumeSizeCapConfigSchema = withStackOverrides(StackVolumeSizeCapSettingsSchema);
 
-/** Settings of `runpod-stack-volume-size-cap`. */
+/** The configuration of `runpod-stack-volume-size-cap`. */
 export type StackVolumeSizeCapConfig = z.infer<typeof StackVolumeSizeCapConfigSchema>;
 
 /**
@@ -34,7 +34,7 @@ export function checkStackVolumeSize(
   config: StackVolumeSizeCapConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
-  const limit = settingsForStack<StackVolumeSizeLimit>(config, context);
+  const limit = settingsForStack<StackVolumeSizeCapSettings>(config, context);
   const cap = limit.values.maxTotalSizeGb;
   if (cap === undefined) return [];
   const sized = volumes
@@ -61,7 +61,7 @@ export const stackVolumeSizeCapPolicy = stackPolicy({
   config: StackVolumeSizeCapConfigSchema,
   remediationSteps: "Make volumes smaller or share one volume between endpoints, or raise the cap for this stack.",
   notApplicable: (config, context) =>
-    settingsForStack<StackVolumeSizeLimit>(config, context).values.maxTotalSizeGb === undefined
+    settingsForStack<StackVolumeSizeCapSettings>(config, context).values.maxTotalSizeGb === undefined
       ? "no cap (maxTotalSizeGb) is configured for this stack"
       : undefined,
   check: (stack, config, context) => checkStackVolumeSize(stack.of(NetworkVolumeResource), config, context),

@@ -14,20 +14,20 @@ import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./s
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const STACK_WORKER_BUDGET_POLICY = "runpod-stack-worker-budget";
 
-/** The budget of `runpod-stack-worker-budget`; it may differ per stack through `byStack`/`byStackTag`. */
-export const WorkerBudgetSchema = z.object({
+/** The settings of `runpod-stack-worker-budget`; each may differ per stack through `byStack`/`byStackTag`. */
+export const StackWorkerBudgetSettingsSchema = z.object({
   maxTotalGpus: nonNegativeInt(
     "Most GPUs the stack's GPU endpoints may hold at once: the sum of workersMax × gpuCount. Unset: the policy does not apply.",
   ),
 });
 
-/** The budget of `runpod-stack-worker-budget`. */
-export type WorkerBudget = z.infer<typeof WorkerBudgetSchema>;
+/** The settings of `runpod-stack-worker-budget`. */
+export type StackWorkerBudgetSettings = z.infer<typeof StackWorkerBudgetSettingsSchema>;
 
-/** Settings of `runpod-stack-worker-budget`: the budget plus its per-stack overrides. */
-export const StackWorkerBudgetConfigSchema = withStackOverrides(WorkerBudgetSchema);
+/** The configuration of `runpod-stack-worker-budget` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
+export const StackWorkerBudgetConfigSchema = withStackOverrides(StackWorkerBudgetSettingsSchema);
 
-/** Settings of `runpod-stack-worker-budget`. */
+/** The configuration of `runpod-stack-worker-budget`. */
 export type StackWorkerBudgetConfig = z.infer<typeof StackWorkerBudgetConfigSchema>;
 
 /** What one GPU endpoint can hold at once: `workersMax × gpuCount` GPUs (unset or invalid values take the platform defaults). */
@@ -60,7 +60,7 @@ export function checkStackWorkerBudget(
   config: StackWorkerBudgetConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
-  const budget = settingsForStack<WorkerBudget>(config, context);
+  const budget = settingsForStack<StackWorkerBudgetSettings>(config, context);
   const limit = budget.values.maxTotalGpus;
   if (limit === undefined) return [];
   const demands = endpoints
@@ -90,7 +90,7 @@ export const stackWorkerBudgetPolicy = stackPolicy({
   config: StackWorkerBudgetConfigSchema,
   remediationSteps: "Lower workersMax or gpuCount of the largest endpoints, or raise the budget for this stack.",
   notApplicable: (config, context) =>
-    settingsForStack<WorkerBudget>(config, context).values.maxTotalGpus === undefined
+    settingsForStack<StackWorkerBudgetSettings>(config, context).values.maxTotalGpus === undefined
       ? "no GPU budget (maxTotalGpus) is configured for this stack"
       : undefined,
   check: (stack, config, context) => checkStackWorkerBudget(stack.of(ServerlessEndpointResource), config, context),

@@ -15,8 +15,8 @@ import { isSet, isUnknownValue, rawProp } from "./unknown-values";
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const VOLUME_LOCALITY_POLICY = "runpod-volume-locality";
 
-/** The rules of `runpod-volume-locality`; they may differ per stack through `byStack`/`byStackTag`. */
-export const VolumeLocalityRulesSchema = z.object({
+/** The settings of `runpod-volume-locality`; each may differ per stack through `byStack`/`byStackTag`. */
+export const VolumeLocalitySettingsSchema = z.object({
   requireExplicitDataCenters: z
     .boolean()
     .optional()
@@ -31,13 +31,13 @@ export const VolumeLocalityRulesSchema = z.object({
     ),
 });
 
-/** The rules of `runpod-volume-locality`. */
-export type VolumeLocalityRules = z.infer<typeof VolumeLocalityRulesSchema>;
+/** The settings of `runpod-volume-locality`. */
+export type VolumeLocalitySettings = z.infer<typeof VolumeLocalitySettingsSchema>;
 
-/** Settings of `runpod-volume-locality`: the rules plus their per-stack overrides. */
-export const VolumeLocalityConfigSchema = withStackOverrides(VolumeLocalityRulesSchema);
+/** The configuration of `runpod-volume-locality` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
+export const VolumeLocalityConfigSchema = withStackOverrides(VolumeLocalitySettingsSchema);
 
-/** Settings of `runpod-volume-locality`. */
+/** The configuration of `runpod-volume-locality`. */
 export type VolumeLocalityConfig = z.infer<typeof VolumeLocalityConfigSchema>;
 
 /** A network volume an endpoint mounts, and where it is. */
@@ -107,7 +107,7 @@ function mountedVolumes(
 /** Checks one endpoint; undefined when it complies or cannot be judged. */
 function localityProblem(
   endpoint: NamedProps<ServerlessEndpointProps>,
-  rules: StackSettings<VolumeLocalityRules>,
+  rules: StackSettings<VolumeLocalitySettings>,
 ): string | undefined {
   const { volumes, unresolved } = mountedVolumes(endpoint, rules.values.externalVolumeDataCenters ?? {});
   if (volumes.length === 0) return undefined;
@@ -155,7 +155,7 @@ export function checkVolumeLocality(
   config: VolumeLocalityConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
-  const rules = settingsForStack<VolumeLocalityRules>(config, context);
+  const rules = settingsForStack<VolumeLocalitySettings>(config, context);
   return endpoints.flatMap((endpoint) => localityProblem(endpoint, rules) ?? []);
 }
 

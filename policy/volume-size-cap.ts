@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "../sdk/schemas";
 import { resourcePolicy } from "./define-policy";
-import { formatValue, isWholeNumber, resourceLabel, violation } from "./format";
+import { formatValue, isWholeNumber, resourceLabel, violationList } from "./format";
 import { withStackOverrides } from "./policy-config";
 import { type NetworkVolumeProps, NetworkVolumeResource } from "./resource-types";
 import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./stack-context";
@@ -11,8 +11,8 @@ export const VOLUME_SIZE_CAP_POLICY = "runpod-volume-size-cap";
 
 const { min: SIZE_MIN, max: SIZE_MAX } = LIMITS.volumeSizeGb;
 
-/** The cap of `runpod-volume-size-cap`; it may differ per stack through `byStack`/`byStackTag`. */
-export const VolumeSizeLimitSchema = z.object({
+/** The settings of `runpod-volume-size-cap`; each may differ per stack through `byStack`/`byStackTag`. */
+export const VolumeSizeCapSettingsSchema = z.object({
   maxSizeGb: z
     .int()
     .min(SIZE_MIN)
@@ -23,13 +23,13 @@ export const VolumeSizeLimitSchema = z.object({
     ),
 });
 
-/** The cap of `runpod-volume-size-cap`. */
-export type VolumeSizeLimit = z.infer<typeof VolumeSizeLimitSchema>;
+/** The settings of `runpod-volume-size-cap`. */
+export type VolumeSizeCapSettings = z.infer<typeof VolumeSizeCapSettingsSchema>;
 
-/** Settings of `runpod-volume-size-cap`: the cap plus its per-stack overrides. */
-export const VolumeSizeCapConfigSchema = withStackOverrides(VolumeSizeLimitSchema);
+/** The configuration of `runpod-volume-size-cap` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
+export const VolumeSizeCapConfigSchema = withStackOverrides(VolumeSizeCapSettingsSchema);
 
-/** Settings of `runpod-volume-size-cap`. */
+/** The configuration of `runpod-volume-size-cap`. */
 export type VolumeSizeCapConfig = z.infer<typeof VolumeSizeCapConfigSchema>;
 
 /**
@@ -42,19 +42,19 @@ export function checkVolumeSize(
   config: VolumeSizeCapConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
-  const subject = resourceLabel("NetworkVolume", name);
+  const found = violationList(resourceLabel("NetworkVolume", name));
   const size: unknown = props.size;
   if (!isWholeNumber(size) || size < SIZE_MIN || size > SIZE_MAX) {
     const rule = `must be a whole number of GB between ${SIZE_MIN} and ${SIZE_MAX} (platform limit)`;
-    return [violation(subject, "size", formatValue(size), rule)];
+    return found.add("size", formatValue(size), rule);
   }
-  const limit = settingsForStack<VolumeSizeLimit>(config, context);
+  const limit = settingsForStack<VolumeSizeCapSettings>(config, context);
   const cap = limit.values.maxSizeGb;
   if (cap !== undefined && size > cap) {
     const rule = `exceeds the cap of ${cap} GB per volume (${settingLabel(limit, "maxSizeGb")}); network volumes cannot shrink`;
-    return [violation(subject, "size", formatValue(size), rule)];
+    return found.add("size", formatValue(size), rule);
   }
-  return [];
+  return found.messages;
 }
 
 /** The policy: every network volume stays within the platform's and the organisation's size cap. */

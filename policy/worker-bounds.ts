@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ENDPOINT_DEFAULTS, LIMITS } from "../sdk/schemas";
 import { resourcePolicy } from "./define-policy";
-import { formatSetting, isWholeNumber, resourceLabel, violation } from "./format";
+import { formatSetting, isWholeNumber, resourceLabel, type ViolationList, violationList } from "./format";
 import { nonNegativeInt, withStackOverrides } from "./policy-config";
 import { type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
 import { NO_STACK, type StackContext, type StackSettings, settingLabel, settingsForStack } from "./stack-context";
@@ -13,8 +13,8 @@ const { min: IDLE_MIN, max: IDLE_MAX } = LIMITS.idleTimeoutSeconds;
 
 const idleTimeoutBound = (description: string) => z.int().min(IDLE_MIN).max(IDLE_MAX).optional().describe(description);
 
-/** The limits of `runpod-worker-bounds`; each may differ per stack through `byStack`/`byStackTag`. */
-export const WorkerLimitsSchema = z.object({
+/** The settings of `runpod-worker-bounds`; each may differ per stack through `byStack`/`byStackTag`. */
+export const WorkerBoundsSettingsSchema = z.object({
   workersMinCap: nonNegativeInt(
     "Largest workersMin allowed: minimum workers are billed even when idle (e.g. 0 for dev stacks).",
   ),
@@ -23,13 +23,13 @@ export const WorkerLimitsSchema = z.object({
   idleTimeoutMax: idleTimeoutBound(`Longest idleTimeout allowed, in seconds (platform: ${IDLE_MIN} to ${IDLE_MAX}).`),
 });
 
-/** The limits of `runpod-worker-bounds`. */
-export type WorkerLimits = z.infer<typeof WorkerLimitsSchema>;
+/** The settings of `runpod-worker-bounds`. */
+export type WorkerBoundsSettings = z.infer<typeof WorkerBoundsSettingsSchema>;
 
-/** Settings of `runpod-worker-bounds`: the limits plus their per-stack overrides. */
-export const WorkerBoundsConfigSchema = withStackOverrides(WorkerLimitsSchema);
+/** The configuration of `runpod-worker-bounds` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
+export const WorkerBoundsConfigSchema = withStackOverrides(WorkerBoundsSettingsSchema);
 
-/** Settings of `runpod-worker-bounds`. */
+/** The configuration of `runpod-worker-bounds`. */
 export type WorkerBoundsConfig = z.infer<typeof WorkerBoundsConfigSchema>;
 
 /**
@@ -44,13 +44,13 @@ export function checkWorkerBounds(
   context: StackContext = NO_STACK,
 ): string[] {
   const subject = resourceLabel("ServerlessEndpoint", name);
-  const limits = settingsForStack<WorkerLimits>(config, context);
-  const messages: string[] = [];
+  const limits = settingsForStack<WorkerBoundsSettings>(config, context);
+  const found = violationList(subject);
   const workers = (field: "workersMin" | "workersMax") => {
     const value = props[field];
     const shown = formatSetting(value, ENDPOINT_DEFAULTS[field]);
     if (value !== undefined && !(isWholeNumber(value) && value >= LIMITS.workersMin)) {
-      messages.push(violation(subject, field, shown, `must be a whole number of at least ${LIMITS.workersMin}`));
+      found.add(field, shown, `must be a whole number of at least ${LIMITS.workersMin}`);
       return undefined;
     }
     return { value: value ?? ENDPOINT_DEFAULTS[field], shown };
@@ -58,41 +58,41 @@ export function checkWorkerBounds(
   const min = workers("workersMin");
   const max = workers("workersMax");
   if (min && max && min.value > max.value) {
-    messages.push(violation(subject, "workersMin", min.shown, `must not exceed workersMax = ${max.shown}`));
+    found.add("workersMin", min.shown, `must not exceed workersMax = ${max.shown}`);
   }
   const cap = (field: "workersMin" | "workersMax", actual: typeof min, key: "workersMinCap" | "workersMaxCap") => {
     const limit = limits.values[key];
     if (!actual || limit === undefined || actual.value <= limit) return;
     const why = field === "workersMin" ? "; minimum workers are billed even when idle" : "";
-    messages.push(
-      violation(subject, field, actual.shown, `exceeds the cap of ${limit} (${settingLabel(limits, key)})${why}`),
-    );
+    found.add(field, actual.shown, `exceeds the cap of ${limit} (${settingLabel(limits, key)})${why}`);
   };
   cap("workersMin", min, "workersMinCap");
   cap("workersMax", max, "workersMaxCap");
-  messages.push(...idleTimeoutProblems(subject, props.idleTimeout, limits));
-  return messages;
+  return idleTimeoutProblems(found, props.idleTimeout, limits);
 }
 
-function idleTimeoutProblems(subject: string, idleTimeout: unknown, limits: StackSettings<WorkerLimits>): string[] {
+/** Adds the idle timeout's violations to `found`; returns all of its messages. */
+function idleTimeoutProblems(
+  found: ViolationList,
+  idleTimeout: unknown,
+  limits: StackSettings<WorkerBoundsSettings>,
+): string[] {
   const shown = formatSetting(idleTimeout, ENDPOINT_DEFAULTS.idleTimeout);
   const value = idleTimeout ?? ENDPOINT_DEFAULTS.idleTimeout;
-  if (!isWholeNumber(value)) return [violation(subject, "idleTimeout", shown, "must be a whole number of seconds")];
+  if (!isWholeNumber(value)) return found.add("idleTimeout", shown, "must be a whole number of seconds");
   if (value < IDLE_MIN || value > IDLE_MAX) {
-    return [
-      violation(subject, "idleTimeout", shown, `must be between ${IDLE_MIN} and ${IDLE_MAX} seconds (platform limit)`),
-    ];
+    return found.add("idleTimeout", shown, `must be between ${IDLE_MIN} and ${IDLE_MAX} seconds (platform limit)`);
   }
   const { idleTimeoutMin, idleTimeoutMax } = limits.values;
   if (idleTimeoutMin !== undefined && value < idleTimeoutMin) {
     const rule = `must be at least ${idleTimeoutMin} seconds (${settingLabel(limits, "idleTimeoutMin")})`;
-    return [violation(subject, "idleTimeout", shown, rule)];
+    return found.add("idleTimeout", shown, rule);
   }
   if (idleTimeoutMax !== undefined && value > idleTimeoutMax) {
     const rule = `must be at most ${idleTimeoutMax} seconds (${settingLabel(limits, "idleTimeoutMax")})`;
-    return [violation(subject, "idleTimeout", shown, rule)];
+    return found.add("idleTimeout", shown, rule);
   }
-  return [];
+  return found.messages;
 }
 
 /** The policy: worker counts, caps (per stack) and idle timeout of every endpoint. */

@@ -1,6 +1,25 @@
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
+import type { BookkeepingInput } from "./field-rules";
 import { isUnknown, userProps } from "./property-values";
+
+/**
+ * `true` when `Schema` (what `check` validates) judges exactly the fields of a field table
+ * (field-rules.ts), bookkeeping inputs aside; otherwise an object type naming the fields that
+ * one has and the other lacks, which fails {@link Expect} with those names in the message.
+ */
+export type SchemaMatchesTable<Schema extends z.ZodType, Table> = [
+  Exclude<keyof z.input<Schema>, BookkeepingInput | keyof Table>,
+  Exclude<keyof Table, keyof z.input<Schema>>,
+] extends [never, never]
+  ? true
+  : {
+      inSchemaNotTable: Exclude<keyof z.input<Schema>, BookkeepingInput | keyof Table>;
+      inTableNotSchema: Exclude<keyof Table, keyof z.input<Schema>>;
+    };
+
+/** A compile-time assertion: `Expect<X>` compiles only when `X` is `true`. */
+export type Expect<T extends true> = T;
 
 /**
  * Validates inputs with a shared zod schema and turns every issue into a per-property failure

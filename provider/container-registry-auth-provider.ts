@@ -2,7 +2,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
 import { type ContainerRegistryAuth, ContainerRegistryAuthCreateInputSchema } from "../sdk/schemas";
 import { seriesName } from "./auto-name";
-import { schemaFailures } from "./check-inputs";
+import { type Expect, type SchemaMatchesTable, schemaFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
 import { CONTAINER_REGISTRY_AUTH_FIELDS } from "./field-rules";
@@ -11,6 +11,11 @@ import { deleteIfPresent, readOrGone } from "./provider-steps";
 import { configureProvider, providerClient } from "./provider-config";
 
 type Props = Record<string, unknown>;
+
+// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+type _SchemaMatchesFields = Expect<
+  SchemaMatchesTable<typeof ContainerRegistryAuthCreateInputSchema, typeof CONTAINER_REGISTRY_AUTH_FIELDS>
+>;
 
 /**
  * The outputs of a registry credential: its name from the platform, and the username and password

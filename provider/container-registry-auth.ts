@@ -26,9 +26,11 @@ export class ContainerRegistryAuth extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("ContainerRegistryAuth");
 
+  /** Name on the platform. */
   declare readonly name: pulumi.Output<string>;
+  /** Registry user name. */
   declare readonly username: pulumi.Output<string>;
-  /** Secret. */
+  /** Registry password or token. Secret: only ciphertext in the state. */
   declare readonly password: pulumi.Output<string>;
 
   constructor(name: string, args: ContainerRegistryAuthArgs, opts?: pulumi.CustomResourceOptions) {

@@ -1,6 +1,12 @@
+import type { ContainerRegistryAuthArgs } from "./container-registry-auth";
+import type { NetworkVolumeArgs } from "./network-volume";
+import type { RunpodResourceType } from "./runpod-resource";
+import type { ServerlessEndpointArgs } from "./serverless-endpoint";
+import type { TemplateArgs } from "./template";
+
 /**
- * How each input property changes a deployed resource: in place, or by replacement. This table
- * is the single source for `diff`, the README's replace/update table and the tests.
+ * How each input property changes a deployed resource: in place, or by replacement. The tables
+ * below are the single source for `diff`, the README's replace/update table and the tests.
  */
 export interface FieldRule {
   /** A change replaces the resource instead of updating it. */
@@ -9,8 +15,36 @@ export interface FieldRule {
   ordered?: boolean;
 }
 
+/**
+ * Inputs every resource may have that are no platform field, so no table lists them: `adoptId`
+ * takes an existing resource under management at create and is ignored afterwards.
+ */
+export type BookkeepingInput = "adoptId";
+
+/**
+ * The field table of a resource whose inputs are `Args`: exactly one rule per input (issue 29).
+ * An input added to `Args` without a rule, or a rule whose key is not an input (a typo), is a
+ * `tsc` error where the table is declared.
+ */
+export type FieldTable<Args> = { readonly [K in Exclude<keyof Args, BookkeepingInput>]-?: FieldRule };
+
+/**
+ * The inputs of each resource type. A resource type added to {@link RunpodResourceType} without
+ * its entry here (and its table in {@link FIELD_RULES}) does not compile.
+ */
+export interface ResourceArgsByType {
+  /** {@link NetworkVolumeArgs}. */
+  NetworkVolume: NetworkVolumeArgs;
+  /** {@link ServerlessEndpointArgs}. */
+  ServerlessEndpoint: ServerlessEndpointArgs;
+  /** {@link TemplateArgs}. */
+  Template: TemplateArgs;
+  /** {@link ContainerRegistryAuthArgs}. */
+  ContainerRegistryAuth: ContainerRegistryAuthArgs;
+}
+
 /** NetworkVolume inputs. `size` may only grow (checked in `check`). */
-export const NETWORK_VOLUME_FIELDS: Record<string, FieldRule> = {
+export const NETWORK_VOLUME_FIELDS: FieldTable<NetworkVolumeArgs> = {
   name: {},
   size: {},
   // A volume lives in one data center; moving it means a new, empty volume.
@@ -18,7 +52,7 @@ export const NETWORK_VOLUME_FIELDS: Record<string, FieldRule> = {
 };
 
 /** ServerlessEndpoint inputs. */
-export const SERVERLESS_ENDPOINT_FIELDS: Record<string, FieldRule> = {
+export const SERVERLESS_ENDPOINT_FIELDS: FieldTable<ServerlessEndpointArgs> = {
   templateId: {},
   name: {},
   // A priority list: the first type is rented when available, so order is meaningful.
@@ -48,7 +82,7 @@ export const SERVERLESS_ENDPOINT_FIELDS: Record<string, FieldRule> = {
  * updates in place through `POST /templates/{id}/update`, which rolls the endpoints that use the
  * template; `category` and `isServerless` are not in the update input, so they replace.
  */
-export const TEMPLATE_FIELDS: Record<string, FieldRule> = {
+export const TEMPLATE_FIELDS: FieldTable<TemplateArgs> = {
   name: {},
   imageName: {},
   category: { replaces: true },
@@ -68,8 +102,20 @@ export const TEMPLATE_FIELDS: Record<string, FieldRule> = {
 };
 
 /** ContainerRegistryAuth inputs. The API has no update: every change replaces. */
-export const CONTAINER_REGISTRY_AUTH_FIELDS: Record<string, FieldRule> = {
+export const CONTAINER_REGISTRY_AUTH_FIELDS: FieldTable<ContainerRegistryAuthArgs> = {
   name: { replaces: true },
   username: { replaces: true },
   password: { replaces: true },
+};
+
+/**
+ * Every resource type's field table, by type name. Typed over {@link RunpodResourceType}, so a
+ * new resource (Pod) adds its `Args` to {@link ResourceArgsByType} and one table here, and
+ * compiles only once both are in.
+ */
+export const FIELD_RULES: { readonly [T in RunpodResourceType]: FieldTable<ResourceArgsByType[T]> } = {
+  NetworkVolume: NETWORK_VOLUME_FIELDS,
+  ServerlessEndpoint: SERVERLESS_ENDPOINT_FIELDS,
+  Template: TEMPLATE_FIELDS,
+  ContainerRegistryAuth: CONTAINER_REGISTRY_AUTH_FIELDS,
 };

@@ -1,7 +1,9 @@
 export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./container-registry-auth";
 export {
+  type BookkeepingInput,
   CONTAINER_REGISTRY_AUTH_FIELDS,
   type FieldRule,
+  type FieldTable,
   NETWORK_VOLUME_FIELDS,
   SERVERLESS_ENDPOINT_FIELDS,
   TEMPLATE_FIELDS,

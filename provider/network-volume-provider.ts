@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
 import { RunpodError } from "../sdk/errors";
 import { type NetworkVolume, NetworkVolumeCreateInputSchema, volumeSizeChangeProblem } from "../sdk/schemas";
-import { adoptIdFailures, schemaFailures } from "./check-inputs";
+import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";
@@ -17,6 +17,9 @@ type Props = Record<string, unknown>;
 
 /** Inputs as the provider sees them after `check`. */
 const VolumeInputsSchema = NetworkVolumeCreateInputSchema.extend({ adoptId: z.string().optional() });
+
+// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof VolumeInputsSchema, typeof NETWORK_VOLUME_FIELDS>>;
 
 /**
  * The outputs of a volume: its fields as the platform holds them (what refresh compares). The

@@ -18,7 +18,9 @@ export function typeToken(type: RunpodResourceType): string {
 
 /**
  * The serialized provider stored as `__provider` in each resource's state: one module reference,
- * about 60 bytes, the same in every version of this package. The Node.js dynamic provider host
+ * the same in every version of this package since 0.3.0 (0.2.0, named `pulumi-runpod`, stored
+ * `require("pulumi-runpod/impl")`: CHANGELOG.md, "Upgrading from pulumi-runpod"; its size is in
+ * docs/benchmarks.md). The Node.js dynamic provider host
  * evaluates it and calls `handler()` for the provider object (check, diff, create, read, update,
  * delete, configure), so `refresh` and `destroy` always run the installed implementation and the
  * state holds no code, no configuration and no secret.

@@ -6,7 +6,7 @@ import {
   EndpointCreateInputSchema,
   type EndpointUpdateInput,
 } from "../sdk/schemas";
-import { adoptIdFailures, schemaFailures } from "./check-inputs";
+import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";
@@ -17,6 +17,11 @@ import { pick } from "./property-values";
 import { configureProvider, providerClient } from "./provider-config";
 
 type Props = Record<string, unknown>;
+
+// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+type _SchemaMatchesFields = Expect<
+  SchemaMatchesTable<typeof EndpointCreateInputSchema, typeof SERVERLESS_ENDPOINT_FIELDS>
+>;
 
 const INPUT_KEYS = Object.keys(SERVERLESS_ENDPOINT_FIELDS);
 

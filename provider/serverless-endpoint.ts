@@ -72,24 +72,43 @@ export class ServerlessEndpoint extends RunpodResource {
 
   /** Job address of the endpoint: `{queueUrl}/<id>`. */
   declare readonly url: pulumi.Output<string>;
+  /** Template the workers run. */
   declare readonly templateId: pulumi.Output<string>;
+  /** Name on the platform. */
   declare readonly name: pulumi.Output<string>;
+  /** GPU types in priority order (when set). */
   declare readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
+  /** GPUs per worker (when set). */
   declare readonly gpuCount: pulumi.Output<number | undefined>;
+  /** Workers kept running even when idle (when set). */
   declare readonly workersMin: pulumi.Output<number | undefined>;
+  /** Most workers at once (when set). */
   declare readonly workersMax: pulumi.Output<number | undefined>;
+  /** Seconds an idle worker lives before scale-down (when set). */
   declare readonly idleTimeout: pulumi.Output<number | undefined>;
+  /** `GPU` or `CPU` (when set). */
   declare readonly computeType: pulumi.Output<ComputeType | undefined>;
+  /** How the endpoint scales: `QUEUE_DELAY` or `REQUEST_COUNT` (when set). */
   declare readonly scalerType: pulumi.Output<ScalerType | undefined>;
+  /** Scaler threshold (when set). */
   declare readonly scalerValue: pulumi.Output<number | undefined>;
+  /** Longest a single job may run, in ms (when set). */
   declare readonly executionTimeoutMs: pulumi.Output<number | undefined>;
+  /** Flash boot (when set). */
   declare readonly flashboot: pulumi.Output<boolean | undefined>;
+  /** Attached network volume (when set). */
   declare readonly networkVolumeId: pulumi.Output<string | undefined>;
+  /** Attached network volumes of a multi-region endpoint (when set). */
   declare readonly networkVolumeIds: pulumi.Output<string[] | undefined>;
+  /** Data centers workers may run in (when set). */
   declare readonly dataCenterIds: pulumi.Output<string[] | undefined>;
+  /** Acceptable CUDA versions (when set). */
   declare readonly allowedCudaVersions: pulumi.Output<string[] | undefined>;
+  /** Minimum CUDA version (when set). */
   declare readonly minCudaVersion: pulumi.Output<string | undefined>;
+  /** CPU flavors in priority order (when set). */
   declare readonly cpuFlavorIds: pulumi.Output<string[] | undefined>;
+  /** vCPUs per CPU worker (when set). */
   declare readonly vcpuCount: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: ServerlessEndpointArgs, opts?: pulumi.CustomResourceOptions) {

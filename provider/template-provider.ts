@@ -8,7 +8,7 @@ import {
   type TemplateUpdateInput,
 } from "../sdk/schemas";
 import { seriesName } from "./auto-name";
-import { adoptIdFailures, schemaFailures } from "./check-inputs";
+import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";
@@ -22,10 +22,15 @@ type Props = Record<string, unknown>;
 
 const INPUT_KEYS = Object.keys(TEMPLATE_FIELDS);
 /** Fields the update input cannot carry (TEMPLATE_FIELDS marks them `replaces`). */
-const FIXED_KEYS = INPUT_KEYS.filter((k) => TEMPLATE_FIELDS[k]?.replaces);
+const FIXED_KEYS = Object.entries(TEMPLATE_FIELDS)
+  .filter(([, rule]) => rule.replaces)
+  .map(([key]) => key);
 
 /** Inputs as the provider sees them after `check`. */
 const TemplateInputsSchema = TemplateCreateInputSchema.extend({ adoptId: z.string().optional() });
+
+// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof TemplateInputsSchema, typeof TEMPLATE_FIELDS>>;
 
 /**
  * The outputs of a template: `name`, `imageName`, and the platform's value of every other
@@ -41,7 +46,7 @@ function templateOutputs(template: Template, declared: Props): Props {
 
 /** Whether `news` replaces `olds` (a change to a field the update input cannot carry). */
 function replaces(olds: Props, news: Props): boolean {
-  return changedFields(olds, news, TEMPLATE_FIELDS).some((k) => TEMPLATE_FIELDS[k]?.replaces);
+  return changedFields(olds, news, TEMPLATE_FIELDS).some((k) => FIXED_KEYS.includes(k));
 }
 
 /** Brings an existing template to the inputs, recording it in state even if that fails. */

@@ -56,20 +56,33 @@ export class Template extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("Template");
 
+  /** Name on the platform. */
   declare readonly name: pulumi.Output<string>;
+  /** The worker image. */
   declare readonly imageName: pulumi.Output<string>;
+  /** Whether the template is for serverless workers (when set). */
   declare readonly isServerless: pulumi.Output<boolean | undefined>;
+  /** `NVIDIA`, `AMD` or `CPU` (when set). */
   declare readonly category: pulumi.Output<TemplateCategory | undefined>;
+  /** Container disk in GB (when set). */
   declare readonly containerDiskInGb: pulumi.Output<number | undefined>;
+  /** Local volume in GB (when set). */
   declare readonly volumeInGb: pulumi.Output<number | undefined>;
+  /** Where volumes are mounted (when set). */
   declare readonly volumeMountPath: pulumi.Output<string | undefined>;
+  /** Exposed ports, `<port>/<http|tcp>` (when set). */
   declare readonly ports: pulumi.Output<string[] | undefined>;
-  /** Secret: the whole map is ciphertext in the state. */
+  /** Environment of the workers (when set). Secret: the whole map is ciphertext in the state. */
   declare readonly env: pulumi.Output<Record<string, string> | undefined>;
+  /** The image's ENTRYPOINT override (when set). */
   declare readonly dockerEntrypoint: pulumi.Output<string[] | undefined>;
+  /** The image's CMD override (when set). */
   declare readonly dockerStartCmd: pulumi.Output<string[] | undefined>;
+  /** Credentials the image is pulled with (when set). */
   declare readonly containerRegistryAuthId: pulumi.Output<string | undefined>;
+  /** Markdown shown in the console (when set). */
   declare readonly readme: pulumi.Output<string | undefined>;
+  /** Whether other platform users may use the template (when set). */
   declare readonly isPublic: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {

@@ -46,6 +46,7 @@ export interface ResolvedClientConfig {
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
   connections: number;
+  /** Source of the retry jitter, uniform in [0, 1). */
   random: () => number;
 }
 

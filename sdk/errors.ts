@@ -36,36 +36,51 @@ export class RunpodError extends Error {
   }
 }
 
-/** The platform answered with a non-success status. */
+/** The code of an answer's HTTP status: the one place a status becomes a code. */
+export function apiErrorCode(status: number): RunpodErrorCode {
+  switch (status) {
+    case 400:
+      return "bad_request";
+    case 401:
+      return "unauthorized";
+    case 404:
+      return "not_found";
+    case 413:
+      return "payload_too_large";
+    case 429:
+      return "rate_limited";
+    default:
+      return status >= 500 ? "server_error" : "api_error";
+  }
+}
+
+/** The platform answered with a non-success status. Its `code` follows from the status ({@link apiErrorCode}). */
 export class APIError extends RunpodError {
   override name = "APIError";
-  /** HTTP status code. */
-  readonly status: number;
+  /** HTTP method of the request. */
   readonly method: string;
+  /** Path and query of the request. */
   readonly path: string;
-  /** The platform's own message, when it sent one. */
-  readonly platformMessage: string | undefined;
-  /** The platform's request id (`x-request-id` header or body `requestId`), when present. */
-  readonly requestId: string | undefined;
 
   constructor(
-    code: RunpodErrorCode,
-    status: number,
+    /** HTTP status code. */
+    readonly status: number,
     request: RequestInfo,
-    platformMessage: string | undefined,
-    requestId: string | undefined,
+    /** The platform's own message, when it sent one. */
+    readonly platformMessage: string | undefined,
+    /** The platform's request id (`x-request-id` header or body `requestId`), when present. */
+    readonly requestId: string | undefined,
+    /** The server's `Retry-After` hint in ms, when it sent one (429s, some 503s). */
+    readonly retryAfterMs?: number,
   ) {
     const detail = platformMessage ? `: ${platformMessage}` : "";
     const rid = requestId ? ` (request id ${requestId})` : "";
-    super(code, `${request.method} ${request.path} failed with ${status}${detail}${rid}`);
-    this.status = status;
+    super(apiErrorCode(status), `${request.method} ${request.path} failed with ${status}${detail}${rid}`);
     this.method = request.method;
     this.path = request.path;
-    this.platformMessage = platformMessage;
-    this.requestId = requestId;
   }
 
-  /** Picks the subclass for a status (400, 401, 404, 413, 429, 5xx). */
+  /** The error for an answer's status: the subclass of its code (400, 401, 404, 413, 429, 5xx), else an `APIError`. */
   static fromResponse(
     status: number,
     request: RequestInfo,
@@ -73,79 +88,45 @@ export class APIError extends RunpodError {
     requestId: string | undefined,
     retryAfterMs?: number,
   ): APIError {
-    switch (status) {
-      case 400:
-        return new BadRequestError(status, request, platformMessage, requestId);
-      case 401:
-        return new AuthenticationError(status, request, platformMessage, requestId);
-      case 404:
-        return new NotFoundError(status, request, platformMessage, requestId);
-      case 413:
-        return new PayloadTooLargeError(status, request, platformMessage, requestId);
-      case 429:
-        return new RateLimitError(status, request, platformMessage, requestId, retryAfterMs);
-      default:
-        if (status >= 500) return new InternalServerError(status, request, platformMessage, requestId);
-        return new APIError("api_error", status, request, platformMessage, requestId);
-    }
+    const ErrorClass = API_ERROR_CLASSES[apiErrorCode(status)] ?? APIError;
+    return new ErrorClass(status, request, platformMessage, requestId, retryAfterMs);
   }
 }
-
-type ApiCtorArgs = [
-  status: number,
-  request: RequestInfo,
-  platformMessage: string | undefined,
-  requestId: string | undefined,
-];
 
 /** 400: the request's format or parameters are wrong. */
 export class BadRequestError extends APIError {
   override name = "BadRequestError";
-  constructor(...a: ApiCtorArgs) {
-    super("bad_request", ...a);
-  }
 }
 /** 401: the API key is missing, wrong, or lacks permission. */
 export class AuthenticationError extends APIError {
   override name = "AuthenticationError";
-  constructor(...a: ApiCtorArgs) {
-    super("unauthorized", ...a);
-  }
 }
 /** 404: unknown id, or a job whose TTL or retention expired. */
 export class NotFoundError extends APIError {
   override name = "NotFoundError";
-  constructor(...a: ApiCtorArgs) {
-    super("not_found", ...a);
-  }
 }
 /** 413: the payload is over the documented limit. */
 export class PayloadTooLargeError extends APIError {
   override name = "PayloadTooLargeError";
-  constructor(...a: ApiCtorArgs) {
-    super("payload_too_large", ...a);
-  }
 }
 /** 429: rate limited; `retryAfterMs` carries the server's `Retry-After` hint. */
 export class RateLimitError extends APIError {
   override name = "RateLimitError";
-  constructor(
-    status: number,
-    request: RequestInfo,
-    platformMessage: string | undefined,
-    requestId: string | undefined,
-    readonly retryAfterMs?: number,
-  ) {
-    super("rate_limited", status, request, platformMessage, requestId);
-  }
 }
 /** 5xx: the platform or a worker failed. */
 export class InternalServerError extends APIError {
   override name = "InternalServerError";
-  constructor(...a: ApiCtorArgs) {
-    super("server_error", ...a);
-  }
 }
+
+/** The subclass of each status code's error. */
+const API_ERROR_CLASSES: Partial<Record<RunpodErrorCode, typeof APIError>> = {
+  bad_request: BadRequestError,
+  unauthorized: AuthenticationError,
+  not_found: NotFoundError,
+  payload_too_large: PayloadTooLargeError,
+  rate_limited: RateLimitError,
+  server_error: InternalServerError,
+};
 
 /** The connection failed or was dropped before a complete answer arrived. */
 export class ConnectionError extends RunpodError {

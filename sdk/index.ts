@@ -13,4 +13,4 @@ export type { TemplateReadOptions, TemplateUpdateOptions } from "./management/te
 export { Templates } from "./management/templates";
 export * from "./retry-policy";
 export * from "./schemas";
-export type { CallOptions } from "./transport";
+export type { CallOptions, Transport, TransportRequest } from "./transport";

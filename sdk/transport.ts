@@ -39,7 +39,7 @@ export interface TransportRequest<T> {
   idempotent: boolean;
   /** Schema of a 2xx body; `undefined` when the body is ignored (e.g. 204). */
   schema?: z.ZodType<T> | undefined;
-  /** Statuses that count as success besides 2xx parsing, e.g. 204 for delete. */
+  /** The caller's per-call options: abort signal and timeout. */
   options?: CallOptions | undefined;
 }
 

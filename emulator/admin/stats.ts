@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { emptyFaultStats, type FaultStats } from "../faults/fault-injector";
+import { emptyFaultStats, type FaultStats } from "../faults/fault-stats";
 import { emptyWebhookStats, type WebhookStats } from "../jobs/webhooks";
 
 /** Per-account counters behind `GET /_emulator/stats` (admin routes are not counted). */

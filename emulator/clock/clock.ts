@@ -89,6 +89,7 @@ export class ManualClock implements EmulatorClock {
 
 /** A clock that can be moved forward explicitly. */
 export interface AdvanceableClock extends EmulatorClock {
+  /** Moves platform time forward by `ms`, running what falls due on the way. */
   advance(ms: number): Promise<void>;
 }
 

@@ -1,23 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler } from "fastify";
 import { type CompiledFaultRule, matchFaultRule } from "./fault-rules";
+import type { FaultStats } from "./fault-stats";
 
-/** Counters of injected faults (shown by `GET /_emulator/stats`). */
-export interface FaultStats {
-  latency: number;
-  error: number;
-  rateLimit: number;
-  drop: number;
-  /** Requests handled (their effect kept) whose answer was then withheld by destroying the connection. */
-  lostResponse: number;
-  /** Requests handled whose answer was then held back for `holdResponseMs` (counted when the hold starts). */
-  heldResponse: number;
-}
-
-/** A new set of zeroed fault counters. */
-export function emptyFaultStats(): FaultStats {
-  return { latency: 0, error: 0, rateLimit: 0, drop: 0, lostResponse: 0, heldResponse: 0 };
-}
+export { emptyFaultStats, type FaultStats } from "./fault-stats";
 
 /** What happens to the answer of a request let through (see {@link loseChosenAnswers}). */
 interface AnswerFate {

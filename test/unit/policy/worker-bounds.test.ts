@@ -5,7 +5,7 @@ import {
   checkWorkerBounds,
   WORKER_BOUNDS_POLICY,
   type WorkerBoundsConfig,
-  type WorkerLimits,
+  type WorkerBoundsSettings,
   workerBoundsPolicy,
 } from "../../../policy/worker-bounds";
 import { runPolicies } from "./engine-harness";
@@ -97,7 +97,7 @@ describe("worker bounds: per-stack caps", () => {
   });
 
   it("applies every matching pattern in order, a later one replacing an earlier one's values only", () => {
-    const limits = settingsForStack<WorkerLimits>(config, stack("dev-big"));
+    const limits = settingsForStack<WorkerBoundsSettings>(config, stack("dev-big"));
     expect(limits.values).toEqual({ workersMinCap: 0, workersMaxCap: 20 });
     expect(check({ workersMax: 20 }, config, stack("dev-big"))).toEqual([]);
   });
@@ -106,9 +106,9 @@ describe("worker bounds: per-stack caps", () => {
     expect(check({ workersMax: 2 }, config, stack("dev-x", { tier: "sandbox" }))).toEqual([
       msg('workersMax = 2: exceeds the cap of 1 (workersMaxCap from byStackTag "tier=sandbox")'),
     ]);
-    expect(settingsForStack<WorkerLimits>(config, stack("dev-x", { "cost-center": "r&d" })).values.workersMinCap).toBe(
-      1,
-    );
+    expect(
+      settingsForStack<WorkerBoundsSettings>(config, stack("dev-x", { "cost-center": "r&d" })).values.workersMinCap,
+    ).toBe(1);
   });
 
   it("overrides idle timeout bounds per stack too", () => {

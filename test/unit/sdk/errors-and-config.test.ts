@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   APIError,
+  apiErrorCode,
   AuthenticationError,
   BadRequestError,
   ConfigurationError,
@@ -29,6 +30,7 @@ describe("APIError.fromResponse", () => {
     const err = APIError.fromResponse(status, req, "why", "req-1");
     expect(err).toBeInstanceOf(cls);
     expect(err.code).toBe(code);
+    expect(err.name).toBe(cls.name);
     expect(err.status).toBe(status);
     expect(err.method).toBe("GET");
     expect(err.path).toBe("/v1/networkvolumes/x");
@@ -36,9 +38,21 @@ describe("APIError.fromResponse", () => {
     expect(err.message).toBe(`GET /v1/networkvolumes/x failed with ${status}: why (request id req-1)`);
   });
 
-  it("keeps the Retry-After hint on a 429", () => {
+  it("keeps the Retry-After hint on a 429 and on a 503", () => {
     const err = APIError.fromResponse(429, req, undefined, undefined, 2_000) as RateLimitError;
     expect(err.retryAfterMs).toBe(2_000);
+    expect(APIError.fromResponse(503, req, undefined, undefined, 1_000).retryAfterMs).toBe(1_000);
+  });
+
+  it("gives a subclass constructed directly the code of its status", () => {
+    const err = new NotFoundError(404, req, undefined, undefined);
+    expect([err.code, err.name, err.message]).toEqual([
+      "not_found",
+      "NotFoundError",
+      "GET /v1/networkvolumes/x failed with 404",
+    ]);
+    expect(apiErrorCode(502)).toBe("server_error");
+    expect(apiErrorCode(409)).toBe("api_error");
   });
 });
 

@@ -1,0 +1,20 @@
+// The counters apart from the injector: they are part of the emulator's public types (the store's
+// stats), and the injector's declarations import fastify's, which a program compiled without
+// esModuleInterop cannot type-check (issue 29 item 7).
+
+/** Counters of injected faults (shown by `GET /_emulator/stats`). */
+export interface FaultStats {
+  latency: number;
+  error: number;
+  rateLimit: number;
+  drop: number;
+  /** Requests handled (their effect kept) whose answer was then withheld by destroying the connection. */
+  lostResponse: number;
+  /** Requests handled whose answer was then held back for `holdResponseMs` (counted when the hold starts). */
+  heldResponse: number;
+}
+
+/** A new set of zeroed fault counters. */
+export function emptyFaultStats(): FaultStats {
+  return { latency: 0, error: 0, rateLimit: 0, drop: 0, lostResponse: 0, heldResponse: 0 };
+}

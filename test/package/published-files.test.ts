@@ -1,0 +1,37 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { type PackedFile, packedFiles } from "./packed-package";
+
+// What `npm publish` ships (issue 29 item 5; DESIGN.md "Versions": the published package holds no
+// test or benchmark code). Lists the real tarball's files with `npm pack --dry-run --json`.
+describe("the published package", () => {
+  let files: PackedFile[];
+  let paths: string[];
+  beforeAll(() => {
+    files = packedFiles();
+    paths = files.map((f) => f.path);
+  });
+
+  it("holds no benchmark or test code", () => {
+    expect(
+      paths.filter((p) => /(^|\/)(bench|test|tests|__tests__)\//.test(p) || /\.test(-d)?\.[cm]?[jt]s$/.test(p)),
+    ).toEqual([]);
+  });
+
+  it("holds every entry point's code and declarations, the node10 declarations and the bin", () => {
+    for (const entry of ["index", "sdk/index", "provider/index", "provider/impl", "emulator/index", "policy/index"]) {
+      expect(paths).toContain(`dist/${entry}.js`);
+      expect(paths).toContain(`dist/${entry}.d.ts`);
+    }
+    for (const entry of ["sdk/index", "provider/index", "provider/impl", "emulator/index", "policy/index"]) {
+      expect(paths).toContain(`dist/types-node10/${entry}.d.ts`);
+    }
+    expect(paths).toContain("dist/cli/main.js");
+    expect(paths).toEqual(expect.arrayContaining(["LICENSE", "CHANGELOG.md", "README.md", "package.json"]));
+  });
+
+  it("holds the policy pack's manifest and the files the CLI build script needs", () => {
+    expect(paths).toEqual(expect.arrayContaining(["policy/PulumiPolicy.yaml", "policy/package.json"]));
+    expect(paths).toContain("scripts/provide-pulumi.sh");
+    expect(paths.filter((p) => p.startsWith("tools/") && p.endsWith("_test.go"))).toEqual([]);
+  });
+});

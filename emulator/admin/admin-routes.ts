@@ -4,7 +4,25 @@ import { isAdvanceable } from "../clock/clock";
 import { compileFaultRule, describeFaultRule, FaultConfigSchema } from "../faults/fault-rules";
 import type { ServerContext } from "../server/server-context";
 import { badField, parseOr400 } from "../server/http-errors";
+import type { Account } from "../store/account";
+import { COLLECTION_NAMES, type CollectionName, type CollectionRecord } from "../store/collections";
 import { renderStats, resetStats } from "./stats";
+
+/** What `/_emulator/state` shows of a collection's records, where it is not the whole record. */
+const INSPECTION_VIEWS: { [K in CollectionName]?: (record: CollectionRecord<K>) => unknown } = {
+  // Id, name and username: the password hash stays inside the emulator.
+  containerRegistryAuths: ({ id, name, username }) => ({ id, name, username }),
+};
+
+/** Every collection of the account, by name, as `/_emulator/state` shows it. */
+function inspectCollections(account: Account): Record<CollectionName, unknown[]> {
+  return Object.fromEntries(
+    COLLECTION_NAMES.map((name) => {
+      const view = (INSPECTION_VIEWS[name] ?? ((record: unknown) => record)) as (record: unknown) => unknown;
+      return [name, [...account[name].values()].map(view)];
+    }),
+  ) as Record<CollectionName, unknown[]>;
+}
 
 const AdvanceSchema = z.object({
   ms: z
@@ -36,11 +54,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): v
     return {
       userId: a.userId,
       clock: clockView(),
-      networkVolumes: [...a.volumes.values()],
-      endpoints: [...a.endpoints.values()],
-      templates: [...a.templates.values()],
-      // Id, name and username: the password hash stays inside the emulator.
-      containerRegistryAuths: [...a.registryAuths.values()].map(({ id, name, username }) => ({ id, name, username })),
+      ...inspectCollections(a),
       jobs,
       handlers: ctx.templates.ids(),
     };
@@ -79,8 +93,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): v
   });
 
   app.post("/_emulator/reset", admin, async (req, reply) => {
-    req.account.reset();
-    await ctx.store.persist();
+    await req.account.reset();
     return reply.code(204).send();
   });
 }

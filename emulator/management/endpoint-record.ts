@@ -85,11 +85,11 @@ export function endpointProblems(e: Endpoint, account: Account, templates: Templ
       `is not a known template (neither a template of this account nor a handler: ${templates.ids().join(", ")})`,
     );
   }
-  if (e.networkVolumeId !== undefined && !account.volumes.has(e.networkVolumeId)) {
+  if (e.networkVolumeId !== undefined && !account.networkVolumes.has(e.networkVolumeId)) {
     add("networkVolumeId", e.networkVolumeId, "is not a network volume of this account");
   }
   e.networkVolumeIds?.forEach((id, i) => {
-    if (!account.volumes.has(id)) add(`networkVolumeIds.${i}`, id, "is not a network volume of this account");
+    if (!account.networkVolumes.has(id)) add(`networkVolumeIds.${i}`, id, "is not a network volume of this account");
   });
   const min = e.workersMin ?? 0;
   const max = e.workersMax ?? ENDPOINT_DEFAULTS.workersMax;

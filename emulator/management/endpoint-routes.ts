@@ -49,8 +49,7 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
   const save = async (account: Account, e: Endpoint) => {
     const problems = endpointProblems(e, account, ctx.templates);
     if (problems.length) throw badRequest(problems);
-    account.putEndpoint(e);
-    await ctx.store.persist();
+    await account.endpoints.put(e);
   };
 
   app.post("/v1/endpoints", async (req) => {
@@ -82,8 +81,7 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
 
   app.delete<IdParams>("/v1/endpoints/:endpointId", async (req, reply) => {
     endpointOf(req.account, req.params.endpointId);
-    req.account.deleteEndpoint(req.params.endpointId);
-    await ctx.store.persist();
+    await req.account.endpoints.delete(req.params.endpointId);
     return reply.code(204).send();
   });
 }

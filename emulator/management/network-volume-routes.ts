@@ -14,7 +14,7 @@ import { newVolumeId } from "../store/ids";
 type IdParams = { Params: { networkVolumeId: string } };
 
 function volumeOf(account: Account, id: string): NetworkVolume {
-  const v = account.volumes.get(id);
+  const v = account.networkVolumes.get(id);
   if (!v) throw notFound(`network volume ${id} not found`);
   return v;
 }
@@ -43,12 +43,11 @@ export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: ServerCon
       size: input.size,
       dataCenterId: input.dataCenterId,
     };
-    req.account.volumes.set(volume.id, volume);
-    await ctx.store.persist();
+    await req.account.networkVolumes.put(volume);
     return volume;
   });
 
-  app.get("/v1/networkvolumes", async (req) => [...req.account.volumes.values()]);
+  app.get("/v1/networkvolumes", async (req) => [...req.account.networkVolumes.values()]);
 
   app.get<IdParams>("/v1/networkvolumes/:networkVolumeId", async (req) =>
     volumeOf(req.account, req.params.networkVolumeId),
@@ -64,8 +63,7 @@ export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: ServerCon
     }
     const next: NetworkVolume = { ...current, ...(input.name !== undefined ? { name: input.name } : {}) };
     if (input.size !== undefined) next.size = input.size;
-    req.account.volumes.set(next.id, next);
-    await ctx.store.persist();
+    await req.account.networkVolumes.put(next);
     return next;
   };
   app.patch<IdParams>("/v1/networkvolumes/:networkVolumeId", update);
@@ -73,8 +71,7 @@ export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: ServerCon
 
   app.delete<IdParams>("/v1/networkvolumes/:networkVolumeId", async (req, reply) => {
     volumeOf(req.account, req.params.networkVolumeId);
-    req.account.volumes.delete(req.params.networkVolumeId);
-    await ctx.store.persist();
+    await req.account.networkVolumes.delete(req.params.networkVolumeId);
     return reply.code(204).send();
   });
 }

@@ -10,7 +10,7 @@ import { createRegistryAuthRecord, type RegistryAuthRecord, renderRegistryAuth }
 type IdParams = { Params: { containerRegistryAuthId: string } };
 
 function authOf(account: Account, id: string): RegistryAuthRecord {
-  const a = account.registryAuths.get(id);
+  const a = account.containerRegistryAuths.get(id);
   if (!a) throw notFound(`container registry auth ${id} not found`);
   return a;
 }
@@ -26,18 +26,17 @@ export function registerRegistryAuthRoutes(app: FastifyInstance, ctx: ServerCont
     // Checked after the hashing (which yields), right before the record is kept: two concurrent
     // creates with one name cannot both pass.
     const taken = nameTakenProblem(
-      req.account.registryAuths.values(),
+      req.account.containerRegistryAuths.values(),
       record.name,
       record.id,
       "container registry auth",
     );
     if (taken) throw badRequest([taken]);
-    req.account.registryAuths.set(record.id, record);
-    await ctx.store.persist();
+    await req.account.containerRegistryAuths.put(record);
     return renderRegistryAuth(record);
   });
 
-  app.get("/v1/containerregistryauth", async (req) => [...req.account.registryAuths.values()].map(renderRegistryAuth));
+  app.get("/v1/containerregistryauth", async (req) => [...req.account.containerRegistryAuths.values()].map(renderRegistryAuth));
 
   app.get<IdParams>("/v1/containerregistryauth/:containerRegistryAuthId", async (req) =>
     renderRegistryAuth(authOf(req.account, req.params.containerRegistryAuthId)),
@@ -49,8 +48,7 @@ export function registerRegistryAuthRoutes(app: FastifyInstance, ctx: ServerCont
     const a = authOf(req.account, req.params.containerRegistryAuthId);
     const users = req.account.templatesUsingRegistryAuth(a.id);
     if (users.length) throw inUseRefusal("containerRegistryAuthId", a.id, users, "template");
-    req.account.registryAuths.delete(a.id);
-    await ctx.store.persist();
+    await req.account.containerRegistryAuths.delete(a.id);
     return reply.code(204).send();
   });
 }

@@ -60,7 +60,7 @@ export function templateProblems(t: Template, account: Account): FieldProblem[] 
   const taken = nameTakenProblem(account.templates.values(), t.name, t.id, "template");
   if (taken) problems.push(taken);
   const auth = t.containerRegistryAuthId;
-  if (auth !== undefined && !account.registryAuths.has(auth)) {
+  if (auth !== undefined && !account.containerRegistryAuths.has(auth)) {
     problems.push({
       field: "containerRegistryAuthId",
       value: renderValue(auth),

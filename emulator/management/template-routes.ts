@@ -37,8 +37,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext)
   const save = async (account: Account, t: Template) => {
     const problems = templateProblems(t, account);
     if (problems.length) throw badRequest(problems);
-    account.templates.set(t.id, t);
-    await ctx.store.persist();
+    await account.templates.put(t);
   };
   const withRunpod = (req: FastifyRequest) => (req.query as ListQuery).includeRunpodTemplates === "true";
 
@@ -75,8 +74,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext)
     const t = templateOf(req.account, req.params.templateId, ctx.templates);
     const users = req.account.endpointsUsingTemplate(t.id);
     if (users.length) throw inUseRefusal("templateId", t.id, users, "endpoint");
-    req.account.templates.delete(t.id);
-    await ctx.store.persist();
+    await req.account.templates.delete(t.id);
     return reply.code(204).send();
   });
 }

@@ -1,9 +1,4 @@
-import {
-  ENDPOINT_DEFAULTS,
-  type Endpoint,
-  type NetworkVolume,
-  type Template as TemplateRecord,
-} from "../../sdk/schemas";
+import { ENDPOINT_DEFAULTS, type Endpoint, type Template as TemplateRecord } from "../../sdk/schemas";
 import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
 import { type AccountStats, emptyStats, resetStats } from "../admin/stats";
 import type { Scheduler } from "../clock/scheduler";
@@ -13,7 +8,8 @@ import type { TemplateRegistry } from "../handlers/template-registry";
 import { EndpointRuntime, type RuntimeServices, type RuntimeSettings } from "../jobs/endpoint-runtime";
 import { WebhookSender } from "../jobs/webhooks";
 import type { RateBucket } from "../limits/rate-limiter";
-import type { RegistryAuthRecord } from "../management/registry-auth-record";
+import { Collection, type CollectionHooks } from "./collection";
+import { COLLECTION_NAMES, type CollectionName, type CollectionRecord, type Collections } from "./collections";
 import { newJobId, newWorkerId } from "./ids";
 
 /** What every account shares. */
@@ -27,6 +23,8 @@ export interface AccountDeps {
   webhookTimeoutMs: number;
   /** Seed of the emulator's random choices; each account draws from its own stream of it. */
   seed: number;
+  /** Saves every account's management state (the state file); resolves once it is on disk. */
+  persist: () => Promise<void>;
 }
 
 /** How an endpoint record runs jobs (OpenAPI defaults where a field is absent; `idleTimeout` is in seconds). */
@@ -45,11 +43,11 @@ export function runtimeSettingsOf(endpoint: Endpoint): RuntimeSettings {
  * endpoints, templates, registry auths and jobs): management records, job runtimes, fault rules,
  * counters.
  */
-export class Account {
-  readonly volumes = new Map<string, NetworkVolume>();
-  readonly endpoints = new Map<string, Endpoint>();
-  readonly templates = new Map<string, TemplateRecord>();
-  readonly registryAuths = new Map<string, RegistryAuthRecord>();
+export class Account implements Collections {
+  readonly networkVolumes: Collections["networkVolumes"];
+  readonly endpoints: Collections["endpoints"];
+  readonly templates: Collections["templates"];
+  readonly containerRegistryAuths: Collections["containerRegistryAuths"];
   readonly stats: AccountStats = emptyStats();
   readonly rateBuckets = new Map<string, RateBucket>();
   faults: readonly CompiledFaultRule[] = [];
@@ -63,6 +61,16 @@ export class Account {
     readonly userId: string,
     private readonly deps: AccountDeps,
   ) {
+    const collection = <K extends CollectionName>(hooks?: CollectionHooks<CollectionRecord<K>>) =>
+      new Collection<CollectionRecord<K>>(deps.persist, hooks);
+    this.networkVolumes = collection<"networkVolumes">();
+    // An endpoint's job runtime follows its record: configured on every write, disposed on delete.
+    this.endpoints = collection<"endpoints">({
+      onPut: (endpoint) => this.configureRuntime(endpoint),
+      onDelete: (id) => this.disposeRuntime(id),
+    });
+    this.templates = collection<"templates">();
+    this.containerRegistryAuths = collection<"containerRegistryAuths">();
     this.setFaults(deps.defaultFaults);
     this.webhooks = new WebhookSender(deps.scheduler, this.stats.webhooks, deps.webhookTimeoutMs);
     this.services = {
@@ -118,18 +126,16 @@ export class Account {
     return [...this.templates.values()].filter((t) => t.containerRegistryAuthId === authId);
   }
 
-  /** Stores an endpoint record and (re)configures its runtime (workersMin start at once). */
-  putEndpoint(endpoint: Endpoint): void {
-    this.endpoints.set(endpoint.id, endpoint);
+  /** (Re)configures the job runtime of a stored endpoint record (its workersMin start at once). */
+  private configureRuntime(endpoint: Endpoint): void {
     const settings = runtimeSettingsOf(endpoint);
     const runtime = this.runtimes.get(endpoint.id);
     if (runtime) runtime.configure(settings);
     else this.runtimes.set(endpoint.id, new EndpointRuntime(endpoint.id, settings, this.services));
   }
 
-  /** Deletes an endpoint with its jobs and workers. */
-  deleteEndpoint(id: string): void {
-    this.endpoints.delete(id);
+  /** Stops a deleted endpoint's jobs and workers and forgets its rate-limit counters. */
+  private disposeRuntime(id: string): void {
     this.runtimes.get(id)?.dispose();
     this.runtimes.delete(id);
     for (const key of this.rateBuckets.keys()) if (key.startsWith(`${id}\u0000`)) this.rateBuckets.delete(key);
@@ -140,17 +146,23 @@ export class Account {
     return this.runtimes;
   }
 
-  /** `POST /_emulator/reset`: forgets volumes, endpoints, templates, registry auths, jobs, counters and runtime fault rules. */
-  reset(): void {
+  /** Whether the account holds no management record at all. */
+  isEmpty(): boolean {
+    return COLLECTION_NAMES.every((name) => this[name].size === 0);
+  }
+
+  /**
+   * `POST /_emulator/reset`: forgets every collection's records, jobs (pre-deployed models' too),
+   * counters and runtime fault rules; resolves once the emptied account is persisted.
+   */
+  reset(): Promise<void> {
+    for (const name of COLLECTION_NAMES) this[name].clear();
     for (const runtime of this.runtimes.values()) runtime.dispose();
     this.runtimes.clear();
-    this.volumes.clear();
-    this.endpoints.clear();
-    this.templates.clear();
-    this.registryAuths.clear();
     this.rateBuckets.clear();
     this.setFaults(this.deps.defaultFaults);
     resetStats(this.stats);
+    return this.deps.persist();
   }
 
   /** Stops every runtime and webhook delivery. */

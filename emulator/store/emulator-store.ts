@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { bearerKey } from "../server/auth";
 import { Account, type AccountDeps } from "./account";
+import { COLLECTION_NAMES, type SavedAccount } from "./collections";
 import type { StateFile, StateFileData } from "./state-file";
 
 /** The account id of an API key: a stable hash, so the state file never holds a key. */
@@ -15,11 +16,14 @@ export class EmulatorStore {
   /** Accepted `Authorization` header values, so the hot path does one lookup, no parsing. */
   private readonly byHeader = new Map<string, Account>();
 
+  private readonly deps: AccountDeps;
+
   constructor(
     apiKeys: readonly string[],
-    private readonly deps: AccountDeps,
+    deps: Omit<AccountDeps, "persist">,
     private readonly stateFile: StateFile | undefined,
   ) {
+    this.deps = { ...deps, persist: () => this.persist() };
     for (const key of apiKeys) this.byKey.set(key, this.account(userIdOf(key)));
   }
 
@@ -45,14 +49,14 @@ export class EmulatorStore {
     if (!data) return;
     for (const [userId, saved] of Object.entries(data.accounts)) {
       const account = this.account(userId);
-      for (const a of saved.containerRegistryAuths) account.registryAuths.set(a.id, a);
-      for (const t of saved.templates) account.templates.set(t.id, t);
-      for (const v of saved.networkVolumes) account.volumes.set(v.id, v);
-      for (const e of saved.endpoints) account.putEndpoint(e);
+      for (const name of COLLECTION_NAMES) account[name].load(saved[name] as never);
     }
   }
 
-  /** Saves the management state (a no-op without a state file). */
+  /**
+   * Saves the management state (a no-op without a state file). Every collection write calls it
+   * (collection.ts), so routes never do.
+   */
   persist(): Promise<void> {
     return this.stateFile ? this.stateFile.save(() => this.snapshot()) : Promise.resolve();
   }
@@ -70,13 +74,7 @@ export class EmulatorStore {
   private snapshot(): StateFileData {
     const accounts: StateFileData["accounts"] = {};
     for (const [userId, a] of this.accounts) {
-      if (a.volumes.size + a.endpoints.size + a.templates.size + a.registryAuths.size === 0) continue;
-      accounts[userId] = {
-        networkVolumes: [...a.volumes.values()],
-        endpoints: [...a.endpoints.values()],
-        templates: [...a.templates.values()],
-        containerRegistryAuths: [...a.registryAuths.values()],
-      };
+      if (!a.isEmpty()) accounts[userId] = snapshotOf(a);
     }
     return { version: 1, accounts };
   }
@@ -89,4 +87,9 @@ export class EmulatorStore {
     }
     return account;
   }
+}
+
+/** Every collection of an account as arrays: its part of the state file. */
+function snapshotOf(account: Account): SavedAccount {
+  return Object.fromEntries(COLLECTION_NAMES.map((name) => [name, [...account[name].values()]])) as SavedAccount;
 }

@@ -1,32 +1,23 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { EndpointSchema, NetworkVolumeSchema, TemplateSchema } from "../../sdk/schemas";
-import { RegistryAuthRecordSchema } from "../management/registry-auth-record";
+import { SavedAccountSchema } from "./collections";
 
 /**
- * What `--state-file` holds: management state per account (jobs are not persisted). Templates and
- * registry auths came later: files written before them load as accounts without any. Registry
- * auths hold a password hash, never the password.
+ * What `--state-file` holds: management state per account, one array per collection of
+ * collections.ts (jobs are not persisted). A collection added later loads empty from an older
+ * file. Registry auths hold a password hash, never the password.
  */
 export const StateFileSchema = z.object({
   version: z.literal(1),
-  accounts: z.record(
-    z.string(),
-    z.object({
-      networkVolumes: z.array(NetworkVolumeSchema.loose()),
-      endpoints: z.array(EndpointSchema.loose()),
-      templates: z.array(TemplateSchema.loose()).default([]),
-      containerRegistryAuths: z.array(RegistryAuthRecordSchema).default([]),
-    }),
-  ),
+  accounts: z.record(z.string(), SavedAccountSchema),
 });
 /** The content of a state file. */
 export type StateFileData = z.infer<typeof StateFileSchema>;
 
 /**
- * The state file (issue: `--state-file FILE` persists volumes, endpoints, templates and registry
- * auths per account, so a restart loses nothing). Writes are atomic (temporary file, then rename) and serialized; a
+ * The state file (issue: `--state-file FILE` persists every management collection per account,
+ * so a restart loses nothing). Writes are atomic (temporary file, then rename) and serialized; a
  * write requested while one runs is coalesced into the next.
  */
 export class StateFile {

@@ -89,10 +89,10 @@ function stateOf(key: string): string {
   if (!a) throw new Error("no account");
   const jobs = [...a.allRuntimes()].map(([id, r]) => [id, [...r.jobs.values()].map((j) => [j.id, j.status])]);
   return JSON.stringify({
-    volumes: [...a.volumes.values()],
+    volumes: [...a.networkVolumes.values()],
     endpoints: [...a.endpoints.values()],
     templates: [...a.templates.values()],
-    auths: [...a.registryAuths.values()],
+    auths: [...a.containerRegistryAuths.values()],
     jobs,
   });
 }

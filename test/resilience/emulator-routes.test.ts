@@ -62,10 +62,10 @@ function snapshot(): string {
         .filter(([, runtime]) => runtime.jobs.size > 0)
         .map(([id, runtime]) => [id, [...runtime.jobs.keys()].sort()]);
       return {
-        volumes: [...a.volumes.values()],
+        volumes: [...a.networkVolumes.values()],
         endpoints: [...a.endpoints.values()],
         templates: [...a.templates.values()],
-        auths: [...a.registryAuths.values()],
+        auths: [...a.containerRegistryAuths.values()],
         jobs,
       };
     }),
@@ -80,11 +80,11 @@ let made = 0;
  */
 async function replenish(): Promise<void> {
   const a = account(KEY);
-  while (a.volumes.size < 2) await api.post("/v1/networkvolumes", { name: "v", size: 5, dataCenterId: "EU-RO-1" });
-  while (a.registryAuths.size < 2)
+  while (a.networkVolumes.size < 2) await api.post("/v1/networkvolumes", { name: "v", size: 5, dataCenterId: "EU-RO-1" });
+  while (a.containerRegistryAuths.size < 2)
     await api.post("/v1/containerregistryauth", { name: `auth-${made++}`, username: "u", password: "p" });
   while (a.templates.size < 2) {
-    const containerRegistryAuthId = [...a.registryAuths.keys()][0];
+    const containerRegistryAuthId = [...a.containerRegistryAuths.keys()][0];
     const body = {
       name: `tpl-${made++}`,
       imageName: "ghcr.io/acme/echo:1",
@@ -109,10 +109,10 @@ const idOf = (kind: IdKind, pick: number, ids: (key: string) => string[], random
   const list = ids(kind === "own" ? KEY : OTHER_KEY);
   return list.length ? (list[pick % list.length] as string) : "none";
 };
-const volumeIds = (key: string) => [...account(key).volumes.keys()];
+const volumeIds = (key: string) => [...account(key).networkVolumes.keys()];
 const endpointIds = (key: string) => [...account(key).endpoints.keys()];
 const templateIds = (key: string) => [...account(key).templates.keys()];
-const authIds = (key: string) => [...account(key).registryAuths.keys()];
+const authIds = (key: string) => [...account(key).containerRegistryAuths.keys()];
 const jobIds = (key: string) => [...account(key).allRuntimes().values()].flatMap((r) => [...r.jobs.keys()]);
 
 const TEMPLATES = [

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { EndpointSchema, NetworkVolumeSchema, TemplateSchema } from "../../sdk/schemas";
+import { RegistryAuthRecordSchema } from "../management/registry-auth-record";
+import type { Collection } from "./collection";
+
+/**
+ * The management collections of an account, declared once (issue 29): each name is the account's
+ * property, the state file's key and `/_emulator/state`'s key, and each schema is what a record
+ * is (and what the state file holds of it). Loading, snapshots and reset follow from this table,
+ * so a new collection is one line here.
+ */
+export const COLLECTION_SCHEMAS = {
+  networkVolumes: NetworkVolumeSchema,
+  endpoints: EndpointSchema,
+  templates: TemplateSchema,
+  containerRegistryAuths: RegistryAuthRecordSchema,
+} as const;
+
+/** The name of a management collection. */
+export type CollectionName = keyof typeof COLLECTION_SCHEMAS;
+
+/** The record type of each collection. */
+export type CollectionRecord<K extends CollectionName> = z.output<(typeof COLLECTION_SCHEMAS)[K]>;
+
+/** Every collection of an account, by name. */
+export type Collections = { readonly [K in CollectionName]: Collection<CollectionRecord<K>> };
+
+/** The names, in the order the state file and `/_emulator/state` list them. */
+export const COLLECTION_NAMES = Object.keys(COLLECTION_SCHEMAS) as CollectionName[];
+
+/**
+ * One account's part of the state file: every collection as an array. A collection added after a
+ * file was written loads empty from it (`default([])`), and records are read `loose`, so a field
+ * the schema does not name (written by a newer emulator) survives a load and the next save.
+ */
+export const SavedAccountSchema = z.object(savedAccountShape());
+
+function savedAccountShape(): { [K in CollectionName]: z.ZodDefault<z.ZodArray<z.ZodType<CollectionRecord<K>>>> } {
+  const shape: Partial<Record<CollectionName, z.ZodType>> = {};
+  for (const name of COLLECTION_NAMES) shape[name] = z.array(COLLECTION_SCHEMAS[name].loose()).default([]);
+  return shape as ReturnType<typeof savedAccountShape>;
+}
+/** One account's part of the state file. */
+export type SavedAccount = z.output<typeof SavedAccountSchema>;

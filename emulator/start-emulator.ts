@@ -20,6 +20,10 @@ export interface RunningEmulator {
   url: string;
   /** Management base URL (`url + "/v1"`), for `RUNPOD_API_URL`. */
   apiUrl: string;
+  /** Management API v1's base URL, `url + "/v1"`. */
+  apiUrlV1: string;
+  /** Management API v2's base URL, `url + "/v2"` (the same as `queueUrl`: one base serves both). */
+  apiUrlV2: string;
   /** Job operations base URL (`url + "/v2"`), for `RUNPOD_QUEUE_URL`. */
   queueUrl: string;
   port: number;
@@ -117,6 +121,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     url,
     apiUrl: `${url}/v1`,
+    apiUrlV1: `${url}/v1`,
+    apiUrlV2: `${url}/v2`,
     queueUrl: `${url}/v2`,
     port,
     host,

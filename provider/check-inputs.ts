@@ -1,5 +1,7 @@
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
+import { versionFieldProblems } from "../sdk/schemas/api-version-fields";
+import { configuredApiVersion } from "./provider-config";
 import type { BookkeepingInput } from "./field-rules";
 import { isUnknown, userProps } from "./property-values";
 
@@ -53,4 +55,25 @@ export function adoptIdFailures(inputs: Record<string, unknown>): CheckFailure[]
   const v = inputs.adoptId;
   if (v === undefined || isUnknown(v) || (typeof v === "string" && v.trim() !== "")) return [];
   return [{ property: "adoptId", reason: "must be the id of an existing resource (a non-empty string)" }];
+}
+
+/**
+ * Failures for inputs the configured management API version cannot carry (issue 28: a storage
+ * tier on v1, a pod reset field on v2), naming the field, both versions and how to switch. Values
+ * still unknown at preview are judged once known.
+ */
+export function versionFailures(kind: string, inputs: Record<string, unknown>): CheckFailure[] {
+  const known: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(userProps(inputs))) if (!isUnknown(v)) known[k] = v;
+  let version;
+  try {
+    version = configuredApiVersion();
+  } catch (err) {
+    // The API URL names no version: say so at preview, once per resource, naming the setting.
+    return [{ property: "", reason: (err as Error).message }];
+  }
+  return versionFieldProblems(kind, version, known).map((p) => ({
+    property: p.field,
+    reason: `${p.value}: ${p.rule}`,
+  }));
 }

@@ -49,6 +49,8 @@ export const NETWORK_VOLUME_FIELDS: FieldTable<NetworkVolumeArgs> = {
   size: {},
   // A volume lives in one data center; moving it means a new, empty volume.
   dataCenterId: { replaces: true },
+  // A storage tier is chosen at creation (v2's `type` is immutable).
+  type: { replaces: true },
 };
 
 /** ServerlessEndpoint inputs. */

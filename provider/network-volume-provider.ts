@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
 import { RunpodError } from "../sdk/errors";
 import { type NetworkVolume, NetworkVolumeCreateInputSchema, volumeSizeChangeProblem } from "../sdk/schemas";
-import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures } from "./check-inputs";
+import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";
@@ -85,7 +85,11 @@ export const networkVolumeProvider = {
   configure: configureProvider,
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
-    const failures = [...schemaFailures(VolumeInputsSchema, news), ...adoptIdFailures(news)];
+    const failures = [
+      ...schemaFailures(VolumeInputsSchema, news),
+      ...adoptIdFailures(news),
+      ...versionFailures("networkVolume", news),
+    ];
     const oldSize = olds.size;
     const newSize = news.size;
     const sameDataCenter = olds.dataCenterId === news.dataCenterId;

@@ -18,6 +18,12 @@ export interface NetworkVolumeArgs {
    */
   dataCenterId: pulumi.Input<string>;
   /**
+   * Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management
+   * API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change
+   * REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
+   */
+  type?: pulumi.Input<string>;
+  /**
    * Id of an existing volume to take under management instead of creating one (the import path,
    * since `pulumi import` does not work for dynamic resources). Its data center must match; its
    * name and size are converged to these inputs.
@@ -36,6 +42,8 @@ export class NetworkVolume extends RunpodResource {
   declare readonly size: pulumi.Output<number>;
   /** Data center. */
   declare readonly dataCenterId: pulumi.Output<string>;
+  /** Storage tier, as the platform reports it (v2; undefined on v1, which has no tiers). */
+  declare readonly type: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
     super("NetworkVolume", name, { ...args, ...namingInputs(name, "NetworkVolume", args.name) }, opts);

@@ -1,6 +1,6 @@
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
-import type { RunpodClientOptions } from "../sdk/config";
+import { type ApiVersion, apiVersionOf, DEFAULT_API_URL, type RunpodClientOptions } from "../sdk/config";
 import { isSeed, seededRandom } from "../sdk/seeded-random";
 
 /**
@@ -33,6 +33,17 @@ export function configureFromStack(config: ConfigSource | undefined): void {
 /** `configure` of every provider object: the engine hands each one the stack config once per process. */
 export async function configureProvider(req: ConfigureRequest): Promise<void> {
   configureFromStack(req.config);
+}
+
+/**
+ * The management API version the provider talks: the last path segment of the configured URL
+ * (`runpod:apiUrl`, then `RUNPOD_API_URL`, then the default, v2). Read by `check` at preview,
+ * without building a client or sending anything; a URL that names no version is a
+ * `ConfigurationError` naming it.
+ */
+export function configuredApiVersion(): ApiVersion {
+  const url = configured.apiUrl ?? (process.env.RUNPOD_API_URL?.trim() || DEFAULT_API_URL);
+  return apiVersionOf(url.replace(/\/+$/, ""), configured.apiUrl ? "runpod:apiUrl" : "RUNPOD_API_URL");
 }
 
 /** Overrides the configuration directly (tests and in-process use). */

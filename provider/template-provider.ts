@@ -54,7 +54,7 @@ async function converge(client: RunpodClient, found: Template, inputs: Props): P
   const changed = changedFields(found as Props, inputs, TEMPLATE_FIELDS).filter((k) => !FIXED_KEYS.includes(k));
   if (changed.length === 0) return { id: found.id, outs: templateOutputs(found, inputs) };
   try {
-    const updated = await client.templates.update(found.id, pick(inputs, changed) as TemplateUpdateInput, {
+    const updated = await client.v1.templates.update(found.id, pick(inputs, changed) as TemplateUpdateInput, {
       method: "POST",
     });
     return { id: found.id, outs: templateOutputs(updated, inputs) };
@@ -139,7 +139,7 @@ export const templateProvider = {
     const changed = changedFields(olds, news, TEMPLATE_FIELDS);
     const template =
       changed.length > 0
-        ? await client.templates.update(id, pick(news, changed) as TemplateUpdateInput, { method: "POST" })
+        ? await client.v1.templates.update(id, pick(news, changed) as TemplateUpdateInput, { method: "POST" })
         : await client.templates.get(id);
     return { outs: templateOutputs(template, news) };
   },

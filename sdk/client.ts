@@ -1,14 +1,26 @@
-import { type RunpodClientOptions, resolveClientConfig } from "./config";
+import { type ApiVersion, type RunpodClientOptions, resolveClientConfig } from "./config";
 import { EndpointJobs } from "./jobs/endpoint-jobs";
-import { ContainerRegistryAuths } from "./management/container-registry-auths";
-import { Endpoints } from "./management/endpoints";
-import { NetworkVolumes } from "./management/network-volumes";
-import { Templates } from "./management/templates";
+import type {
+  ContainerRegistryAuthOperations,
+  EndpointOperations,
+  ManagementApi,
+  NetworkVolumeOperations,
+  TemplateOperations,
+} from "./management/neutral-api";
+import { ManagementV1 } from "./management/v1/management-v1";
+import { ManagementV2 } from "./management/v2/management-v2";
+import { NetworkVolumesOnV2 } from "./management/v2-dialect/network-volumes";
 import { Transport } from "./transport";
 
 /**
- * Typed client for the platform's documented API: management (`/v1`) and queue-based job
- * operations (`/v2/<endpoint_id>/...`).
+ * Typed client for the platform's documented API: management, in both versions, and the
+ * queue-based job operations (`/v2/<endpoint_id>/...`).
+ *
+ * The management base URL (`apiUrl`) names the version: `https://api.runpod.io/v2` (the default)
+ * or a URL ending in `/v1`. `networkVolumes`, `endpoints`, `templates` and
+ * `containerRegistryAuth` are the version-neutral operations (v1's field names, on either
+ * version); `v1` and `v2` hold each version's own operations, and refuse, before sending, to
+ * run on a client that talks the other version.
  *
  * ```ts
  * const client = new RunpodClient(); // RUNPOD_API_KEY, RUNPOD_API_URL, RUNPOD_QUEUE_URL
@@ -16,24 +28,34 @@ import { Transport } from "./transport";
  * const job = await client.jobs("my-endpoint-id").runSync({ input: { prompt: "hi" } });
  * ```
  */
-export class RunpodClient {
-  /** Network volumes (`/v1/networkvolumes`). */
-  readonly networkVolumes: NetworkVolumes;
-  /** Serverless endpoints (`/v1/endpoints`). */
-  readonly endpoints: Endpoints;
-  /** Templates (`/v1/templates`). */
-  readonly templates: Templates;
-  /** Container registry auths (`/v1/containerregistryauth`). */
-  readonly containerRegistryAuth: ContainerRegistryAuths;
+export class RunpodClient implements ManagementApi {
+  /** The management API version this client talks (from `apiUrl`). */
+  readonly apiVersion: ApiVersion;
+  /** Network volumes, on either version. */
+  readonly networkVolumes: NetworkVolumeOperations;
+  /** Serverless endpoints, on either version. */
+  readonly endpoints: EndpointOperations;
+  /** Templates, on either version. */
+  readonly templates: TemplateOperations;
+  /** Container registry credentials, on either version. */
+  readonly containerRegistryAuth: ContainerRegistryAuthOperations;
+  /** Management API v1's own operations (`https://rest.runpod.io/v1`). */
+  readonly v1: ManagementV1;
+  /** Management API v2's own operations (`https://api.runpod.io/v2`). */
+  readonly v2: ManagementV2;
   /** @internal */
   readonly transport: Transport;
 
   constructor(options: RunpodClientOptions = {}) {
     this.transport = new Transport(resolveClientConfig(options));
-    this.networkVolumes = new NetworkVolumes(this.transport);
-    this.endpoints = new Endpoints(this.transport);
-    this.templates = new Templates(this.transport);
-    this.containerRegistryAuth = new ContainerRegistryAuths(this.transport);
+    this.apiVersion = this.transport.config.apiVersion;
+    this.v1 = new ManagementV1(this.transport);
+    this.v2 = new ManagementV2(this.transport);
+    const onV2 = this.apiVersion === "v2";
+    this.networkVolumes = onV2 ? new NetworkVolumesOnV2(this.v2.networkVolumes) : this.v1.networkVolumes;
+    this.endpoints = this.v1.endpoints;
+    this.templates = this.v1.templates;
+    this.containerRegistryAuth = this.v1.containerRegistryAuth;
   }
 
   /** Job operations of an endpoint or a pre-deployed model id. */

@@ -1,7 +1,21 @@
 import { ConfigurationError } from "./errors";
 
-/** Default management API base (DESIGN.md). */
-export const DEFAULT_API_URL = "https://rest.runpod.io/v1";
+/**
+ * Default management API base (DESIGN.md): v2, since the platform retired v1 on 2026-11-15
+ * (`https://rest.runpod.io/v1`, {@link V1_API_URL}, still selects v1).
+ */
+export const DEFAULT_API_URL = "https://api.runpod.io/v2";
+/** The platform's management API v1 base, for accounts and tools that still use it. */
+export const V1_API_URL = "https://rest.runpod.io/v1";
+
+/**
+ * A version of the management API. The base URL's last path segment selects it (`.../v1`,
+ * `.../v2`); the job API (`queueUrl`) is the same for both.
+ */
+export type ApiVersion = "v1" | "v2";
+
+/** The management API versions this client speaks, oldest first. */
+export const API_VERSIONS: readonly ApiVersion[] = ["v1", "v2"];
 /** Default job API base (DESIGN.md). */
 export const DEFAULT_QUEUE_URL = "https://api.runpod.ai/v2";
 
@@ -9,7 +23,10 @@ export const DEFAULT_QUEUE_URL = "https://api.runpod.ai/v2";
 export interface RunpodClientOptions {
   /** API key. Default: `RUNPOD_API_KEY`. A missing key is an error at the first request, not here. */
   apiKey?: string | undefined;
-  /** Management base URL ending in `/v1`. Default: `RUNPOD_API_URL`, else `https://rest.runpod.io/v1`. */
+  /**
+   * Management base URL; its last path segment (`/v1` or `/v2`) selects the API version. Default:
+   * `RUNPOD_API_URL`, else `https://api.runpod.io/v2`.
+   */
   apiUrl?: string | undefined;
   /** Job base URL ending in `/v2`. Default: `RUNPOD_QUEUE_URL`, else `https://api.runpod.ai/v2`. */
   queueUrl?: string | undefined;
@@ -39,6 +56,8 @@ export interface RunpodClientOptions {
 export interface ResolvedClientConfig {
   apiKey: string | undefined;
   apiUrl: string;
+  /** The management API version `apiUrl` names. */
+  apiVersion: ApiVersion;
   queueUrl: string;
   timeoutMs: number;
   maxAttempts: number;
@@ -70,14 +89,29 @@ function baseUrl(value: string, name: string): string {
   return value.replace(/\/+$/, "");
 }
 
+/**
+ * The management API version a base URL names: its last path segment, `v1` or `v2`
+ * (`https://api.runpod.io/v2`, `http://127.0.0.1:8787/v1`). Anything else is a
+ * `ConfigurationError` naming the URL and the rule.
+ */
+export function apiVersionOf(apiUrl: string, name = "apiUrl"): ApiVersion {
+  const segment = new URL(apiUrl).pathname.replace(/\/+$/, "").split("/").pop();
+  if (segment === "v1" || segment === "v2") return segment;
+  throw new ConfigurationError(
+    `${name} = ${JSON.stringify(apiUrl)} must end in /v1 or /v2, the management API version (default ${DEFAULT_API_URL})`,
+  );
+}
+
 /** Resolves options: explicit option, then environment, then DESIGN.md's defaults. */
 export function resolveClientConfig(
   options: RunpodClientOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedClientConfig {
+  const apiUrl = baseUrl(nonEmpty(options.apiUrl) ?? nonEmpty(env.RUNPOD_API_URL) ?? DEFAULT_API_URL, "apiUrl");
   return {
     apiKey: nonEmpty(options.apiKey) ?? nonEmpty(env.RUNPOD_API_KEY),
-    apiUrl: baseUrl(nonEmpty(options.apiUrl) ?? nonEmpty(env.RUNPOD_API_URL) ?? DEFAULT_API_URL, "apiUrl"),
+    apiUrl,
+    apiVersion: apiVersionOf(apiUrl),
     queueUrl: baseUrl(nonEmpty(options.queueUrl) ?? nonEmpty(env.RUNPOD_QUEUE_URL) ?? DEFAULT_QUEUE_URL, "queueUrl"),
     timeoutMs: options.timeoutMs ?? 30_000,
     maxAttempts: Math.max(1, options.maxAttempts ?? 4),

@@ -15,7 +15,8 @@ export type RunpodErrorCode =
   | "aborted"
   | "invalid_response"
   | "invalid_request"
-  | "configuration_error";
+  | "configuration_error"
+  | "unsupported_operation";
 
 /** What is known of the request an error belongs to. Never holds headers, so never the API key. */
 export interface RequestInfo {
@@ -54,6 +55,19 @@ export function apiErrorCode(status: number): RunpodErrorCode {
   }
 }
 
+/**
+ * An RFC 9457 problem answer (`application/problem+json`), as management API v2 sends its errors:
+ * a short `title`, the `detail` of this occurrence, and `errors`, one message per invalid field.
+ */
+export interface ProblemDetails {
+  /** Short summary of the kind of problem, e.g. `Not Found`. */
+  title?: string | undefined;
+  /** What went wrong with this request. */
+  detail?: string | undefined;
+  /** Individual request-validation failures, e.g. `$.size: must be >= 10`. */
+  errors?: readonly string[] | undefined;
+}
+
 /** The platform answered with a non-success status. Its `code` follows from the status ({@link apiErrorCode}). */
 export class APIError extends RunpodError {
   override name = "APIError";
@@ -66,18 +80,31 @@ export class APIError extends RunpodError {
     /** HTTP status code. */
     readonly status: number,
     request: RequestInfo,
-    /** The platform's own message, when it sent one. */
+    /** The platform's own message, when it sent one (a v2 problem's `detail`, else its `title`). */
     readonly platformMessage: string | undefined,
     /** The platform's request id (`x-request-id` header or body `requestId`), when present. */
     readonly requestId: string | undefined,
     /** The server's `Retry-After` hint in ms, when it sent one (429s, some 503s). */
     readonly retryAfterMs?: number,
+    /** The problem answer's fields, when the platform sent one (management API v2). */
+    readonly problem?: ProblemDetails,
   ) {
     const detail = platformMessage ? `: ${platformMessage}` : "";
+    const errors = problem?.errors?.length ? ` (${problem.errors.join("; ")})` : "";
     const rid = requestId ? ` (request id ${requestId})` : "";
-    super(apiErrorCode(status), `${request.method} ${request.path} failed with ${status}${detail}${rid}`);
+    super(apiErrorCode(status), `${request.method} ${request.path} failed with ${status}${detail}${errors}${rid}`);
     this.method = request.method;
     this.path = request.path;
+  }
+
+  /** The problem's `title`, when the answer was a problem object. */
+  get title(): string | undefined {
+    return this.problem?.title;
+  }
+
+  /** The problem's `errors` list (one message per invalid field), empty when there was none. */
+  get errors(): readonly string[] {
+    return this.problem?.errors ?? [];
   }
 
   /** The error for an answer's status: the subclass of its code (400, 401, 404, 413, 429, 5xx), else an `APIError`. */
@@ -87,9 +114,10 @@ export class APIError extends RunpodError {
     platformMessage: string | undefined,
     requestId: string | undefined,
     retryAfterMs?: number,
+    problem?: ProblemDetails,
   ): APIError {
     const ErrorClass = API_ERROR_CLASSES[apiErrorCode(status)] ?? APIError;
-    return new ErrorClass(status, request, platformMessage, requestId, retryAfterMs);
+    return new ErrorClass(status, request, platformMessage, requestId, retryAfterMs, problem);
   }
 }
 
@@ -184,6 +212,29 @@ export class RequestValidationError extends RunpodError {
     context?: string,
   ) {
     super("invalid_request", `${context ? `${context}: ` : ""}${describeProblems(problems)}`);
+  }
+}
+
+/**
+ * An operation, or a field of its input, that the management API version this client talks does
+ * not have (a pod reset on v2, a storage tier on v1). Nothing was sent; the message names the
+ * operation (or field), the version that has it, and how to select that version.
+ */
+export class UnsupportedOperationError extends RunpodError {
+  override name = "UnsupportedOperationError";
+  constructor(
+    /** What is not available, e.g. `pods.reset` or `networkVolumes.create: type`. */
+    readonly operation: string,
+    /** The version the client talks. */
+    readonly version: "v1" | "v2",
+    /** Why, or what to do instead. */
+    readonly hint?: string,
+  ) {
+    const other = version === "v1" ? "v2" : "v1";
+    super(
+      "unsupported_operation",
+      `${operation} is not available on management API ${version} (only on ${other}); this client talks ${version} because its apiUrl ends in /${version}${hint ? `: ${hint}` : ""}`,
+    );
   }
 }
 

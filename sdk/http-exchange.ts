@@ -13,7 +13,7 @@ export interface ExchangeRequest {
   origin: string;
   /** Path and query, starting with `/`. */
   path: string;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   headers: Readonly<Record<string, string>>;
   body: string | undefined;
   signal: AbortSignal | undefined;

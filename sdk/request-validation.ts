@@ -1,5 +1,7 @@
 import type { z } from "zod";
+import type { ApiVersion } from "./config";
 import { RequestValidationError } from "./errors";
+import { versionFieldProblems } from "./schemas/api-version-fields";
 import { fieldProblems } from "./schemas/validation";
 
 /**
@@ -16,6 +18,26 @@ export function validateRequest<S extends z.ZodType>(
   if (parsed.success) return parsed.data;
   const problems = fieldProblems(parsed.error, value).map((p) => (field && !p.field ? { ...p, field } : p));
   throw new RequestValidationError(problems, context);
+}
+
+/**
+ * Validates version-neutral input for an operation on `version`, before anything is sent: the
+ * schema's rules, then the inputs only the other version has (`VERSION_ONLY_FIELDS[kind]`). One
+ * `RequestValidationError` names every field.
+ */
+export function validateForVersion<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  context: string,
+  kind: string,
+  version: ApiVersion,
+): z.infer<S> {
+  const valid = validateRequest(schema, value, context);
+  if (valid !== null && typeof valid === "object") {
+    const problems = versionFieldProblems(kind, version, valid as Record<string, unknown>);
+    if (problems.length) throw new RequestValidationError(problems, context);
+  }
+  return valid;
 }
 
 /**

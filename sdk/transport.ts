@@ -7,6 +7,7 @@ import {
   APIError,
   ConnectionError,
   type RequestInfo,
+  type ProblemDetails,
   ResponseValidationError,
   type RunpodError,
   TimeoutError,
@@ -28,7 +29,7 @@ export interface CallOptions {
 
 /** One request as the operations describe it. */
 export interface TransportRequest<T> {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** Absolute base (`apiUrl` or `queueUrl`) plus path. */
   base: string;
   path: string;
@@ -117,7 +118,12 @@ export class Transport {
     if (this.headers?.key !== apiKey) {
       this.headers = {
         key: apiKey,
-        value: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "application/json" },
+        value: {
+          authorization: `Bearer ${apiKey}`,
+          "content-type": "application/json",
+          // v2 answers errors as RFC 9457 problem objects.
+          accept: "application/json, application/problem+json",
+        },
       };
     }
     return this.headers.value;
@@ -170,7 +176,9 @@ export class Transport {
     const requestId = headerValue(responseHeaders["x-request-id"]) ?? body.requestId;
     const retryAfterMs = parseRetryAfter(responseHeaders["retry-after"]);
     const info = requestInfo(req, path);
-    const error = APIError.fromResponse(status, info, body.message ?? body.error, requestId, retryAfterMs);
+    const problem = problemOf(body);
+    const message = body.message ?? body.detail ?? body.error ?? body.title;
+    const error = APIError.fromResponse(status, info, message, requestId, retryAfterMs, problem);
     return this.retry(req, origin, path, headers, attempt, started, { kind: "response", status, retryAfterMs }, error);
   }
 
@@ -232,11 +240,22 @@ function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function parseErrorBody(text: string): {
+type ErrorBody = {
   message?: string | undefined;
   error?: string | undefined;
   requestId?: string | undefined;
-} {
+  title?: string | undefined;
+  detail?: string | undefined;
+  errors?: string[] | undefined;
+};
+
+/** The problem fields of an error body, when it is an RFC 9457 problem object (has a `title` or `detail`). */
+function problemOf(body: ErrorBody): ProblemDetails | undefined {
+  if (body.title === undefined && body.detail === undefined) return undefined;
+  return { title: body.title, detail: body.detail, errors: body.errors };
+}
+
+function parseErrorBody(text: string): ErrorBody {
   if (!text) return {};
   try {
     const parsed = ErrorBodySchema.safeParse(JSON.parse(text));

@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler } from "fastify";
 import { type CompiledFaultRule, matchFaultRule } from "./fault-rules";
 import type { FaultStats } from "./fault-stats";
+import { sendError } from "../server/http-errors";
 
 export { emptyFaultStats, type FaultStats } from "./fault-stats";
 
@@ -43,15 +44,14 @@ export function injectFaults(
   const proceed = () => {
     if (rule.errorRate > 0 && random() < rule.errorRate) {
       stats.error++;
-      reply.code(500).send({ error: "injected_fault", message: "injected server error (fault injection)" });
+      const body = { error: "injected_fault", message: "injected server error (fault injection)" };
+      sendError(reply, 500, body, req.routeOptions.config.problems === true);
       return;
     }
     if (rule.rateLimitRate > 0 && random() < rule.rateLimitRate) {
       stats.rateLimit++;
-      reply
-        .code(429)
-        .header("retry-after", "1")
-        .send({ error: "rate_limited", message: "injected rate limit (fault injection)" });
+      const body = { error: "rate_limited", message: "injected rate limit (fault injection)" };
+      sendError(reply.header("retry-after", "1"), 429, body, req.routeOptions.config.problems === true);
       return;
     }
     const lose = rule.lostResponseRate > 0 && random() < rule.lostResponseRate;

@@ -10,6 +10,7 @@ import type { ServerContext } from "../server/server-context";
 import { badField, notFound, parseOr400 } from "../server/http-errors";
 import type { Account } from "../store/account";
 import { newVolumeId } from "../store/ids";
+import { renderVolumeV1 } from "./network-volume-record";
 
 type IdParams = { Params: { networkVolumeId: string } };
 
@@ -44,13 +45,13 @@ export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: ServerCon
       dataCenterId: input.dataCenterId,
     };
     await req.account.networkVolumes.put(volume);
-    return volume;
+    return renderVolumeV1(volume);
   });
 
-  app.get("/v1/networkvolumes", async (req) => [...req.account.networkVolumes.values()]);
+  app.get("/v1/networkvolumes", async (req) => [...req.account.networkVolumes.values()].map(renderVolumeV1));
 
   app.get<IdParams>("/v1/networkvolumes/:networkVolumeId", async (req) =>
-    volumeOf(req.account, req.params.networkVolumeId),
+    renderVolumeV1(volumeOf(req.account, req.params.networkVolumeId)),
   );
 
   // Spec rule 1: POST .../update is a synonym of PATCH; rule 2: size must grow.
@@ -64,7 +65,7 @@ export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: ServerCon
     const next: NetworkVolume = { ...current, ...(input.name !== undefined ? { name: input.name } : {}) };
     if (input.size !== undefined) next.size = input.size;
     await req.account.networkVolumes.put(next);
-    return next;
+    return renderVolumeV1(next);
   };
   app.patch<IdParams>("/v1/networkvolumes/:networkVolumeId", update);
   app.post<IdParams>("/v1/networkvolumes/:networkVolumeId/update", update);

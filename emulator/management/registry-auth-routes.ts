@@ -19,7 +19,7 @@ function authOf(account: Account, id: string): RegistryAuthRecord {
  * Management routes of container registry auths (OpenAPI tag "container registry auths"):
  * create, get, list, delete; there is no update. Answers hold the id and name only.
  */
-export function registerRegistryAuthRoutes(app: FastifyInstance, ctx: ServerContext): void {
+export function registerRegistryAuthRoutes(app: FastifyInstance, _ctx: ServerContext): void {
   app.post("/v1/containerregistryauth", async (req) => {
     const input = parseOr400(ContainerRegistryAuthCreateInputSchema, req.body);
     const record = await createRegistryAuthRecord(input, newRegistryAuthId());
@@ -36,7 +36,9 @@ export function registerRegistryAuthRoutes(app: FastifyInstance, ctx: ServerCont
     return renderRegistryAuth(record);
   });
 
-  app.get("/v1/containerregistryauth", async (req) => [...req.account.containerRegistryAuths.values()].map(renderRegistryAuth));
+  app.get("/v1/containerregistryauth", async (req) =>
+    [...req.account.containerRegistryAuths.values()].map(renderRegistryAuth),
+  );
 
   app.get<IdParams>("/v1/containerregistryauth/:containerRegistryAuthId", async (req) =>
     renderRegistryAuth(authOf(req.account, req.params.containerRegistryAuthId)),

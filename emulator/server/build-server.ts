@@ -6,14 +6,16 @@ import { registerEndpointRoutes } from "../management/endpoint-routes";
 import { registerNetworkVolumeRoutes } from "../management/network-volume-routes";
 import { registerRegistryAuthRoutes } from "../management/registry-auth-routes";
 import { registerTemplateRoutes } from "../management/template-routes";
+import { registerNetworkVolumeRoutesV2 } from "../management/v2/network-volume-routes";
 import { registerImageRoutes } from "../models/image-routes";
-import { HttpError } from "./http-errors";
+import { type ErrorBody, HttpError, isManagementV2Path, sendError } from "./http-errors";
 import { createRequestHook } from "./request-hook";
 import type { RegisterRoutes, ServerContext } from "./server-context";
 
 /** Every module's routes, in registration order. A new route module is added here and only here. */
 const ROUTES: readonly RegisterRoutes[] = [
   registerNetworkVolumeRoutes,
+  registerNetworkVolumeRoutesV2,
   registerEndpointRoutes,
   registerTemplateRoutes,
   registerRegistryAuthRoutes,
@@ -30,7 +32,7 @@ function requestIdGenerator(): () => string {
   return () => `${prefix}${(n++).toString(36)}`;
 }
 
-function clientError(error: FastifyError, bodyLimitLabel: string | undefined) {
+function clientError(error: FastifyError, bodyLimitLabel: string | undefined): ErrorBody {
   switch (error.statusCode) {
     case 413:
       return {
@@ -59,16 +61,21 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     return503OnClosing: true,
     // Malformed URLs and over-long ids, refused before routing: same error shape as everything else.
     frameworkErrors: (error, req, reply) => {
-      (reply as unknown as FastifyReply)
-        .header("x-request-id", req.id)
-        .code(error.statusCode ?? 400)
-        .send({ error: "bad_request", message: error.message });
+      const r = (reply as unknown as FastifyReply).header("x-request-id", req.id);
+      sendError(
+        r,
+        error.statusCode ?? 400,
+        { error: "bad_request", message: error.message },
+        isManagementV2Path(req.url),
+      );
     },
   });
   app.decorateRequest("account", null as never);
   app.addHook("onRoute", (route) => {
     const method = Array.isArray(route.method) ? route.method.join(",") : route.method;
-    route.config = { ...(route.config ?? {}), statKey: `${method} ${route.url}` };
+    // Management v2 routes answer errors as problem objects, decided here once for every route.
+    const problems = isManagementV2Path(route.url);
+    route.config = { ...(route.config ?? {}), statKey: `${method} ${route.url}`, ...(problems ? { problems } : {}) };
   });
   app.addHook("onRequest", createRequestHook(ctx.store, ctx.limiter));
   app.addHook("onSend", loseChosenAnswers);
@@ -84,18 +91,19 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body);
+    const problems = req.routeOptions.config.problems === true;
+    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.body, problems);
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send(clientError(error, req.routeOptions.config.bodyLimitLabel));
+      return sendError(reply, status, clientError(error, req.routeOptions.config.bodyLimitLabel), problems);
     }
     req.log.error(error);
     if (!ctx.log) process.stderr.write(`emulator: unexpected error on ${req.method} ${req.url}: ${error.stack}\n`);
-    return reply.code(500).send({ error: "internal_error", message: "the emulator failed; see its output" });
+    return sendError(reply, 500, { error: "internal_error", message: "the emulator failed; see its output" }, problems);
   });
   app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split("?")[0];
-    reply.code(404).send({ error: "not_found", message: `no route ${req.method} ${path}` });
+    const path = req.url.split("?")[0]!;
+    sendError(reply, 404, { error: "not_found", message: `no route ${req.method} ${path}` }, isManagementV2Path(path));
   });
 
   for (const register of ROUTES) register(app, ctx);

@@ -17,5 +17,7 @@ declare module "fastify" {
     statKey?: string;
     /** Human form of the route's payload limit, for 413 messages. */
     bodyLimitLabel?: string;
+    /** A management API v2 route: errors are RFC 9457 problem objects (`application/problem+json`). */
+    problems?: boolean;
   }
 }

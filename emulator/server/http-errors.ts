@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import type { z } from "zod";
 import { describeProblems, type FieldProblem, fieldProblems, renderValue } from "../../sdk/schemas";
 
@@ -6,6 +7,70 @@ export interface ErrorBody {
   error: string;
   message: string;
   problems?: FieldProblem[];
+}
+
+/**
+ * An RFC 9457 problem object: how management API v2 answers errors (OpenAPI v2 `ErrorResponse`,
+ * content type `application/problem+json`).
+ */
+export interface ProblemBody {
+  title: string;
+  status: number;
+  detail: string;
+  errors?: string[];
+}
+
+/** The content type of a problem answer. */
+export const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
+
+/** Titles of the statuses the emulator answers with (the reason phrases). */
+const TITLES: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/**
+ * The problem object of an error body: `detail` is the message, and each field problem becomes
+ * one `errors` entry written `$.field: rule (got value)` (values of secret fields are never shown).
+ */
+export function problemOf(status: number, body: ErrorBody): ProblemBody {
+  const problem: ProblemBody = { title: TITLES[status] ?? "Error", status, detail: body.message };
+  if (body.problems?.length) {
+    problem.errors = body.problems.map((p) => `$${p.field ? `.${p.field}` : ""}: ${p.rule} (got ${p.value})`);
+  }
+  return problem;
+}
+
+/**
+ * The collections of management API v2 (`/v2/pods`, `/v2/serverless`, ...): a path under one of
+ * them is a v2 management route, whose errors are problem objects. Every other `/v2/<id>/...`
+ * path is the job API's, which kept v1's error bodies.
+ */
+const V2_MANAGEMENT_PATH =
+  /^\/v2\/(?:account|billing|catalog|clusters|network-volumes|pods|registries|serverless|templates)(?:[/?]|$)/;
+
+/** Whether a request path (or route pattern) is one of management API v2's. */
+export function isManagementV2Path(path: string): boolean {
+  return V2_MANAGEMENT_PATH.test(path);
+}
+
+/**
+ * Sends an error answer in the route's dialect: a problem object on management v2 routes, the
+ * `{ error, message, problems }` body everywhere else.
+ */
+export function sendError(reply: FastifyReply, status: number, body: ErrorBody, problems: boolean): FastifyReply {
+  reply.code(status);
+  if (!problems) return reply.send(body);
+  return reply.header("content-type", PROBLEM_CONTENT_TYPE).send(problemOf(status, body));
 }
 
 /** An error that becomes a JSON answer with its status code. */

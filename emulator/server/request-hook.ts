@@ -5,6 +5,7 @@ import type { RateLimiter } from "../limits/rate-limiter";
 import type { Account } from "../store/account";
 import type { EmulatorStore } from "../store/emulator-store";
 import { bearerKey } from "./auth";
+import { sendError } from "./http-errors";
 import "./fastify-types";
 
 const MISSING_KEY = {
@@ -28,7 +29,8 @@ export function createRequestHook(store: EmulatorStore, limiter: RateLimiter) {
     }
     const account = store.accountForAuthorization(req.headers.authorization);
     if (!account) {
-      reply.code(401).send(bearerKey(req.headers.authorization) === undefined ? MISSING_KEY : WRONG_KEY);
+      const body = bearerKey(req.headers.authorization) === undefined ? MISSING_KEY : WRONG_KEY;
+      sendError(reply, 401, body, config.problems === true);
       return;
     }
     req.account = account;

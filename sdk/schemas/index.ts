@@ -1,5 +1,6 @@
 export * from "./container-registry-auth";
 export * from "./endpoint";
+export * from "./gpu-catalog";
 export * from "./image-reference";
 export * from "./job";
 export * from "./known-values";
@@ -9,3 +10,4 @@ export * from "./platform-enums";
 export * from "./template";
 export * from "./platform-values";
 export * from "./validation";
+export * from "./api-version-fields";

@@ -111,4 +111,8 @@ export const ErrorBodySchema = z.object({
   message: z.string().optional(),
   field: z.string().optional(),
   requestId: z.string().optional(),
+  // RFC 9457 problem objects (management API v2): `title`, `detail`, and per-field `errors`.
+  title: z.string().optional(),
+  detail: z.string().optional(),
+  errors: z.array(z.string()).optional(),
 });

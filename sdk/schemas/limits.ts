@@ -5,6 +5,8 @@
 export const LIMITS = {
   /** Network volume size in GB (spec: 0 to 4000, must grow on update). */
   volumeSizeGb: { min: 0, max: 4000 },
+  /** Network volume size in GB on management API v2 (OpenAPI v2: 10 to 4096, must not shrink). */
+  volumeSizeGbV2: { min: 10, max: 4096 },
   /** Endpoint name length (OpenAPI `maxLength`). */
   endpointNameMaxLength: 191,
   /**

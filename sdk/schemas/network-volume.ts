@@ -8,12 +8,17 @@ const sizeGb = z
   .min(LIMITS.volumeSizeGb.min, `must be at least ${LIMITS.volumeSizeGb.min} GB`)
   .max(LIMITS.volumeSizeGb.max, `must be at most ${LIMITS.volumeSizeGb.max} GB`);
 
-/** A network volume as the management API returns it. Extra fields are tolerated. */
+/**
+ * A network volume, as both API versions' answers are read (v1's shape; v2's `dataCenter` is
+ * read as `dataCenterId`). `type` is its storage tier, which only v2 reports. Extra fields are
+ * tolerated.
+ */
 export const NetworkVolumeSchema = z.object({
   id: z.string(),
   name: z.string(),
   size: z.number().int(),
   dataCenterId: z.string(),
+  type: z.string().optional(),
 });
 /** A network volume. */
 export type NetworkVolume = z.infer<typeof NetworkVolumeSchema>;
@@ -21,11 +26,16 @@ export type NetworkVolume = z.infer<typeof NetworkVolumeSchema>;
 /** `GET /networkvolumes`. */
 export const NetworkVolumeListSchema = z.array(NetworkVolumeSchema);
 
-/** Body of `POST /networkvolumes` (OpenAPI `NetworkVolumeCreateInput`; all three fields required). */
+/**
+ * Input for creating a network volume, on either API version: v1's `NetworkVolumeCreateInput`
+ * (all three fields required) plus `type`, the storage tier, which only v2 has (open: a tier the
+ * platform adds is accepted).
+ */
 export const NetworkVolumeCreateInputSchema = z.object({
   name: z.string().min(1, "must not be empty"),
   size: sizeGb,
   dataCenterId: platformId("dataCenter"),
+  type: z.string().min(1, "must not be empty").optional(),
 });
 /** Input for creating a network volume. */
 export type NetworkVolumeCreateInput = z.infer<typeof NetworkVolumeCreateInputSchema>;

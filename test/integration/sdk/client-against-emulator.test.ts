@@ -27,7 +27,7 @@ describe("the client against the emulator", () => {
     expect(await client.networkVolumes.get(vol.id)).toEqual(vol);
     expect((await client.networkVolumes.list()).map((v) => v.id)).toContain(vol.id);
     expect(await client.networkVolumes.update(vol.id, { size: 20 })).toMatchObject({ size: 20 });
-    expect(await client.networkVolumes.update(vol.id, { name: "weights" }, { method: "POST" })).toMatchObject({
+    expect(await client.v1.networkVolumes.update(vol.id, { name: "weights" }, { method: "POST" })).toMatchObject({
       name: "weights",
       size: 20,
     });

@@ -33,7 +33,7 @@ describe("the template and registry auth clients against the emulator", () => {
     expect(await client.templates.get(t.id)).toEqual(t);
     expect((await client.templates.list()).map((x) => x.id)).toContain(t.id);
     expect(await client.templates.update(t.id, { env: { MODE: "fast" } })).toMatchObject({ env: { MODE: "fast" } });
-    expect(await client.templates.update(t.id, { readme: "# hi" }, { method: "POST" })).toMatchObject({
+    expect(await client.v1.templates.update(t.id, { readme: "# hi" }, { method: "POST" })).toMatchObject({
       readme: "# hi",
       env: { MODE: "fast" },
     });

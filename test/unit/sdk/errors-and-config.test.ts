@@ -5,6 +5,7 @@ import {
   AuthenticationError,
   BadRequestError,
   ConfigurationError,
+  apiVersionOf,
   DEFAULT_API_URL,
   DEFAULT_QUEUE_URL,
   InternalServerError,
@@ -13,6 +14,8 @@ import {
   RateLimitError,
   requireApiKey,
   resolveClientConfig,
+  UnsupportedOperationError,
+  versionFieldProblems,
 } from "../../../sdk";
 
 describe("APIError.fromResponse", () => {
@@ -78,7 +81,42 @@ describe("resolveClientConfig", () => {
     expect(() => resolveClientConfig({ queueUrl: "https://u:p@x/v2" }, {})).toThrow(/must not carry credentials/);
   });
 
+  it("selects the management API version from the URL's last path segment, v2 by default", () => {
+    expect(resolveClientConfig({}, {})).toMatchObject({ apiUrl: "https://api.runpod.io/v2", apiVersion: "v2" });
+    expect(resolveClientConfig({ apiUrl: "https://rest.runpod.io/v1" }, {}).apiVersion).toBe("v1");
+    expect(resolveClientConfig({ apiUrl: "http://127.0.0.1:8787/v2/" }, {}).apiVersion).toBe("v2");
+    expect(apiVersionOf("http://proxy.internal/runpod/v1")).toBe("v1");
+    expect(() => resolveClientConfig({ apiUrl: "http://127.0.0.1:8787" }, {})).toThrow(
+      'apiUrl = "http://127.0.0.1:8787" must end in /v1 or /v2, the management API version (default https://api.runpod.io/v2)',
+    );
+    expect(() => apiVersionOf("https://api.runpod.io/v3")).toThrow(ConfigurationError);
+  });
+
   it("reports a missing key with every place it can come from", () => {
     expect(() => requireApiKey(resolveClientConfig({}, {}))).toThrow(/runpod:apiKey.*RUNPOD_API_KEY/);
+  });
+});
+
+describe("versionFieldProblems", () => {
+  it("names an input only the other version has, its value, and how to select that version", () => {
+    expect(versionFieldProblems("networkVolume", "v1", { name: "v", type: "HIGH_PERFORMANCE" })).toEqual([
+      {
+        field: "type",
+        value: '"HIGH_PERFORMANCE"',
+        rule: "storage tiers (STANDARD, HIGH_PERFORMANCE) exist only on management API v2, and the API URL names v1: point runpod:apiUrl (or RUNPOD_API_URL) at a .../v2 URL, or remove type",
+      },
+    ]);
+    expect(versionFieldProblems("networkVolume", "v2", { type: "HIGH_PERFORMANCE" })).toEqual([]);
+    expect(versionFieldProblems("networkVolume", "v1", { name: "v" })).toEqual([]);
+  });
+});
+
+describe("UnsupportedOperationError", () => {
+  it("names the operation, the version the client talks and the one that has it", () => {
+    const err = new UnsupportedOperationError("pods.reset", "v2", "PATCH the pod instead");
+    expect(err).toMatchObject({ code: "unsupported_operation", operation: "pods.reset", version: "v2" });
+    expect(err.message).toBe(
+      "pods.reset is not available on management API v2 (only on v1); this client talks v2 because its apiUrl ends in /v2: PATCH the pod instead",
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { RequestValidationError } from "../errors";
+import { RequestValidationError } from "../../errors";
 import {
   type NetworkVolume,
   type NetworkVolumeCreateInput,
@@ -8,28 +8,33 @@ import {
   type NetworkVolumeUpdateInput,
   NetworkVolumeUpdateInputSchema,
   volumeSizeChangeProblem,
-} from "../schemas";
-import type { Transport } from "../transport";
-import { ManagementResource, type UpdateMethodOptions } from "./management-resource";
+} from "../../schemas";
+import type { Transport } from "../../transport";
+import { ManagementResource, type UpdateMethodOptions } from "../management-resource";
+import type { NetworkVolumeOperations, NetworkVolumeUpdateOptions } from "../neutral-api";
 
-/** Options of {@link NetworkVolumes.update}. */
-export interface VolumeUpdateOptions extends UpdateMethodOptions {
-  /**
-   * The volume's current size, when the caller knows it. The size-only-grows rule is checked
-   * against it before any request; without it, the client reads the volume first.
-   */
-  currentSize?: number | undefined;
-}
+/** Options of {@link NetworkVolumes.update}: the neutral ones, plus v1's choice of verb. */
+export interface VolumeUpdateOptions extends UpdateMethodOptions, NetworkVolumeUpdateOptions {}
 
-/** Network volumes of the management API (`/v1/networkvolumes`): `create`, `get`, `list`, `update`, `delete`. */
-export class NetworkVolumes extends ManagementResource<NetworkVolume, NetworkVolumeCreateInput> {
+/**
+ * Network volumes on management API v1 (`/v1/networkvolumes`): `create`, `get`, `list`, `update`,
+ * `delete`. Its input and answers are the version-neutral ones ({@link NetworkVolumeOperations});
+ * `type` (a storage tier, v2 only) is refused before sending.
+ */
+export class NetworkVolumes
+  extends ManagementResource<NetworkVolume, NetworkVolumeCreateInput>
+  implements NetworkVolumeOperations
+{
   constructor(transport: Transport) {
     super(transport, {
+      version: "v1",
+      api: "v1.networkVolumes",
       path: "/networkvolumes",
       noun: "network volume",
       schema: NetworkVolumeSchema,
       listSchema: NetworkVolumeListSchema,
       createSchema: NetworkVolumeCreateInputSchema,
+      versionFields: "networkVolume",
     });
   }
 

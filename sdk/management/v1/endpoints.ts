@@ -6,9 +6,9 @@ import {
   EndpointSchema,
   type EndpointUpdateInput,
   EndpointUpdateInputSchema,
-} from "../schemas";
-import type { CallOptions, Transport } from "../transport";
-import { ManagementResource, type ReadQuery, type UpdateMethodOptions } from "./management-resource";
+} from "../../schemas";
+import type { CallOptions, Transport } from "../../transport";
+import { ManagementResource, type ReadQuery, type UpdateMethodOptions } from "../management-resource";
 
 /** Options of {@link Endpoints.get} and {@link Endpoints.list}. */
 export interface EndpointReadOptions extends CallOptions {
@@ -28,6 +28,8 @@ export type EndpointUpdateOptions = UpdateMethodOptions;
 export class Endpoints extends ManagementResource<Endpoint, EndpointCreateInput, EndpointReadOptions> {
   constructor(transport: Transport) {
     super(transport, {
+      version: "v1",
+      api: "v1.endpoints",
       path: "/endpoints",
       noun: "endpoint",
       schema: EndpointSchema,

@@ -6,9 +6,9 @@ import {
   TemplateSchema,
   type TemplateUpdateInput,
   TemplateUpdateInputSchema,
-} from "../schemas";
-import type { CallOptions, Transport } from "../transport";
-import { ManagementResource, type ReadQuery, type UpdateMethodOptions } from "./management-resource";
+} from "../../schemas";
+import type { CallOptions, Transport } from "../../transport";
+import { ManagementResource, type ReadQuery, type UpdateMethodOptions } from "../management-resource";
 
 /** Options of {@link Templates.get} and {@link Templates.list}: the OpenAPI's query flags (all default false). */
 export interface TemplateReadOptions extends CallOptions {
@@ -32,6 +32,8 @@ export type TemplateUpdateOptions = UpdateMethodOptions;
 export class Templates extends ManagementResource<Template, TemplateCreateInput, TemplateReadOptions> {
   constructor(transport: Transport) {
     super(transport, {
+      version: "v1",
+      api: "v1.templates",
       path: "/templates",
       noun: "template",
       schema: TemplateSchema,

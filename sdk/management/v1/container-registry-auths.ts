@@ -4,9 +4,9 @@ import {
   ContainerRegistryAuthCreateInputSchema,
   ContainerRegistryAuthListSchema,
   ContainerRegistryAuthSchema,
-} from "../schemas";
-import type { Transport } from "../transport";
-import { ManagementResource } from "./management-resource";
+} from "../../schemas";
+import type { Transport } from "../../transport";
+import { ManagementResource } from "../management-resource";
 
 /**
  * Container registry auths of the management API (`/v1/containerregistryauth`): credentials
@@ -20,6 +20,8 @@ export class ContainerRegistryAuths extends ManagementResource<
 > {
   constructor(transport: Transport) {
     super(transport, {
+      version: "v1",
+      api: "v1.containerRegistryAuth",
       path: "/containerregistryauth",
       noun: "container registry auth",
       schema: ContainerRegistryAuthSchema,

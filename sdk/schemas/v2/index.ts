@@ -1,0 +1,7 @@
+/**
+ * The management API v2 wire schemas (zod), one source for the client, the emulator and the
+ * provider, exported from `runpod-iac/sdk` as the namespace `V2` (`V2.NetworkVolumeSchema`,
+ * `V2.NetworkVolume`). Names follow the OpenAPI's components.
+ */
+export * from "./common";
+export * from "./network-volume";

@@ -1,0 +1,68 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+
+/**
+ * Conformance to the platform's management API v2 OpenAPI description (issue 27: every v2
+ * answer validates, with a real JSON Schema validator). The fixture is the platform's public
+ * description ("Runpod REST API" 2.0.0), kept in the repository so the tests run anywhere.
+ */
+const DOC_FILE = path.join(__dirname, "fixtures/management-api-v2.openapi.json");
+
+type Response = { $ref?: string; content?: Record<string, { schema?: unknown }> };
+type Operation = { responses?: Record<string, Response> };
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown>; responses?: Record<string, Response> };
+};
+
+const doc = JSON.parse(readFileSync(DOC_FILE, "utf8")) as Doc;
+const DOC_ID = "https://runpod.example/management-api-v2.json";
+
+// OpenAPI 3.1 schemas are JSON Schema 2020-12 plus `discriminator` and `x-` annotations.
+const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
+addFormats(ajv);
+ajv.addSchema({ $id: DOC_ID, components: doc.components }, DOC_ID);
+
+const compiled = new Map<string, ValidateFunction>();
+function validatorOf(ref: string): ValidateFunction {
+  let v = compiled.get(ref);
+  if (!v) {
+    v = ajv.compile({ $ref: `${DOC_ID}${ref}` });
+    compiled.set(ref, v);
+  }
+  return v;
+}
+
+/** Problems of `value` against component schema `name` (empty when it conforms). */
+export function v2SchemaProblems(name: string, value: unknown): string[] {
+  const validate = validatorOf(`#/components/schemas/${name}`);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || "(root)"} ${e.message ?? ""} ${JSON.stringify(e.params)}`,
+  );
+}
+
+/**
+ * Problems of an answer against the response the OpenAPI documents for `method` `template`
+ * (e.g. `GET`, `/v2/network-volumes/{id}`) and `status` (falling back to `default`). An answer
+ * whose status the operation does not document is a problem too.
+ */
+export function v2ResponseProblems(method: string, template: string, status: number, body: unknown): string[] {
+  const operation = doc.paths[template]?.[method.toLowerCase()];
+  if (!operation) return [`${method} ${template} is not an operation of the v2 OpenAPI`];
+  let response = operation.responses?.[String(status)] ?? operation.responses?.default;
+  if (response?.$ref) response = doc.components.responses?.[response.$ref.split("/").pop()!];
+  if (!response) return [`${method} ${template} documents no ${status} answer`];
+  const content = response.content;
+  if (!content) return body === undefined || body === "" ? [] : [`${status} documents no body, got one`];
+  const schema = (content["application/json"] ?? content["application/problem+json"])?.schema as
+    { $ref?: string } | undefined;
+  if (!schema?.$ref) return [];
+  const validate = validatorOf(schema.$ref);
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || "(root)"} ${e.message ?? ""} ${JSON.stringify(e.params)}`,
+  );
+}

@@ -21,12 +21,13 @@ describe("NetworkVolume diff", () => {
     ["dataCenterId", "US-TX-3", replace("dataCenterId")],
     ["size", UNKNOWN, update],
     ["dataCenterId", UNKNOWN, replace("dataCenterId")],
+    ["type", "HIGH_PERFORMANCE", replace("type")],
   ])("%s -> %j is %j", async (key, value, expected) => {
     expect(await networkVolumeProvider.diff("id", volumeState, { ...volumeState, [key]: value })).toEqual(expected);
   });
 
   it("covers every volume field with a rule", () => {
-    expect(Object.keys(NETWORK_VOLUME_FIELDS).sort()).toEqual(["dataCenterId", "name", "size"]);
+    expect(Object.keys(NETWORK_VOLUME_FIELDS).sort()).toEqual(["dataCenterId", "name", "size", "type"]);
   });
 });
 

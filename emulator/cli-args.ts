@@ -36,6 +36,8 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --add-data-center ID        a data center besides this release's list, repeatable
   --add-cuda-version X.Y      a CUDA version besides this release's list, repeatable
   --add-cpu-flavor ID         a CPU flavor besides this release's list, repeatable
+  --gpu-pool ID=POOL          the serverless pool of a GPU type (an added one, or to move one),
+                              repeatable, e.g. --gpu-pool "NVIDIA B300=BLACKWELL_288"
   --log                       log every request
   --help                      show this help
 `;
@@ -113,6 +115,21 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
     }
     options[option] = values[flag];
   }
+  if (values["gpu-pool"]) {
+    const pools: Record<string, string> = {};
+    for (const entry of values["gpu-pool"]) {
+      const at = entry.lastIndexOf("=");
+      const id = entry.slice(0, at).trim();
+      const pool = entry.slice(at + 1).trim();
+      if (at < 0 || id === "" || pool === "") {
+        throw new CliUsageError(
+          `--gpu-pool ${JSON.stringify(entry)}: must be GPU_TYPE_ID=POOL, e.g. "NVIDIA B300=BLACKWELL_288"`,
+        );
+      }
+      pools[id] = pool;
+    }
+    options.gpuPools = pools;
+  }
   for (const key of Object.keys(options) as (keyof EmulatorOptions)[]) {
     if (options[key] === undefined) delete options[key];
   }
@@ -147,6 +164,7 @@ function parse(args: string[]) {
       "add-data-center": { type: "string", multiple: true },
       "add-cuda-version": { type: "string", multiple: true },
       "add-cpu-flavor": { type: "string", multiple: true },
+      "gpu-pool": { type: "string", multiple: true },
       seed: { type: "string" },
       log: { type: "boolean" },
       help: { type: "boolean", short: "h" },

@@ -1,5 +1,6 @@
 import type { EmulatorClock } from "./clock/clock";
 import type { FaultRule } from "./faults/fault-rules";
+import type { CapacitySettings } from "./capacity/capacity";
 import type { RateLimitSettings } from "./limits/rate-limiter";
 
 /** The API key accepted when none is configured (documented; use your own outside local tests). */
@@ -56,4 +57,11 @@ export interface EmulatorOptions {
   additionalCudaVersions?: readonly string[];
   /** CPU flavors besides the snapshot (`CPU_FLAVOR_IDS`). */
   additionalCpuFlavorIds?: readonly string[];
+  /**
+   * The serverless GPU pool of GPU types, by id (`--gpu-pool ID=POOL`): an added type joins a pool
+   * (otherwise serverless cannot rent it), or a known type moves to another one.
+   */
+  gpuPools?: Readonly<Record<string, string>>;
+  /** The machines' stock: GPUs per type and vCPUs per flavor in each data center. Default: 16 GPUs, 512 vCPUs. */
+  capacity?: Partial<CapacitySettings>;
 }

@@ -6,6 +6,7 @@ import { Scheduler } from "./clock/scheduler";
 import { compileFaultRule } from "./faults/fault-rules";
 import { loadHandlerFiles, TemplateRegistry } from "./handlers/template-registry";
 import { DEFAULT_RATE_LIMIT_SETTINGS, RateLimiter, type RateLimitSettings } from "./limits/rate-limiter";
+import { Capacity, DEFAULT_CAPACITY } from "./capacity/capacity";
 import { PlatformCatalog } from "./management/platform-catalog";
 import { additionalPlatformValues } from "./management/platform-options";
 import { IMAGE_MODEL_IDS, ImageStore, imageModelTemplate } from "./models/image-model";
@@ -70,7 +71,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   const seed = options.seed ?? freshSeed();
   const apiKeys = checkKeys(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
-  const catalog = new PlatformCatalog(additionalPlatformValues(options));
+  const catalog = new PlatformCatalog(additionalPlatformValues(options), options.gpuPools);
+  const capacity = new Capacity({ ...DEFAULT_CAPACITY, ...options.capacity });
   const clock =
     options.clock ?? (options.timeScale === 0 ? new ManualClock() : new ScaledClock(options.timeScale ?? 1));
   const templates = new TemplateRegistry(options.handlersDir ? await loadHandlerFiles(options.handlersDir) : []);
@@ -92,7 +94,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     options.stateFile ? new StateFile(path.resolve(options.stateFile)) : undefined,
   );
   const limiter = new RateLimiter(clock, rateLimitSettings(options.rateLimits));
-  const app = buildServer({ store, scheduler, limiter, templates, images, catalog, log: options.log ?? false });
+  const app = buildServer({
+    store,
+    scheduler,
+    limiter,
+    templates,
+    images,
+    catalog,
+    capacity,
+    log: options.log ?? false,
+  });
   const host = options.host ?? DEFAULT_HOST;
   try {
     await store.load();

@@ -18,6 +18,8 @@ export type { VolumeUpdateOptions } from "./management/v1/network-volumes";
 export { NetworkVolumes } from "./management/v1/network-volumes";
 export type { TemplateReadOptions, TemplateUpdateOptions } from "./management/v1/templates";
 export { Templates } from "./management/v1/templates";
+export type { CpuCatalogOptions, DataCenterCatalogOptions, GpuCatalogOptions } from "./management/v2/catalog";
+export { CatalogV2 } from "./management/v2/catalog";
 export { ManagementV2 } from "./management/v2/management-v2";
 export { NetworkVolumesV2 } from "./management/v2/network-volumes";
 export { NetworkVolumesOnV2, volumeCreateToV2, volumeFromV2 } from "./management/v2-dialect/network-volumes";

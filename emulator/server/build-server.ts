@@ -6,6 +6,7 @@ import { registerEndpointRoutes } from "../management/endpoint-routes";
 import { registerNetworkVolumeRoutes } from "../management/network-volume-routes";
 import { registerRegistryAuthRoutes } from "../management/registry-auth-routes";
 import { registerTemplateRoutes } from "../management/template-routes";
+import { registerCatalogRoutesV2 } from "../management/v2/catalog-routes";
 import { registerNetworkVolumeRoutesV2 } from "../management/v2/network-volume-routes";
 import { registerImageRoutes } from "../models/image-routes";
 import { type ErrorBody, HttpError, isManagementV2Path, sendError } from "./http-errors";
@@ -16,6 +17,7 @@ import type { RegisterRoutes, ServerContext } from "./server-context";
 const ROUTES: readonly RegisterRoutes[] = [
   registerNetworkVolumeRoutes,
   registerNetworkVolumeRoutesV2,
+  registerCatalogRoutesV2,
   registerEndpointRoutes,
   registerTemplateRoutes,
   registerRegistryAuthRoutes,

@@ -93,6 +93,12 @@ export function badField(field: string, value: unknown, rule: string): HttpError
   return badRequest([{ field, value: renderValue(value, field), rule }]);
 }
 
+/** 422 for one field whose value is malformed (v2's answer to a query value it cannot read). */
+export function unprocessableField(field: string, value: unknown, rule: string): HttpError {
+  const problems = [{ field, value: renderValue(value, field), rule }];
+  return new HttpError(422, { error: "unprocessable", message: describeProblems(problems), problems });
+}
+
 /** 404 for an unknown id. */
 export function notFound(message: string): HttpError {
   return new HttpError(404, { error: "not_found", message });

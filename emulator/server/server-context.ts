@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import type { Capacity } from "../capacity/capacity";
 import type { Scheduler } from "../clock/scheduler";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import type { PlatformCatalog } from "../management/platform-catalog";
@@ -19,6 +20,8 @@ export interface ServerContext {
   images: ImageStore;
   /** GPU types, data centers, CUDA versions and CPU flavors the emulated platform knows. */
   catalog: PlatformCatalog;
+  /** The machines: GPUs and vCPUs per data center, and what of them is in use. */
+  capacity: Capacity;
   /** Log every request (fastify's logger); off by default, the hot path stays quiet. */
   log: boolean;
 }

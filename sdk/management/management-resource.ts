@@ -13,6 +13,27 @@ export interface UpdateMethodOptions extends CallOptions {
 /** Query parameters of a read (`?includeTemplate=true`, a list filter); undefined values are not sent. */
 export type ReadQuery = Record<string, string | number | boolean | undefined>;
 
+/**
+ * Sends a management request of an operation that belongs to `version` (named `operation` in
+ * errors, e.g. `v2.catalog.gpus`), after checking the client talks that version: otherwise an
+ * `UnsupportedOperationError`, and nothing is sent.
+ */
+export function sendOnVersion<U>(
+  transport: Transport,
+  version: ApiVersion,
+  operation: string,
+  req: Omit<TransportRequest<U>, "base">,
+): Promise<U> {
+  const talks = transport.config.apiVersion;
+  if (talks !== version) return Promise.reject(new UnsupportedOperationError(operation, talks));
+  return transport.send({ ...req, base: transport.config.apiUrl });
+}
+
+/** A list query value as the v2 API takes it: arrays comma-separated (OpenAPI `style: form, explode: false`). */
+export function queryList(values: readonly string[] | undefined): string | undefined {
+  return values === undefined || values.length === 0 ? undefined : values.join(",");
+}
+
 /** What tells one management resource from another: where it lives and what it looks like. */
 export interface ResourceDescription<T> {
   /** The management API version the resource belongs to; the client must talk that version. */
@@ -124,11 +145,7 @@ export abstract class ManagementResource<T, C, R extends CallOptions = CallOptio
    * client talks this resource's API version.
    */
   protected send<U>(operation: string, req: Omit<TransportRequest<U>, "base">): Promise<U> {
-    const talks = this.transport.config.apiVersion;
-    if (talks !== this.resource.version) {
-      return Promise.reject(new UnsupportedOperationError(`${this.resource.api}.${operation}`, talks));
-    }
-    return this.transport.send({ ...req, base: this.transport.config.apiUrl });
+    return sendOnVersion(this.transport, this.resource.version, `${this.resource.api}.${operation}`, req);
   }
 
   /** Validates and sends a v1 update (see {@link sendUpdate}). */

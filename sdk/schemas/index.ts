@@ -1,6 +1,6 @@
 export * from "./container-registry-auth";
 export * from "./endpoint";
-export * from "./gpu-catalog";
+export * from "./platform-catalog";
 export * from "./image-reference";
 export * from "./job";
 export * from "./known-values";

@@ -5,7 +5,7 @@ import type { ServerContext } from "../../server/server-context";
 import { badField, notFound, parseOr400 } from "../../server/http-errors";
 import type { Account } from "../../store/account";
 import { newVolumeId } from "../../store/ids";
-import { renderVolumeV2 } from "../network-volume-record";
+import { DEFAULT_VOLUME_TYPE, renderVolumeV2 } from "../network-volume-record";
 
 type IdParams = { Params: { id: string } };
 
@@ -25,15 +25,21 @@ export function registerNetworkVolumeRoutesV2(app: FastifyInstance, ctx: ServerC
   app.post("/v2/network-volumes", async (req, reply) => {
     const input = parseOr400(V2.CreateNetworkVolumeRequestSchema, req.body);
     ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.NetworkVolume, { dataCenterId: input.dataCenter });
-    if (input.type !== undefined && !(V2.VOLUME_TYPES as readonly string[]).includes(input.type)) {
-      throw badField("type", input.type, `must be one of ${V2.VOLUME_TYPES.join(", ")}`);
+    const tiers = ctx.catalog.dataCenter(input.dataCenter)?.networkVolumeTypes ?? [];
+    if (input.type !== undefined && !tiers.includes(input.type)) {
+      throw badField(
+        "type",
+        input.type,
+        `is not a storage tier of data center ${input.dataCenter} (it has ${tiers.join(", ")})`,
+      );
     }
     const volume: NetworkVolume = {
       id: newVolumeId(),
       name: input.name,
       size: input.size,
       dataCenterId: input.dataCenter,
-      ...(input.type !== undefined ? { type: input.type } : {}),
+      // The data center's primary tier when none is asked for (OpenAPI v2 CreateNetworkVolumeRequest.type).
+      type: input.type ?? tiers[0] ?? DEFAULT_VOLUME_TYPE,
     };
     await req.account.networkVolumes.put(volume);
     return reply.code(201).send(renderVolumeV2(volume));

@@ -1,4 +1,5 @@
 import type { Transport } from "../../transport";
+import { CatalogV2 } from "./catalog";
 import { NetworkVolumesV2 } from "./network-volumes";
 
 /**
@@ -9,8 +10,11 @@ import { NetworkVolumesV2 } from "./network-volumes";
 export class ManagementV2 {
   /** `/v2/network-volumes`. */
   readonly networkVolumes: NetworkVolumesV2;
+  /** `/v2/catalog/...`: GPU types, CPU flavors, data centers. */
+  readonly catalog: CatalogV2;
 
   constructor(transport: Transport) {
     this.networkVolumes = new NetworkVolumesV2(transport);
+    this.catalog = new CatalogV2(transport);
   }
 }

@@ -5,3 +5,4 @@
  */
 export * from "./common";
 export * from "./network-volume";
+export * from "./catalog";

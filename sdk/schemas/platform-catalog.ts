@@ -125,3 +125,99 @@ export function serverlessPools(
   }
   return pools;
 }
+
+/** A CPU flavor of the catalog (v2 `CpuType`, without availability). */
+export interface CpuCatalogEntry {
+  /** The flavor id (`cpuFlavorIds`, pods' `cpu.id`). */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** Flavor group: compute, general purpose or memory optimized. */
+  group: string;
+  /** vCPUs one pod or worker may have. */
+  vcpu: { min: number; max: number };
+  /** GB of RAM per vCPU. */
+  ramGbPerVcpu: number;
+  /** Dollars per vCPU-hour, for pods (secure cloud) and serverless workers. */
+  price: { securePerVcpu: number; serverlessPerVcpu: number };
+}
+
+/** This release's snapshot of the CPU flavors (v1's pod enum, which adds the memory-optimized `cpu3m` and `cpu5m`). */
+export const CPU_CATALOG: readonly CpuCatalogEntry[] = [
+  { id: "cpu3c", name: "Compute-Optimized (3rd gen)", group: "COMPUTE_OPTIMIZED", ram: 2, price: 0.03 },
+  { id: "cpu3g", name: "General Purpose (3rd gen)", group: "GENERAL_PURPOSE", ram: 4, price: 0.04 },
+  { id: "cpu3m", name: "Memory-Optimized (3rd gen)", group: "MEMORY_OPTIMIZED", ram: 8, price: 0.05 },
+  { id: "cpu5c", name: "Compute-Optimized (5th gen)", group: "COMPUTE_OPTIMIZED", ram: 2, price: 0.04 },
+  { id: "cpu5g", name: "General Purpose (5th gen)", group: "GENERAL_PURPOSE", ram: 4, price: 0.05 },
+  { id: "cpu5m", name: "Memory-Optimized (5th gen)", group: "MEMORY_OPTIMIZED", ram: 8, price: 0.06 },
+].map(({ id, name, group, ram, price }) => ({
+  id,
+  name,
+  group,
+  vcpu: { min: 2, max: 32 },
+  ramGbPerVcpu: ram,
+  price: { securePerVcpu: price, serverlessPerVcpu: price * 1.5 },
+}));
+
+/** A data center of the catalog (v2 `DataCenter`, without availability). */
+export interface DataCenterCatalogEntry {
+  /** The data center id (`dataCenterIds`, a volume's `dataCenterId`). */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** Continental region (OpenAPI v2 `DataCenterRegion`). */
+  region: string;
+  /** ISO 3166-1 alpha-2 country code (the `countryCodes` filters). */
+  countryCode: string;
+  /** Whether pods there can join the global network. */
+  globalNetwork: boolean;
+  /** Storage tiers of network volumes there, the primary (default) tier first. */
+  networkVolumeTypes: readonly string[];
+  /** Compliance certifications. */
+  compliance: readonly string[];
+}
+
+type DcRow = [id: string, name: string, region: string, country: string, global: boolean, highPerformance: boolean];
+const NA = "NORTH_AMERICA";
+const EU = "EUROPE";
+const DC_ROWS: readonly DcRow[] = [
+  ["EU-RO-1", "Europe Romania 1", EU, "RO", true, true],
+  ["CA-MTL-1", "Canada Montreal 1", NA, "CA", true, false],
+  ["EU-SE-1", "Europe Sweden 1", EU, "SE", false, false],
+  ["US-IL-1", "US Illinois 1", NA, "US", false, false],
+  ["EUR-IS-1", "Europe Iceland 1", EU, "IS", false, false],
+  ["EU-CZ-1", "Europe Czechia 1", EU, "CZ", false, false],
+  ["US-TX-3", "US Texas 3", NA, "US", true, true],
+  ["EUR-IS-2", "Europe Iceland 2", EU, "IS", false, false],
+  ["US-KS-2", "US Kansas 2", NA, "US", true, true],
+  ["US-GA-2", "US Georgia 2", NA, "US", false, false],
+  ["US-WA-1", "US Washington 1", NA, "US", false, false],
+  ["US-TX-1", "US Texas 1", NA, "US", false, false],
+  ["CA-MTL-3", "Canada Montreal 3", NA, "CA", true, false],
+  ["EU-NL-1", "Europe Netherlands 1", EU, "NL", true, false],
+  ["US-TX-4", "US Texas 4", NA, "US", false, false],
+  ["US-CA-2", "US California 2", NA, "US", true, true],
+  ["US-NC-1", "US North Carolina 1", NA, "US", false, false],
+  ["OC-AU-1", "Oceania Australia 1", "OCEANIA", "AU", false, false],
+  ["US-DE-1", "US Delaware 1", NA, "US", false, false],
+  ["EUR-IS-3", "Europe Iceland 3", EU, "IS", false, false],
+  ["CA-MTL-2", "Canada Montreal 2", NA, "CA", false, false],
+  ["AP-JP-1", "Asia Japan 1", "ASIA", "JP", false, false],
+  ["EUR-NO-1", "Europe Norway 1", EU, "NO", false, false],
+  ["EU-FR-1", "Europe France 1", EU, "FR", false, false],
+  ["US-KS-3", "US Kansas 3", NA, "US", false, false],
+  ["US-GA-1", "US Georgia 1", NA, "US", false, false],
+];
+
+/** This release's snapshot of the data centers of `DATA_CENTER_IDS`, in that order. */
+export const DATA_CENTER_CATALOG: readonly DataCenterCatalogEntry[] = DC_ROWS.map(
+  ([id, name, region, countryCode, globalNetwork, highPerformance]) => ({
+    id,
+    name,
+    region,
+    countryCode,
+    globalNetwork,
+    networkVolumeTypes: highPerformance ? ["STANDARD", "HIGH_PERFORMANCE"] : ["STANDARD"],
+    compliance: region === EU ? ["GDPR", "ISO_IEC_27001", "SOC_2_TYPE_2"] : ["ISO_IEC_27001", "SOC_2_TYPE_2"],
+  }),
+);

@@ -1,0 +1,129 @@
+import type { ZodType } from "zod";
+import * as V2 from "../../schemas/v2";
+import type { CallOptions, Transport } from "../../transport";
+import { queryList, sendOnVersion } from "../management-resource";
+
+/** Options of the GPU type reads: availability, and the context it is computed for. */
+export interface GpuCatalogOptions extends CallOptions {
+  /** Add `availability` (per type and per data center) and CUDA versions: `["AVAILABILITY"]`. */
+  include?: readonly "AVAILABILITY"[] | undefined;
+  /** Availability for which products (required with `include`): `POD`, `CLUSTER`, `SERVERLESS`. */
+  product?: readonly V2.CatalogProduct[] | undefined;
+  /** GPUs per pod or worker the availability is for. Default 1. */
+  count?: number | undefined;
+  /** Cloud the availability is for: `SECURE` (default) or `COMMUNITY`. */
+  cloud?: "SECURE" | "COMMUNITY" | undefined;
+  /** Only data centers in these countries (ISO 3166-1 alpha-2, uppercase). */
+  countryCodes?: readonly string[] | undefined;
+  /** Only machines with exactly these CUDA versions (`major.minor`). */
+  cudaVersions?: readonly string[] | undefined;
+  /** Only machines with at least this CUDA version (`12` or `12.4`). */
+  minCudaVersion?: string | undefined;
+}
+
+/** Options of the CPU flavor reads. */
+export interface CpuCatalogOptions extends CallOptions {
+  /** Add `availability`: `["AVAILABILITY"]`. */
+  include?: readonly "AVAILABILITY"[] | undefined;
+  /** Availability for which products (required with `include`): `POD`, `SERVERLESS`. */
+  product?: readonly V2.CatalogProduct[] | undefined;
+  /** vCPUs the availability is for (a power of two, at least 2). */
+  vcpuCount?: number | undefined;
+}
+
+/** Options of the data center reads. */
+export interface DataCenterCatalogOptions extends CallOptions {
+  /** Add per-resource availability: `GPU_AVAILABILITY`, `CPU_AVAILABILITY`. */
+  include?: readonly ("GPU_AVAILABILITY" | "CPU_AVAILABILITY")[] | undefined;
+  /** Only these regions (e.g. `EUROPE`). */
+  regions?: readonly string[] | undefined;
+  /** Only data centers offering all these storage tiers. */
+  networkVolumeTypes?: readonly string[] | undefined;
+  /** Only data centers holding all these certifications. */
+  compliance?: readonly string[] | undefined;
+  /** Only data centers that do (true) or do not (false) support global networking. */
+  globalNetwork?: boolean | undefined;
+}
+
+/**
+ * The platform catalog of management API v2 (`client.v2.catalog`): GPU types (with their
+ * serverless pool and prices), CPU flavors and data centers, each optionally with availability.
+ * Reads only, idempotent, retried like every read.
+ */
+export class CatalogV2 {
+  constructor(private readonly transport: Transport) {}
+
+  /** `GET /v2/catalog/gpus`. */
+  gpus(options?: GpuCatalogOptions): Promise<V2.GpuType[]> {
+    return this.read("gpus", "/catalog/gpus", V2.GpuTypeListSchema, gpuQuery(options), options);
+  }
+
+  /** `GET /v2/catalog/gpus/{id}`. */
+  gpu(id: string, options?: GpuCatalogOptions): Promise<V2.GpuType> {
+    return this.read("gpu", `/catalog/gpus/${encodeURIComponent(id)}`, V2.GpuTypeSchema, gpuQuery(options), options);
+  }
+
+  /** `GET /v2/catalog/cpus`. */
+  cpus(options?: CpuCatalogOptions): Promise<V2.CpuType[]> {
+    return this.read("cpus", "/catalog/cpus", V2.CpuTypeListSchema, cpuQuery(options), options);
+  }
+
+  /** `GET /v2/catalog/cpus/{id}`. */
+  cpu(id: string, options?: CpuCatalogOptions): Promise<V2.CpuType> {
+    return this.read("cpu", `/catalog/cpus/${encodeURIComponent(id)}`, V2.CpuTypeSchema, cpuQuery(options), options);
+  }
+
+  /** `GET /v2/catalog/datacenters`. */
+  dataCenters(options?: DataCenterCatalogOptions): Promise<V2.DataCenter[]> {
+    const query = {
+      include: queryList(options?.include),
+      regions: queryList(options?.regions),
+      networkVolumeTypes: queryList(options?.networkVolumeTypes),
+      compliance: queryList(options?.compliance),
+      globalNetwork: options?.globalNetwork,
+    };
+    return this.read("dataCenters", "/catalog/datacenters", V2.DataCenterListSchema, query, options);
+  }
+
+  /** `GET /v2/catalog/datacenters/{id}`. */
+  dataCenter(
+    id: string,
+    options?: Pick<DataCenterCatalogOptions, "include" | "signal" | "timeoutMs">,
+  ): Promise<V2.DataCenter> {
+    const path = `/catalog/datacenters/${encodeURIComponent(id)}`;
+    return this.read("dataCenter", path, V2.DataCenterSchema, { include: queryList(options?.include) }, options);
+  }
+
+  private read<T>(
+    operation: string,
+    path: string,
+    schema: ZodType<T>,
+    query: Record<string, string | number | boolean | undefined>,
+    options: CallOptions | undefined,
+  ): Promise<T> {
+    return sendOnVersion(this.transport, "v2", `v2.catalog.${operation}`, {
+      method: "GET",
+      path,
+      query,
+      idempotent: true,
+      schema,
+      options,
+    });
+  }
+}
+
+function gpuQuery(o: GpuCatalogOptions | undefined): Record<string, string | number | undefined> {
+  return {
+    include: queryList(o?.include),
+    product: queryList(o?.product),
+    count: o?.count,
+    cloud: o?.cloud,
+    countryCodes: queryList(o?.countryCodes),
+    cudaVersions: queryList(o?.cudaVersions),
+    minCudaVersion: o?.minCudaVersion,
+  };
+}
+
+function cpuQuery(o: CpuCatalogOptions | undefined): Record<string, string | number | undefined> {
+  return { include: queryList(o?.include), product: queryList(o?.product), vcpuCount: o?.vcpuCount };
+}

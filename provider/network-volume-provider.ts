@@ -9,7 +9,7 @@ import { diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";
 import { NETWORK_VOLUME_FIELDS } from "./field-rules";
 import { findOwnResource } from "./own-resource";
-import { deleteIfPresent, fetchForAdoption, readOrGone } from "./provider-steps";
+import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
 import { isUnknown } from "./property-values";
 import { configureProvider, providerClient } from "./provider-config";
 
@@ -23,11 +23,16 @@ type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof VolumeInputsSchema,
 
 /**
  * The outputs of a volume: its fields as the platform holds them (what refresh compares). The
- * bookkeeping inputs (`adoptId`, `__autoNamed`) stay in the inputs only: nothing reads them from
- * the outputs, and each stored byte is rewritten into every checkpoint.
+ * storage tier is an output only when the program declares it (`declared`: the inputs, or the
+ * previous outputs on refresh): a stack deployed through v1, which has no tiers, then refreshes
+ * through v2 without a change (issue 28). The bookkeeping inputs (`adoptId`, `__autoNamed`) stay
+ * in the inputs only: nothing reads them from the outputs, and each stored byte is rewritten into
+ * every checkpoint.
  */
-function volumeOutputs(volume: NetworkVolume): Props {
-  return { name: volume.name, size: volume.size, dataCenterId: volume.dataCenterId };
+function volumeOutputs(volume: NetworkVolume, declared: Props): Props {
+  const outs: Props = { name: volume.name, size: volume.size, dataCenterId: volume.dataCenterId };
+  if (declared.type !== undefined && volume.type !== undefined) outs.type = volume.type;
+  return outs;
 }
 
 async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Promise<dynamic.CreateResult> {
@@ -37,6 +42,9 @@ async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Prom
       "invalid_request",
       `adoptId = ${JSON.stringify(adoptId)}: the volume is in data center ${found.dataCenterId}, but dataCenterId is ${String(inputs.dataCenterId)}; a volume cannot move, so set dataCenterId to ${found.dataCenterId}`,
     );
+  }
+  if (inputs.type !== undefined && found.type !== undefined && found.type !== inputs.type) {
+    throw immutableMismatch(adoptId, "volume", "type", found.type, inputs.type);
   }
   const size = inputs.size as number;
   if (size < found.size) {
@@ -53,12 +61,12 @@ async function converge(client: RunpodClient, found: NetworkVolume, inputs: Prop
   const patch: { name?: string; size?: number } = {};
   if (found.name !== inputs.name) patch.name = inputs.name as string;
   if ((inputs.size as number) > found.size) patch.size = inputs.size as number;
-  if (Object.keys(patch).length === 0) return { id: found.id, outs: volumeOutputs(found) };
+  if (Object.keys(patch).length === 0) return { id: found.id, outs: volumeOutputs(found, inputs) };
   try {
     const updated = await client.networkVolumes.update(found.id, patch, { currentSize: found.size });
-    return { id: found.id, outs: volumeOutputs(updated) };
+    return { id: found.id, outs: volumeOutputs(updated, inputs) };
   } catch (err) {
-    throw new PartialCreateError(found.id, volumeOutputs(found), err);
+    throw new PartialCreateError(found.id, volumeOutputs(found, inputs), err);
   }
 }
 
@@ -112,20 +120,21 @@ export const networkVolumeProvider = {
       name: inputs.name as string,
       size: inputs.size as number,
       dataCenterId: inputs.dataCenterId as string,
+      ...(inputs.type !== undefined ? { type: inputs.type as string } : {}),
     };
     const { resource, existed } = await createOnce({
       find: inputs.__autoNamed === true ? (fresh) => findOwnVolume(client, inputs, fresh) : undefined,
       create: () => client.networkVolumes.create(spec),
     });
     if (existed) return converge(client, resource, inputs);
-    return { id: resource.id, outs: volumeOutputs(resource) };
+    return { id: resource.id, outs: volumeOutputs(resource, inputs) };
   },
 
-  async read(id: string): Promise<dynamic.ReadResult> {
+  async read(id: string, props: Props = {}): Promise<dynamic.ReadResult> {
     const client = await providerClient();
     return readOrGone(
       () => client.networkVolumes.get(id),
-      (volume) => ({ id, props: volumeOutputs(volume), inputs: volumeOutputs(volume) }),
+      (volume) => ({ id, props: volumeOutputs(volume, props), inputs: volumeOutputs(volume, props) }),
     );
   },
 
@@ -138,7 +147,7 @@ export const networkVolumeProvider = {
       Object.keys(patch).length > 0
         ? await client.networkVolumes.update(id, patch, { currentSize: olds.size as number })
         : await client.networkVolumes.get(id);
-    return { outs: volumeOutputs(volume) };
+    return { outs: volumeOutputs(volume, news) };
   },
 
   async delete(id: string): Promise<void> {

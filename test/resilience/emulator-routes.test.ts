@@ -80,7 +80,8 @@ let made = 0;
  */
 async function replenish(): Promise<void> {
   const a = account(KEY);
-  while (a.networkVolumes.size < 2) await api.post("/v1/networkvolumes", { name: "v", size: 5, dataCenterId: "EU-RO-1" });
+  while (a.networkVolumes.size < 2)
+    await api.post("/v1/networkvolumes", { name: "v", size: 5, dataCenterId: "EU-RO-1" });
   while (a.containerRegistryAuths.size < 2)
     await api.post("/v1/containerregistryauth", { name: `auth-${made++}`, username: "u", password: "p" });
   while (a.templates.size < 2) {

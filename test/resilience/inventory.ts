@@ -91,7 +91,8 @@ export function drift(emulator: RunningEmulator, apiKey: string, state: StateExp
   const found: string[] = [];
   for (const r of state.deployment.resources ?? []) {
     if (!r.type.includes("dynamic/runpod:") || !r.id) continue;
-    const record = (account.networkVolumes.get(r.id) ?? account.endpoints.get(r.id)) as Record<string, unknown> | undefined;
+    const record = (account.networkVolumes.get(r.id) ?? account.endpoints.get(r.id)) as
+      Record<string, unknown> | undefined;
     if (!record) continue; // missing, reported by reconcile
     for (const [k, v] of Object.entries(r.outputs ?? {})) {
       if (k === "url" || k.startsWith("__")) continue;

@@ -26,6 +26,8 @@ export interface PostgresCluster {
   url(database: string): string;
   /** `pg_dump` of `database` as SQL text. */
   dump(database: string): Promise<string>;
+  /** Runs SQL in `database` with psql (stopping at the first error); resolves to its output. */
+  sql(database: string, statement: string): Promise<string>;
   /** Stops the server at once (`-m immediate`) and removes its directory. */
   stop(): Promise<void>;
 }
@@ -112,6 +114,12 @@ export async function startPostgres(): Promise<PostgresCluster> {
     url: (database) =>
       `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}?sslmode=disable`,
     dump: (database) => run(path.join(bin, "pg_dump"), [...client, "--no-owner", database], clientEnv),
+    sql: (database, statement) =>
+      run(
+        path.join(bin, "psql"),
+        [...client, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-At", "-c", statement, database],
+        clientEnv,
+      ),
     async stop() {
       try {
         await as("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);

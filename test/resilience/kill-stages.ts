@@ -64,7 +64,7 @@ export async function closeStages(ctx: StageContext | undefined): Promise<void> 
 }
 
 /** Throws a failure naming the seed, with the stages' log, unless `ok`. */
-function must(ctx: StageContext, ok: boolean, what: string, detail = ""): void {
+export function must(ctx: StageContext, ok: boolean, what: string, detail = ""): void {
   if (!ok) throw new Error(withSeed(ctx.seed, `${what}${detail ? `\n${detail}` : ""}\n-- log:\n${ctx.log.join("\n")}`));
 }
 
@@ -72,11 +72,12 @@ function ran(ctx: StageContext, step: string, r: CliResult): void {
   must(ctx, r.code === 0, `${step} failed (exit ${r.code})`, `${r.stdout}\n${r.stderr}`);
 }
 
-const UP = ["up", "--yes", "--skip-preview"];
+/** `pulumi up` as every stage runs it. */
+export const UP = ["up", "--yes", "--skip-preview"];
 const DESTROY = ["destroy", "--yes", "--skip-preview"];
 
 /** Requires state equal to the platform: `count` resources of each kind, no orphan, duplicate, pending operation or drift. */
-async function mustMatchPlatform(ctx: StageContext, stage: string, resources: number): Promise<void> {
+export async function mustMatchPlatform(ctx: StageContext, stage: string, resources: number): Promise<void> {
   const state = await readState(ctx.e);
   const r = reconcile(platformInventory(ctx.emulator, ctx.key), state);
   const pending = stateInventory(state).pending;
@@ -96,7 +97,7 @@ async function mustMatchPlatform(ctx: StageContext, stage: string, resources: nu
 }
 
 /** The second `up` after a recovery changes nothing. */
-async function mustBeNoOp(ctx: StageContext, stage: string): Promise<void> {
+export async function mustBeNoOp(ctx: StageContext, stage: string): Promise<void> {
   ran(ctx, `${stage}: second up (--expect-no-changes)`, await ctx.e.cli([...UP, "--expect-no-changes"]));
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Provides PostgreSQL's server binaries (initdb, pg_ctl, createdb, pg_dump), which the tests use to
+# Provides PostgreSQL's binaries (initdb, pg_ctl, createdb, psql, pg_dump), which the tests use to
 # start a private cluster for Pulumi's postgres:// backend (issue 23; docs/teams.md). Contributors
 # only: the published package does not ship this script. It starts nothing.
 #
@@ -15,7 +15,7 @@
 #      The package's own default cluster, if its post-install step starts one, is not used.
 set -euo pipefail
 
-TOOLS=(initdb pg_ctl createdb pg_dump)
+TOOLS=(initdb pg_ctl createdb psql pg_dump)
 
 log() { echo "provide-postgres: $*" >&2; }
 
@@ -54,7 +54,7 @@ install_package() {
   fi
   if ! command -v apt-get >/dev/null 2>&1; then
     log "PostgreSQL is not installed and this machine has no apt-get: install PostgreSQL 13 or newer"
-    log "(https://www.postgresql.org/download/) so that pg_ctl, initdb, createdb and pg_dump are on PATH"
+    log "(https://www.postgresql.org/download/) so that ${TOOLS[*]} are on PATH"
     exit 1
   fi
   log "installing Debian's postgresql package with apt-get (about a minute)"
@@ -67,7 +67,7 @@ main() {
   from_debian && return 0
   install_package
   from_debian && return 0
-  log "the postgresql package is installed, but initdb, pg_ctl, createdb or pg_dump is missing"
+  log "the postgresql package is installed, but one of ${TOOLS[*]} is missing"
   exit 1
 }
 

@@ -216,7 +216,7 @@ describe("examples/github-actions: the workflow's jobs", { timeout: 600_000 }, (
     );
   });
 
-  it("runs every command of the fork job, the pull-request job and the main job against the emulator", async () => {
+  it("runs every command of the fork job, the pull-request job, the main job and the recover job against the emulator, on a PostgreSQL backend", async () => {
     // One emulator (from the harness) plays the real platform for `preview` and `up`; the fork
     // job starts its own emulator on port 8787, as on the runner.
     // The shared backend: PostgreSQL, its password in PGPASSWORD as the workflow's comment says.

@@ -45,7 +45,8 @@ export function describeDeploymentJourney(kind: BackendKind): void {
         },
         { workDir: copyExample("quickstart"), typescript: true, backend },
       );
-    });
+      // A backend's start (a cluster, a server) and a stack's set-up: minutes on a busy 2-core machine.
+    }, 300_000);
     afterAll(async () => {
       await e?.dispose();
       await backend?.close();

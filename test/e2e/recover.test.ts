@@ -26,7 +26,8 @@ beforeAll(async () => {
   volumeId = String(up.outputs.volumeId?.value);
   pg = await startPostgres();
   await pg.createDatabase("state");
-});
+  // A deployment and a cluster's start: minutes on a busy 2-core machine, past the default hook timeout.
+}, 300_000);
 afterAll(async () => {
   await e?.dispose();
   await pg?.stop();

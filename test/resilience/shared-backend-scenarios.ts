@@ -39,7 +39,8 @@ export function describeTeamScenarios(kind: BackendKind): void {
         announceSeed(label, seed);
         backend = await openStateBackend(kind);
         ctx = await openStages(seed, label, COUNT, backend);
-      });
+        // A server's start and a stack's set-up: minutes on a busy 2-core machine.
+      }, 300_000);
       afterAll(async () => {
         console.log(`resilience/${label}: seed=${seed} ${figures.join("; ")}`);
         await closeStages(ctx);

@@ -37,8 +37,9 @@ export async function twoRunnersAtOnce(ctx: StageContext): Promise<string> {
   }
   must(ctx, a.exitCode === null, "two runners: runner A ended before it sent a request", aOutput);
   const b = await ctx.e.cli(UP);
-  const aCode = await aExit;
+  // B has been answered: A need not be slow any longer.
   await setFaults(ctx.emulator, ctx.key, []);
+  const aCode = await aExit;
   const refusal = new RegExp(`the stack is currently locked by 1 lock\\(s\\)[\\s\\S]*\\(pid ${a.pid}\\)`);
   must(
     ctx,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The package's bin, `runpod-iac <command>`: `emulator` runs the local platform,
- * `recover` repairs a file backend after a killed `pulumi` run. Each command is loaded only when
+ * `recover` makes a stack usable again after a killed `pulumi` run, on any state backend. Each command is loaded only when
  * called, so `recover` starts without the emulator's server.
  */
 
@@ -9,7 +9,7 @@ const USAGE = `Usage: runpod-iac <command> [options]
 
 Commands:
   emulator   run the local platform emulator         (runpod-iac emulator --help)
-  recover    repair a file:// backend after a killed
+  recover    unlock and repair a stack after a killed
              pulumi run, then refresh and up again    (runpod-iac recover --help)
 `;
 

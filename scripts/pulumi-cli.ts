@@ -14,26 +14,35 @@ function findRoot(from: string): string {
 }
 
 /**
- * Runs scripts/provide-pulumi.sh (progress on stderr) and returns the directory holding `pulumi`
- * and its Node.js plugins, having put it first on this process's PATH: the engine looks its
- * plugins up on PATH.
+ * Runs `scripts/<script>` (a provide-*.sh script: progress on stderr, one directory on stdout)
+ * and resolves to the directory it printed. A failure rejects with the script's name; its own
+ * messages are already on stderr, so a missing tool fails the run with its reason, never skips.
  */
-export function providePulumiCli(): Promise<string> {
-  const script = path.join(REPO_ROOT, "scripts", "provide-pulumi.sh");
+export function runProvideScript(script: string): Promise<string> {
+  const file = path.join(REPO_ROOT, "scripts", script);
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", [script], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("bash", [file], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;
     });
     child.on("error", reject);
     child.on("close", (code) => {
-      const bin = out.trim().split("\n").pop() ?? "";
-      if (code !== 0 || !bin) return reject(new Error(`${script} failed (exit code ${code}); see the messages above`));
-      if (!(process.env.PATH ?? "").split(path.delimiter).includes(bin)) {
-        process.env.PATH = `${bin}${path.delimiter}${process.env.PATH ?? ""}`;
-      }
-      resolve(bin);
+      const dir = out.trim().split("\n").pop() ?? "";
+      if (code !== 0 || !dir) return reject(new Error(`${file} failed (exit code ${code}); see the messages above`));
+      resolve(dir);
     });
   });
+}
+
+/**
+ * Runs scripts/provide-pulumi.sh and returns the directory holding `pulumi` and its Node.js
+ * plugins, having put it first on this process's PATH: the engine looks its plugins up on PATH.
+ */
+export async function providePulumiCli(): Promise<string> {
+  const bin = await runProvideScript("provide-pulumi.sh");
+  if (!(process.env.PATH ?? "").split(path.delimiter).includes(bin)) {
+    process.env.PATH = `${bin}${path.delimiter}${process.env.PATH ?? ""}`;
+  }
+  return bin;
 }

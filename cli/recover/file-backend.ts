@@ -1,6 +1,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { RecoverUsageError } from "./backend-url";
+import { parseStackArg } from "./stack-ref";
 
 /**
  * Where Pulumi's file backend (the "diy" backend, `file://<dir>`) keeps a stack, as its sources
@@ -10,9 +12,6 @@ import * as path from "node:path";
  * (`locks/<stack>/<id>.json` in the legacy layout). The storage library (gocloud.dev's fileblob)
  * keeps each file's attributes in a sidecar `<file>.attrs`, unless the URL says `metadata=skip`.
  */
-
-/** A mistake in how `recover` was called: printed with the usage, exit code 2. */
-export class RecoverUsageError extends Error {}
 
 /** A file backend as given by its URL. */
 export interface FileBackend {
@@ -31,22 +30,13 @@ export interface StackLocation {
   stack: string;
   /** The checkpoint file (absolute). */
   checkpoint: string;
-  /** The directory of the stack's lock files (absolute; may not exist). */
-  lockDir: string;
 }
 
 /**
- * Parses a `file://` backend URL the way Pulumi does: `file://~` is the home directory, a
+ * Parses a `file://` backend URL (the caller checked the scheme) the way Pulumi does: `file://~` is the home directory, a
  * relative path is relative to the working directory, and the query is the storage library's.
  */
 export function parseFileBackend(url: string, cwd = process.cwd()): FileBackend {
-  if (!url.startsWith("file://")) {
-    const scheme = /^([a-z0-9+.-]+):\/\//i.exec(url)?.[1] ?? "(none)";
-    throw new RecoverUsageError(
-      `--backend: scheme ${scheme} is not a file backend; recover repairs file:// backends only ` +
-        "(object stores keep a file's attributes with the file, so a kill cannot leave them unreadable; there, `pulumi cancel` removes the dead run's lock)",
-    );
-  }
   const [rawPath = "", query = ""] = url.slice("file://".length).split("?", 2);
   let dir = decodeURIComponent(rawPath);
   if (dir === "~" || dir.startsWith("~/")) dir = path.join(os.homedir(), dir.slice(1));
@@ -77,19 +67,11 @@ function subdirectories(dir: string): string[] {
 }
 
 /**
- * Finds a stack's checkpoint and lock directory. `stack` is `NAME` or `organization/PROJECT/NAME`;
+ * Finds a stack's checkpoint (read before any engine command: a checkpoint that is not JSON breaks them all). `stack` is `NAME` or `organization/PROJECT/NAME`;
  * without a project, the one project holding a stack of that name is used.
  */
 export function locateStack(backend: FileBackend, stack: string, project?: string): StackLocation {
-  const parts = stack.split("/");
-  if (parts.length === 3) {
-    if (project !== undefined && project !== parts[1]) {
-      throw new RecoverUsageError(`--stack ${stack} names project ${parts[1]}, but --project is ${project}`);
-    }
-    [, project, stack] = parts as [string, string, string];
-  } else if (parts.length !== 1 || stack === "") {
-    throw new RecoverUsageError(`--stack ${stack}: must be NAME or organization/PROJECT/NAME`);
-  }
+  ({ project, name: stack } = parseStackArg(stack, project));
   const stacksDir = path.join(backend.bookkeeping, "stacks");
   const projects = project !== undefined ? [project] : subdirectories(stacksDir);
   const found = projects
@@ -101,13 +83,9 @@ export function locateStack(backend: FileBackend, stack: string, project?: strin
     );
   }
   const one = found[0];
-  if (one) {
-    const lockDir = path.join(backend.bookkeeping, "locks", "organization", one.project, stack);
-    return { project: one.project, stack, checkpoint: one.checkpoint, lockDir };
-  }
+  if (one) return { project: one.project, stack, checkpoint: one.checkpoint };
   const legacy = project === undefined ? checkpointIn(stacksDir, stack) : undefined;
-  if (legacy)
-    return { project: undefined, stack, checkpoint: legacy, lockDir: path.join(backend.bookkeeping, "locks", stack) };
+  if (legacy) return { project: undefined, stack, checkpoint: legacy };
   const where = project !== undefined ? `project ${project} of ` : "";
   throw new RecoverUsageError(`--stack ${stack}: no such stack in ${where}the backend at ${backend.dir}`);
 }

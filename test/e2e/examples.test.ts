@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { REPO_ROOT } from "../../scripts/pulumi-cli";
+import { openStateBackend, type StateBackend } from "../backends/state-backend";
 import { copyExample, createE2EStack, type E2EStack } from "./harness";
 
 /**
@@ -19,8 +20,17 @@ afterEach(async () => {
   stacks = [];
 });
 
-async function exampleStack(name: string, stackName: string): Promise<E2EStack> {
-  const e = await createE2EStack(name, {}, { workDir: copyExample(name), stackName, typescript: true });
+async function exampleStack(name: string, stackName: string, backend?: StateBackend): Promise<E2EStack> {
+  const e = await createE2EStack(
+    name,
+    {},
+    {
+      workDir: copyExample(name),
+      stackName,
+      typescript: true,
+      ...(backend ? { backend } : {}),
+    },
+  );
   stacks.push(e);
   return e;
 }
@@ -158,13 +168,21 @@ async function runJob(
   return { code: 0, output };
 }
 
-/** A job's environment on the runner: the workflow's and the job's `env`, with secrets replaced by `secrets`. */
-function jobEnv(workflow: Workflow, job: string, secrets: Record<string, string>, base: Record<string, string>) {
+/**
+ * A job's environment on the runner: the workflow's and the job's `env`, with `${{ secrets.X }}`,
+ * `${{ matrix.X }}` and `${{ inputs.X }}` replaced from `contexts`.
+ */
+function jobEnv(
+  workflow: Workflow,
+  job: string,
+  contexts: { secrets: Record<string, string>; matrix?: Record<string, string>; inputs?: Record<string, string> },
+  base: Record<string, string>,
+) {
   const env: Record<string, string> = { ...base };
   for (const [k, v] of Object.entries({ ...workflow.env, ...workflow.jobs[job]?.env })) {
-    env[k] = v.replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_, name: string) => {
-      const value = secrets[name];
-      if (value === undefined) throw new Error(`the workflow uses secrets.${name}, which the test does not provide`);
+    env[k] = v.replace(/\$\{\{\s*(secrets|matrix|inputs)\.([\w-]+)\s*\}\}/g, (_, context: string, name: string) => {
+      const value = contexts[context as keyof typeof contexts]?.[name];
+      if (value === undefined) throw new Error(`the workflow uses ${context}.${name}, which the test does not provide`);
       return value;
     });
   }
@@ -176,25 +194,35 @@ describe("examples/github-actions: the workflow's jobs", { timeout: 600_000 }, (
     fs.readFileSync(path.join(REPO_ROOT, "examples", "github-actions", "workflow.yml"), "utf8"),
   ) as Workflow;
 
-  it("previews same-repository pull requests and deploys main with the key from a secret, and forks only against the emulator", () => {
-    expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
+  it("previews same-repository pull requests, deploys main one concurrency group per stack, recovers by hand, and forks only against the emulator", () => {
+    expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push", "workflow_dispatch"]);
     expect(workflow.jobs.preview?.if).toContain("head.repo.full_name == github.repository");
     expect(workflow.jobs["preview-fork"]?.if).toContain("head.repo.full_name != github.repository");
     expect(workflow.jobs.up?.if).toContain("refs/heads/main");
-    for (const job of ["preview", "up"]) {
+    expect(workflow.jobs.recover?.if).toContain("workflow_dispatch");
+    for (const job of ["preview", "up", "recover"]) {
       expect(workflow.jobs[job]?.env?.RUNPOD_API_KEY).toBe("${{ secrets.RUNPOD_API_KEY }}");
+      expect(workflow.jobs[job]?.env?.PULUMI_BACKEND_URL).toBe("${{ secrets.PULUMI_BACKEND_URL }}");
     }
     expect(JSON.stringify(workflow.jobs["preview-fork"])).not.toContain("secrets.");
-    expect(workflow.jobs.up?.concurrency).toEqual({ group: "runpod-prod", "cancel-in-progress": false });
+    // Every deployment of a stack, and its recovery, in that stack's one group, never cancelled midway.
+    expect(workflow.jobs.up?.concurrency).toEqual({ group: "runpod-${{ matrix.stack }}", "cancel-in-progress": false });
+    expect(workflow.jobs.recover?.concurrency).toEqual({
+      group: "runpod-${{ inputs.stack }}",
+      "cancel-in-progress": false,
+    });
     expect(workflow.env.POLICY).toBe(
       "--policy-pack node_modules/runpod-iac/policy --policy-pack-config policy-config.json",
     );
   });
 
-  it("runs every command of the fork job, the pull-request job and the main job against the emulator", async () => {
+  it("runs every command of the fork job, the pull-request job, the main job and the recover job against the emulator, on a PostgreSQL backend", async () => {
     // One emulator (from the harness) plays the real platform for `preview` and `up`; the fork
     // job starts its own emulator on port 8787, as on the runner.
-    const e = await exampleStack("github-actions", "prod");
+    // The shared backend: PostgreSQL, its password in PGPASSWORD as the workflow's comment says.
+    const backend = await openStateBackend("postgres");
+    const password = backend.credentials[0] as string;
+    const e = await exampleStack("github-actions", "prod", backend);
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-gha-home-"));
     const base = {
       PATH: process.env.PATH ?? "",
@@ -206,23 +234,43 @@ describe("examples/github-actions: the workflow's jobs", { timeout: 600_000 }, (
     };
     const secrets = {
       RUNPOD_API_KEY: e.apiKey,
-      PULUMI_BACKEND_URL: e.envVars.PULUMI_BACKEND_URL ?? "",
+      PULUMI_BACKEND_URL: backend.url.replace(`:${encodeURIComponent(password)}@`, "@"),
+      PGPASSWORD: password,
       PULUMI_CONFIG_PASSPHRASE: e.envVars.PULUMI_CONFIG_PASSPHRASE ?? "",
     };
+    expect(secrets.PULUMI_BACKEND_URL).not.toContain(password);
     try {
       // The stack the README has the user create once, with the harness's addresses in its config.
-      const preview = await runJob(workflow, "preview", e.workDir, jobEnv(workflow, "preview", secrets, base));
+      const preview = await runJob(workflow, "preview", e.workDir, jobEnv(workflow, "preview", { secrets }, base));
       expect(preview.code, preview.output).toBe(0);
       expect(preview.output).toContain("+ 3 to create");
       expect(await e.requestCount()).toBe(0);
 
-      const up = await runJob(workflow, "up", e.workDir, jobEnv(workflow, "up", secrets, base));
+      const upEnv = jobEnv(workflow, "up", { secrets, matrix: { stack: "prod" } }, base);
+      const up = await runJob(workflow, "up", e.workDir, upEnv);
       expect(up.code, up.output).toBe(0);
       expect(await e.client.endpoints.list()).toHaveLength(1);
 
+      const inputs = { stack: "prod", "force-unlock": "true" };
+      const recover = await runJob(
+        workflow,
+        "recover",
+        e.workDir,
+        jobEnv(workflow, "recover", { secrets, inputs }, base),
+      );
+      expect(recover.code, recover.output).toBe(0);
+      expect(recover.output).toContain("no pending operations");
+      expect(recover.output).toMatch(/Resources:\s+3 unchanged/);
+      for (const output of [preview.output, up.output, recover.output]) expect(output).not.toContain(password);
+
       const forkDir = copyExample("github-actions");
       const { RUNPOD_API_URL: _url, RUNPOD_QUEUE_URL: _queue, ...forkBase } = base;
-      const fork = await runJob(workflow, "preview-fork", forkDir, jobEnv(workflow, "preview-fork", {}, forkBase));
+      const fork = await runJob(
+        workflow,
+        "preview-fork",
+        forkDir,
+        jobEnv(workflow, "preview-fork", { secrets: {} }, forkBase),
+      );
       // The runner ends the job's processes; here the emulator the job started is stopped by hand.
       const pidFile = path.join(forkDir, "emulator.pid");
       if (fs.existsSync(pidFile)) process.kill(Number(fs.readFileSync(pidFile, "utf8")), "SIGTERM");
@@ -234,6 +282,9 @@ describe("examples/github-actions: the workflow's jobs", { timeout: 600_000 }, (
       expect(fork.output).toMatch(/Resources:\s+- 3 deleted/);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
+      await e.dispose();
+      stacks = stacks.filter((s) => s !== e);
+      await backend.close();
     }
   });
 });

@@ -1,9 +1,16 @@
-import { providePulumiCli } from "../../scripts/pulumi-cli";
+import { providePulumiCli, runProvideScript } from "../../scripts/pulumi-cli";
 
 /**
- * Provides the Pulumi CLI once before any end-to-end test (a cold build from the Go module proxy
- * takes minutes; later calls hit the cache in well under a second). Fails the run, never skips.
+ * Provides what the suite runs on, once before any test: the Pulumi CLI, PostgreSQL's binaries
+ * (for the postgres:// backend's private clusters) and SeaweedFS (the s3:// backend's server).
+ * A cold start builds the CLI and SeaweedFS from the Go module proxy, side by side, and may
+ * install PostgreSQL with apt; later calls hit the caches in well under a second. A missing tool
+ * fails the run with the reason, never skips a test.
  */
 export default async function setup(): Promise<void> {
-  await providePulumiCli();
+  await Promise.all([
+    providePulumiCli(),
+    runProvideScript("provide-postgres.sh"),
+    runProvideScript("provide-seaweedfs.sh"),
+  ]);
 }

@@ -5,18 +5,20 @@ import { type ConfigMap, LocalWorkspace, PulumiCommand, type Stack } from "@pulu
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
 import { RunpodClient } from "../../sdk/client";
+import { openStateBackend, type StateBackend } from "../backends/state-backend";
 
 /** Work directories live inside the repo so `runpod-iac` and `@pulumi/pulumi` resolve as in a user's project. */
 const WORK_ROOT = path.join(REPO_ROOT, ".e2e-work");
 
-/** A stack of a test program, deployed against an in-process emulator with a local file backend. */
+/** A stack of a test program, deployed against an in-process emulator, on a file backend of its own or a given one. */
 export interface E2EStack {
   stack: Stack;
   emulator: RunningEmulator;
   client: RunpodClient;
   apiKey: string;
   workDir: string;
-  backendDir: string;
+  /** Where its state lives. */
+  backend: StateBackend;
   envVars: Record<string, string>;
   /** API requests the emulator has answered for this account (admin routes excluded). */
   requestCount(): Promise<number>;
@@ -63,18 +65,22 @@ export async function createE2EStack(
     typescript?: boolean;
     /** More emulator options, e.g. `additionalGpuTypeIds`. */
     emulator?: EmulatorOptions;
+    /** A backend the caller opened and closes (default: a file backend of the stack's own). */
+    backend?: StateBackend;
   } = {},
 ): Promise<E2EStack> {
   const bin = await providePulumiCli();
   const apiKey = `rpa_E2E${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
   const emulator = await startEmulator({ ...options.emulator, port: 0, apiKeys: [apiKey], rateLimits: false });
   const workDir = options.workDir ?? copyProgram(program, options.label ?? program);
-  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-e2e-backend-"));
+  const backend = options.backend ?? (await openStateBackend("file"));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-e2e-home-"));
   const envVars: Record<string, string> = {
-    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_BACKEND_URL: backend.url,
+    ...backend.env,
     PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_HOME: path.join(backendDir, ".pulumi-home"),
+    PULUMI_HOME: home,
   };
   if (!options.keyInConfig) envVars.RUNPOD_API_KEY = apiKey;
   // TypeScript programs (the examples) are type-checked by `npm run lint`; here they only run.
@@ -95,7 +101,7 @@ export async function createE2EStack(
     client,
     apiKey,
     workDir,
-    backendDir,
+    backend,
     envVars,
     async requestCount() {
       const res = await fetch(`${emulator.url}/_emulator/stats`, { headers: { authorization: `Bearer ${apiKey}` } });
@@ -118,7 +124,8 @@ export async function createE2EStack(
       await client.close();
       await emulator.close();
       fs.rmSync(workDir, { recursive: true, force: true });
-      fs.rmSync(backendDir, { recursive: true, force: true });
+      fs.rmSync(home, { recursive: true, force: true });
+      if (!options.backend) await backend.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { type ConfigMap, LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
+import { openStateBackend, type StateBackend } from "../backends/state-backend";
 
 /**
  * The real Pulumi engine for the resilience tests. Unlike test/e2e/harness.ts it does not start
@@ -28,13 +29,16 @@ export interface CliResult {
   code: number;
 }
 
-/** A stack of a program from test/resilience/programs with a local file backend. */
+/** A stack of a program from test/resilience/programs, on a file backend of its own or a given one. */
 export interface EngineStack {
   stack: Stack;
   stackName: string;
   workDir: string;
-  backendDir: string;
-  /** Environment of every engine run: backend, passphrase, `RUNPOD_API_KEY`. */
+  /** Where its state lives. */
+  backend: StateBackend;
+  /** `PULUMI_HOME` of its engine runs (workspace settings, credentials, plugins). */
+  homeDir: string;
+  /** Environment of every engine run: backend, its credentials, passphrase, `RUNPOD_API_KEY`. */
   envVars: Record<string, string>;
   /** Runs the `pulumi` CLI in the work dir; `env` overrides the stack's environment. */
   cli(args: string[], env?: Record<string, string>): Promise<CliResult>;
@@ -42,6 +46,7 @@ export interface EngineStack {
   spawnCli(args: string[]): ChildProcess;
   /** `pulumi stack export`, parsed. */
   exportState(): Promise<StateExport>;
+  /** Removes the work dir, Pulumi's home and a backend of the stack's own (a given one stays open). */
   dispose(): void;
 }
 
@@ -110,37 +115,48 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/**
- * Creates a stack of `program` (a folder of test/resilience/programs) against `platform`; `env`
- * is added to every engine run's environment (e.g. `RUNPOD_RETRY_SEED`).
- */
+/** How `createEngineStack` sets a stack up. */
+export interface EngineStackOptions {
+  /** Stack config besides the platform's addresses. */
+  config?: ConfigMap;
+  /** Prefix of the work dir's name (default: the program's). */
+  label?: string;
+  /** Added to every engine run's environment (e.g. `RUNPOD_RETRY_SEED`). */
+  env?: Record<string, string>;
+  /** A backend the caller opened and closes (default: a file backend of the stack's own). */
+  backend?: StateBackend;
+  /** Default `resilience`. */
+  stackName?: string;
+}
+
+/** Creates a stack of `program` (a folder of test/resilience/programs) against `platform`. */
 export async function createEngineStack(
   program: string,
   platform: PlatformAccess,
-  config: ConfigMap = {},
-  label = program,
-  env: Record<string, string> = {},
+  options: EngineStackOptions = {},
 ): Promise<EngineStack> {
   const bin = await providePulumiCli();
   fs.mkdirSync(WORK_ROOT, { recursive: true });
-  const workDir = fs.mkdtempSync(path.join(WORK_ROOT, `${label}-`));
+  const workDir = fs.mkdtempSync(path.join(WORK_ROOT, `${options.label ?? program}-`));
   fs.cpSync(path.join(REPO_ROOT, "test", "resilience", "programs", program), workDir, { recursive: true });
-  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-resilience-backend-"));
+  const backend = options.backend ?? (await openStateBackend("file"));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-pulumi-home-"));
   const envVars: Record<string, string> = {
-    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_BACKEND_URL: backend.url,
+    ...backend.env,
     PULUMI_CONFIG_PASSPHRASE: "resilience-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_HOME: path.join(backendDir, ".pulumi-home"),
+    PULUMI_HOME: home,
     RUNPOD_API_KEY: platform.apiKey,
-    ...env,
+    ...options.env,
   };
-  const stackName = "resilience";
+  const stackName = options.stackName ?? "resilience";
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(bin) });
   const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars });
   await stack.setAllConfig({
     "runpod:apiUrl": { value: platform.apiUrl },
     "runpod:queueUrl": { value: platform.queueUrl },
-    ...config,
+    ...options.config,
   });
   const pulumi = path.join(bin, "pulumi");
   const fullArgs = (args: string[]) => [...args, "--stack", stackName, "--non-interactive"];
@@ -158,7 +174,8 @@ export async function createEngineStack(
     stack,
     stackName,
     workDir,
-    backendDir,
+    backend,
+    homeDir: home,
     envVars,
     cli,
     spawnCli: (args) =>
@@ -175,7 +192,8 @@ export async function createEngineStack(
     },
     dispose() {
       fs.rmSync(workDir, { recursive: true, force: true });
-      fs.rmSync(backendDir, { recursive: true, force: true });
+      fs.rmSync(home, { recursive: true, force: true });
+      if (!options.backend && backend.dir) fs.rmSync(backend.dir, { recursive: true, force: true });
     },
   };
 }

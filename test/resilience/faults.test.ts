@@ -41,9 +41,7 @@ beforeAll(async () => {
   e = await createEngineStack(
     "fleet",
     { apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, apiKey: KEY },
-    {},
-    "fleet",
-    { RUNPOD_RETRY_SEED: String(streams.retries) },
+    { label: "fleet", env: { RUNPOD_RETRY_SEED: String(streams.retries) } },
   );
 });
 afterAll(async () => {

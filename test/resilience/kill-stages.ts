@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import { type FaultRule, type RunningEmulator, startEmulator } from "../../emulator";
+import type { StateBackend } from "../backends/state-backend";
 import { type CliResult, createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
 import { drift, platformInventory, reconcile, stateInventory } from "./inventory";
 import { checkpointSidecar, hold, killWhenHeld, readState, runRecover, setFaults } from "./kill-window";
@@ -29,8 +30,16 @@ export interface StageContext {
   log: string[];
 }
 
-/** Starts a seeded emulator and a fleet stack of `count` volumes and `count` endpoints. */
-export async function openStages(seed: number, label: string, count: number): Promise<StageContext> {
+/**
+ * Starts a seeded emulator and a fleet stack of `count` volumes and `count` endpoints, on
+ * `backend` (opened and closed by the caller) or on a file backend of its own.
+ */
+export async function openStages(
+  seed: number,
+  label: string,
+  count: number,
+  backend?: StateBackend,
+): Promise<StageContext> {
   ensureBuilt();
   const streams = seedStreams(seed, label);
   const key = `rpa_KILLSTAGES${seed}`;
@@ -38,9 +47,12 @@ export async function openStages(seed: number, label: string, count: number): Pr
   const e = await createEngineStack(
     "fleet",
     { apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, apiKey: key },
-    { "fleet:count": { value: String(count) } },
-    label,
-    { RUNPOD_RETRY_SEED: String(streams.retries) },
+    {
+      config: { "fleet:count": { value: String(count) } },
+      label,
+      env: { RUNPOD_RETRY_SEED: String(streams.retries) },
+      ...(backend ? { backend } : {}),
+    },
   );
   return { seed, key, emulator, e, count, random: streams.random, log: [] };
 }
@@ -52,7 +64,7 @@ export async function closeStages(ctx: StageContext | undefined): Promise<void> 
 }
 
 /** Throws a failure naming the seed, with the stages' log, unless `ok`. */
-function must(ctx: StageContext, ok: boolean, what: string, detail = ""): void {
+export function must(ctx: StageContext, ok: boolean, what: string, detail = ""): void {
   if (!ok) throw new Error(withSeed(ctx.seed, `${what}${detail ? `\n${detail}` : ""}\n-- log:\n${ctx.log.join("\n")}`));
 }
 
@@ -60,12 +72,13 @@ function ran(ctx: StageContext, step: string, r: CliResult): void {
   must(ctx, r.code === 0, `${step} failed (exit ${r.code})`, `${r.stdout}\n${r.stderr}`);
 }
 
-const UP = ["up", "--yes", "--skip-preview"];
+/** `pulumi up` as every stage runs it. */
+export const UP = ["up", "--yes", "--skip-preview"];
 const DESTROY = ["destroy", "--yes", "--skip-preview"];
 
 /** Requires state equal to the platform: `count` resources of each kind, no orphan, duplicate, pending operation or drift. */
-async function mustMatchPlatform(ctx: StageContext, stage: string, resources: number): Promise<void> {
-  const state = readState(ctx.e);
+export async function mustMatchPlatform(ctx: StageContext, stage: string, resources: number): Promise<void> {
+  const state = await readState(ctx.e);
   const r = reconcile(platformInventory(ctx.emulator, ctx.key), state);
   const pending = stateInventory(state).pending;
   const drifted = drift(ctx.emulator, ctx.key, state);
@@ -84,7 +97,7 @@ async function mustMatchPlatform(ctx: StageContext, stage: string, resources: nu
 }
 
 /** The second `up` after a recovery changes nothing. */
-async function mustBeNoOp(ctx: StageContext, stage: string): Promise<void> {
+export async function mustBeNoOp(ctx: StageContext, stage: string): Promise<void> {
   ran(ctx, `${stage}: second up (--expect-no-changes)`, await ctx.e.cli([...UP, "--expect-no-changes"]));
 }
 
@@ -102,18 +115,44 @@ async function killAt(ctx: StageContext, stage: string, args: string[], route: s
   return outcome;
 }
 
-/** Recovers with `runpod-iac recover --run <then>`. */
-async function recover(ctx: StageContext, stage: string, then: "up" | "destroy"): Promise<void> {
-  const r = await runRecover(ctx.e, then);
+/** Recovers with `runpod-iac recover --run <then>` (and `extra` flags). */
+async function recover(ctx: StageContext, stage: string, then: "up" | "destroy", extra: string[] = []): Promise<void> {
+  const r = await runRecover(ctx.e, then, extra);
   ctx.log.push(
-    `${stage}: recover: ${r.stdout
+    `${stage}: recover${extra.length ? ` ${extra.join(" ")}` : ""}: ${r.stdout
       .split("\n")
-      .filter((l) => /^\s+removed|nothing to repair/.test(l))
+      .filter((l) => /^\s+(removed|removing|cleared|no pending)/.test(l))
       .join("; ")
       .trim()}`,
   );
   ran(ctx, `${stage}: runpod-iac recover --run ${then}`, r);
+  const printed = `${r.stdout}${r.stderr}`;
+  const leaked = ctx.e.backend.credentials.filter((c) => printed.includes(c));
+  must(ctx, leaked.length === 0, `${stage}: recover printed a credential of the ${ctx.e.backend.kind} backend`);
 }
+
+/**
+ * A killed run's lock as a runner on another machine leaves it: `recover` cannot prove that run
+ * dead, so it stops (exit 1) naming the lock's host, pid and age, and goes on only with
+ * `--force-unlock`, which names them again before removing the lock.
+ */
+async function recoverForeignLock(ctx: StageContext, stage: string, then: "up" | "destroy"): Promise<void> {
+  const moved = await ctx.e.backend.moveLocksToHost(FOREIGN_HOST);
+  must(ctx, moved === 1, `${stage}: ${moved} locks of the killed run found, want 1`);
+  const refused = await runRecover(ctx.e, then);
+  const holder = new RegExp(`held by \\S+@${FOREIGN_HOST} \\(pid \\d+\\), taken (\\d+[dhms] ?)+ ago`);
+  must(
+    ctx,
+    refused.code === 1 && holder.test(refused.stderr) && /--force-unlock/.test(refused.stderr),
+    `${stage}: recover should stop at another machine's lock, naming it`,
+    `${refused.stdout}\n${refused.stderr}`,
+  );
+  ctx.log.push(`${stage}: recover without --force-unlock stopped at the lock of ${FOREIGN_HOST}`);
+  await recover(ctx, stage, then, ["--force-unlock"]);
+}
+
+/** The host a "foreign" lock names. */
+const FOREIGN_HOST = "ci-runner-7";
 
 /** The faults of faults.test.ts, on a small fleet: `up` converges in at most 3 runs. */
 const FAULT_MIX: FaultRule[] = [
@@ -137,17 +176,22 @@ export async function createFleet(ctx: StageContext, faults: boolean): Promise<s
   return `create: ${runs} run(s)`;
 }
 
-/** Kill during updates (every volume grows, every endpoint gets more workers): the platform changed, state did not. */
-export async function killDuringUpdate(ctx: StageContext): Promise<string> {
+/**
+ * Kill during updates (every volume grows, every endpoint gets more workers): the platform
+ * changed, state did not. With `foreignLock` the killed run's lock is made another machine's
+ * first (see `recoverForeignLock`).
+ */
+export async function killDuringUpdate(ctx: StageContext, options: { foreignLock?: boolean } = {}): Promise<string> {
   await ctx.e.stack.setConfig("fleet:generation", { value: "1" });
   await killAt(ctx, "update", UP, "PATCH /v1", ctx.count);
-  const changed = drift(ctx.emulator, ctx.key, readState(ctx.e));
+  const changed = drift(ctx.emulator, ctx.key, await readState(ctx.e));
   must(ctx, changed.length > 0, "update: the kill left no update unrecorded (no drift)");
   ctx.log.push(`update: ${changed.length} platform values not in state at the kill`);
-  await recover(ctx, "update", "up");
+  if (options.foreignLock) await recoverForeignLock(ctx, "update", "up");
+  else await recover(ctx, "update", "up");
   await mustMatchPlatform(ctx, "update", 2 * ctx.count);
   await mustBeNoOp(ctx, "update");
-  return `update: ${changed.length} unrecorded changes`;
+  return `update: ${changed.length} unrecorded changes${options.foreignLock ? ", another machine's lock" : ""}`;
 }
 
 /**
@@ -160,7 +204,7 @@ export async function killDuringReplace(ctx: StageContext): Promise<string> {
   const afterCreate = ctx.random() < 0.5;
   const route = afterCreate ? "POST /v1/networkvolumes" : "DELETE /v1/networkvolumes";
   await killAt(ctx, "replace", UP, route, ctx.count);
-  const atKill = reconcile(platformInventory(ctx.emulator, ctx.key), readState(ctx.e));
+  const atKill = reconcile(platformInventory(ctx.emulator, ctx.key), await readState(ctx.e));
   const apart = afterCreate ? atKill.orphans.length : atKill.missing.length;
   must(
     ctx,
@@ -180,7 +224,7 @@ export async function killDuringReplace(ctx: StageContext): Promise<string> {
 /** Kill during `pulumi destroy`: resources deleted on the platform are still in state. */
 export async function killDuringDestroy(ctx: StageContext): Promise<string> {
   await killAt(ctx, "destroy", DESTROY, "DELETE /v1", ctx.count);
-  const atKill = reconcile(platformInventory(ctx.emulator, ctx.key), readState(ctx.e));
+  const atKill = reconcile(platformInventory(ctx.emulator, ctx.key), await readState(ctx.e));
   must(ctx, atKill.missing.length > 0, "destroy: the kill left no deleted resource in state", JSON.stringify(atKill));
   ctx.log.push(`destroy: ${atKill.missing.length} deleted resources still in state`);
   await recover(ctx, "destroy", "destroy");
@@ -189,32 +233,43 @@ export async function killDuringDestroy(ctx: StageContext): Promise<string> {
 }
 
 /**
- * Kill during creates, then empty the checkpoint's `.attrs` sidecar as a kill between its
- * truncate and its write does: every `pulumi` command then fails (`failed to load checkpoint:
- * EOF`, the CI failure of issue 15), and `recover` must repair it and adopt the lost creates.
+ * Kill during creates (the fleet created anew after a destroy): creates that took effect are
+ * unrecorded, and `recover` must adopt every one of them, creating none twice. With
+ * `breakSidecar` (file backends), the checkpoint's `.attrs` sidecar is then emptied as a kill
+ * between its truncate and its write does: every `pulumi` command then fails (`failed to load
+ * checkpoint: EOF`, the CI failure of issue 15), and `recover` must repair that first.
  */
-export async function killWithBrokenCheckpoint(ctx: StageContext): Promise<string> {
-  await killAt(ctx, "checkpoint", UP, "POST /v1", ctx.count);
-  const recorded = new Set(stateInventory(readState(ctx.e)).ids);
+export async function killDuringCreate(ctx: StageContext, options: { breakSidecar?: boolean } = {}): Promise<string> {
+  const stage = options.breakSidecar ? "checkpoint" : "create";
+  await killAt(ctx, stage, UP, "POST /v1", ctx.count);
+  const recorded = new Set(stateInventory(await readState(ctx.e)).ids);
   const lost = platformInventory(ctx.emulator, ctx.key).filter((r) => !recorded.has(r.id));
-  must(ctx, lost.length > 0, "checkpoint: the kill left no create unrecorded");
-  fs.writeFileSync(checkpointSidecar(ctx.e), "");
-  const cancel = await ctx.e.cli(["cancel", "--yes"]);
-  must(
-    ctx,
-    cancel.code !== 0 && /failed to load checkpoint: EOF|error: EOF/.test(cancel.stderr),
-    "checkpoint: an empty sidecar should break pulumi cancel (the old runbook's first step)",
-    cancel.stderr,
-  );
-  ctx.log.push(`checkpoint: ${lost.length} creates unrecorded, sidecar emptied, pulumi cancel fails`);
-  await recover(ctx, "checkpoint", "up");
-  await mustMatchPlatform(ctx, "checkpoint", 2 * ctx.count);
-  const ids = new Set(stateInventory(readState(ctx.e)).ids);
+  must(ctx, lost.length > 0, `${stage}: the kill left no create unrecorded`);
+  if (options.breakSidecar) {
+    fs.writeFileSync(checkpointSidecar(ctx.e), "");
+    const cancel = await ctx.e.cli(["cancel", "--yes"]);
+    must(
+      ctx,
+      cancel.code !== 0 && /failed to load checkpoint: EOF|error: EOF/.test(cancel.stderr),
+      "checkpoint: an empty sidecar should break pulumi cancel (the old runbook's first step)",
+      cancel.stderr,
+    );
+    ctx.log.push(`checkpoint: ${lost.length} creates unrecorded, sidecar emptied, pulumi cancel fails`);
+  } else {
+    ctx.log.push(`create: ${lost.length} creates unrecorded`);
+  }
+  await recover(ctx, stage, "up");
+  await mustMatchPlatform(ctx, stage, 2 * ctx.count);
+  const ids = new Set(stateInventory(await readState(ctx.e)).ids);
   const adopted = lost.filter((r) => ids.has(r.id)).length;
-  must(ctx, adopted === lost.length, `checkpoint: ${adopted} of ${lost.length} lost creates adopted`);
-  await mustBeNoOp(ctx, "checkpoint");
-  return `checkpoint: ${lost.length} lost creates adopted`;
+  must(ctx, adopted === lost.length, `${stage}: ${adopted} of ${lost.length} lost creates adopted`);
+  await mustBeNoOp(ctx, stage);
+  return `${stage}: ${lost.length} lost creates adopted`;
 }
+
+/** `killDuringCreate` with the checkpoint's sidecar emptied (file backends). */
+export const killWithBrokenCheckpoint = (ctx: StageContext): Promise<string> =>
+  killDuringCreate(ctx, { breakSidecar: true });
 
 /** Destroys the fleet: nothing may be left on the platform. */
 export async function destroyFleet(ctx: StageContext): Promise<void> {

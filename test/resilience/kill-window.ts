@@ -78,13 +78,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BIN = path.join(REPO_ROOT, "dist", "cli", "main.js");
 
 /**
- * Runs `runpod-iac recover` against the stack's backend, as the runbook says: repair the
- * backend, then (`run`) refresh and `up` or `destroy`.
+ * Runs `runpod-iac recover` against the stack's backend, as the runbook says: free the stack
+ * (and repair a file backend), then (`run`) refresh and `up` or `destroy`. `extra` adds flags
+ * such as `--force-unlock`.
  */
-export async function runRecover(e: EngineStack, run: "up" | "destroy" | undefined): Promise<CliResult> {
+export async function runRecover(
+  e: EngineStack,
+  run: "up" | "destroy" | undefined,
+  extra: string[] = [],
+): Promise<CliResult> {
   const pulumi = path.join(await providePulumiCli(), "pulumi");
-  const args = [BIN, "recover", "--backend", `file://${e.backendDir}`, "--stack", e.stackName];
-  if (run) args.push("--run", run, "--cwd", e.workDir, "--pulumi", pulumi);
+  const args = [BIN, "recover", "--backend", e.backend.url, "--stack", e.stackName, "--pulumi", pulumi, ...extra];
+  if (run) args.push("--run", run, "--cwd", e.workDir);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -96,9 +101,15 @@ export async function runRecover(e: EngineStack, run: "up" | "destroy" | undefin
   });
 }
 
+/** The stack's file backend directory; the stages that break a file need one. */
+function fileBackendDir(e: EngineStack): string {
+  if (!e.backend.dir) throw new Error(`the ${e.backend.kind} backend has no files: this stage needs a file backend`);
+  return e.backend.dir;
+}
+
 /** The checkpoint's sidecar in the stack's file backend. */
 export function checkpointSidecar(e: EngineStack): string {
-  const stacks = path.join(e.backendDir, ".pulumi", "stacks");
+  const stacks = path.join(fileBackendDir(e), ".pulumi", "stacks");
   for (const project of fs.readdirSync(stacks)) {
     const file = path.join(stacks, project, `${e.stackName}.json.attrs`);
     if (fs.existsSync(file)) return file;
@@ -107,13 +118,15 @@ export function checkpointSidecar(e: EngineStack): string {
 }
 
 /**
- * The stack's state read straight from the backend's checkpoint file (`{ checkpoint: { latest } }`),
- * which the kill tests read after every step: one `pulumi stack export` less each time (seconds on
- * a busy machine), and readable whatever the sidecars say. The engine itself reads it in every
+ * The stack's state, which the kill tests read after every step. On a file backend it is read
+ * straight from the checkpoint file (`{ checkpoint: { latest } }`): one `pulumi stack export` less
+ * each time (seconds on a busy machine), and readable whatever the sidecars say. Other backends
+ * are read through the engine (`pulumi stack export`). The engine itself reads it in every
  * recovery step and in the second `up`.
  */
-export function readState(e: EngineStack): StateExport {
-  const stacks = path.join(e.backendDir, ".pulumi", "stacks");
+export async function readState(e: EngineStack): Promise<StateExport> {
+  if (!e.backend.dir) return e.exportState();
+  const stacks = path.join(e.backend.dir, ".pulumi", "stacks");
   for (const project of fs.readdirSync(stacks)) {
     const file = path.join(stacks, project, `${e.stackName}.json`);
     if (!fs.existsSync(file)) continue;

@@ -35,8 +35,8 @@ describe(
   "pulumi killed with SIGKILL at every step, then recovered with runpod-iac recover",
   { timeout: 600_000 },
   () => {
-    it("a kill during updates ends with state equal to the platform and a second up that changes nothing", async () => {
-      figures.push(await killDuringUpdate(ctx));
+    it("a kill during updates, its lock another machine's, is recovered with --force-unlock: state equal to the platform and a second up that changes nothing", async () => {
+      figures.push(await killDuringUpdate(ctx, { foreignLock: true }));
     });
 
     it("a kill during replacements (after the new was created, or after the old was deleted) leaves no orphan and no duplicate", async () => {

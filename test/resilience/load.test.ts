@@ -34,9 +34,11 @@ beforeAll(async () => {
   e = await createEngineStack(
     "fleet",
     { apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, apiKey: KEY },
-    { "fleet:count": { value: String(COUNT) } },
-    "load",
-    { RUNPOD_RETRY_SEED: String(streams.retries) },
+    {
+      config: { "fleet:count": { value: String(COUNT) } },
+      label: "load",
+      env: { RUNPOD_RETRY_SEED: String(streams.retries) },
+    },
   );
 });
 afterAll(async () => {

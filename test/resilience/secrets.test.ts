@@ -57,8 +57,7 @@ beforeAll(async () => {
   e = await createEngineStack(
     "fleet",
     { apiUrl: `${url}/v1`, queueUrl: `${url}/v2`, apiKey: API_KEY },
-    { "fleet:count": { value: "2" } },
-    "secrets",
+    { config: { "fleet:count": { value: "2" } }, label: "secrets" },
   );
 });
 afterAll(() => {
@@ -133,10 +132,11 @@ describe("secrets in everything a run leaves behind", { timeout: 300_000 }, () =
     await run("stack history --show-secrets", ["stack", "history", "--show-secrets", "--json"]);
     expect((await run("destroy", ["destroy", "--yes", "--skip-preview", ...verbose])).code).toBe(0);
     const files = [
-      ...filesUnder(e.backendDir),
+      ...filesUnder(e.backend.dir as string),
+      ...filesUnder(e.homeDir),
       ...filesUnder(e.workDir).filter((f) => !f.file.includes("node_modules")),
     ];
-    for (const f of files) corpus[path.relative(path.dirname(e.backendDir), f.file)] = f.text;
+    for (const f of files) corpus[path.relative(path.dirname(e.backend.dir as string), f.file)] = f.text;
 
     // What the emulator logged, up to its shutdown line.
     emulatorProcess.kill("SIGTERM");

@@ -2,14 +2,20 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { classifyBackend, knownSecrets, redactText, redactUrl } from "../../../cli/recover/backend-url";
 import { locateStack, parseFileBackend } from "../../../cli/recover/file-backend";
-import { recoverCommand } from "../../../cli/recover/recover-command";
-import { findBrokenSidecars, judgeLock, repairBackend } from "../../../cli/recover/repair-backend";
+import { findBrokenSidecars, repairSidecars } from "../../../cli/recover/file-sidecars";
+import { parseRecoverArgs } from "../../../cli/recover/recover-args";
+import { engineError } from "../../../cli/recover/release-stack";
+import { age, judgeLock, parseLockError } from "../../../cli/recover/stack-lock";
+import { parseStackArg, resolveStack } from "../../../cli/recover/stack-ref";
 
 /**
- * `runpod-iac recover` (issue 15) on file backends laid out as Pulumi's diy backend lays them
- * out; the end-to-end proof with the real engine is test/resilience/kills.test.ts.
+ * The pure parts of `runpod-iac recover` (issues 15 and 23): backend URLs and their redaction,
+ * the engine's lock messages, stack names, the file backend's layout and sidecars. The command
+ * itself runs the real engine: test/e2e/recover.test.ts, and the kill stages of test/resilience/
+ * on every backend.
  */
 let dir: string;
 beforeEach(() => {
@@ -17,7 +23,6 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const SECRET = "s3cr3t-in-the-checkpoint";
 const ATTRS = '{"user.content_type":"application/json","md5":"QyxHS4eVW0JNu9U9M1xLZQ=="}\n';
 
 function write(rel: string, text: string): string {
@@ -31,14 +36,8 @@ function write(rel: string, text: string): string {
 function backendWithStack(project = "fleet", stack = "dev"): void {
   write(".pulumi/meta.yaml", "version: 1\n");
   write(".pulumi/meta.yaml.attrs", ATTRS);
-  write(`.pulumi/stacks/${project}/${stack}.json`, JSON.stringify({ version: 3, checkpoint: { secret: SECRET } }));
+  write(`.pulumi/stacks/${project}/${stack}.json`, JSON.stringify({ version: 3, checkpoint: {} }));
   write(`.pulumi/stacks/${project}/${stack}.json.attrs`, ATTRS);
-}
-
-function lock(project: string, stack: string, holder: object): string {
-  const file = write(`.pulumi/locks/organization/${project}/${stack}/0b1c.json`, JSON.stringify(holder));
-  write(`.pulumi/locks/organization/${project}/${stack}/0b1c.json.attrs`, ATTRS);
-  return file;
 }
 
 /** A pid that runs no process here (a short-lived child's, after it exited). */
@@ -46,135 +45,179 @@ function deadPid(): number {
   return spawnSync(process.execPath, ["-e", ""]).pid;
 }
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((c) => ((out += String(c)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((c) => ((err += String(c)), true));
-  try {
-    return { code: await recoverCommand(args), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+describe("backend URLs", () => {
+  it("knows every backend the engine supports and refuses other schemes, naming them", () => {
+    expect(
+      ["file:///s", "postgres://u:p@h/db", "s3://b", "gs://b", "azblob://c", "https://api.pulumi.com"].map(
+        classifyBackend,
+      ),
+    ).toEqual(["file", "postgres", "s3", "gs", "azblob", "cloud"]);
+    expect(() => classifyBackend("mysql://h/db")).toThrow(
+      "--backend: scheme mysql is not a state backend Pulumi supports",
+    );
+    expect(() => classifyBackend("/var/state")).toThrow("scheme (none)");
+  });
 
-describe("the file backend's URL and layout", () => {
+  it("masks a URL's password and credential-bearing query values, and nothing else", () => {
+    expect(redactUrl("postgres://pulumi:s3cr%40t@db:5432/state?sslmode=require&password=p2")).toBe(
+      "postgres://pulumi:****@db:5432/state?sslmode=require&password=****",
+    );
+    expect(redactUrl("azblob://c?storage_account=acct&sas_token=sv%3D1%26sig%3Dabc")).toBe(
+      "azblob://c?storage_account=acct&sas_token=****",
+    );
+    const s3 = "s3://bucket?endpoint=127.0.0.1:9000&s3ForcePathStyle=true&region=us-east-1";
+    expect(redactUrl(s3)).toBe(s3);
+  });
+
+  it("masks every known credential in the engine's output, including a URL the engine printed whole", () => {
+    const url = "postgres://pulumi:s3cr%40t-pw@127.0.0.1:5/state";
+    const secrets = knownSecrets(url, { AWS_SECRET_ACCESS_KEY: "aws-secret-key-1", PULUMI_CONFIG_PASSPHRASE: "pp" });
+    expect(secrets).toEqual(expect.arrayContaining(["s3cr%40t-pw", "s3cr@t-pw", "aws-secret-key-1"]));
+    expect(secrets).not.toContain("pp"); // too short to mask without mangling text
+    const engine =
+      'error: unable to open state database "postgres://pulumi:s3cr%40t-pw@127.0.0.1:5/state": failed to ping\n' +
+      "signing with aws-secret-key-1; other://user:pw-of-another@host/x";
+    const shown = redactText(engine, secrets);
+    expect(shown).toBe(
+      'error: unable to open state database "postgres://pulumi:****@127.0.0.1:5/state": failed to ping\n' +
+        "signing with ****; other://user:****@host/x",
+    );
+  });
+});
+
+/** The engine's message when a lock-taking command meets another run's lock (Pulumi v3.259.0, postgres backend). */
+const LOCKED =
+  "error: could not import deployment: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.\n" +
+  "  postgres://****:****@127.0.0.1:54329/state/.pulumi/locks/organization/exp/dev/fbe58280.json?sslmode=disable: created by ci@runner-7 (pid 19247) at 2026-11-26T12:26:19Z\n";
+
+describe("the stack's lock, as the engine reports it", () => {
+  it("reads each holder's lock, user, host, pid and time", () => {
+    expect(parseLockError(LOCKED)).toEqual({
+      service: false,
+      holders: [
+        {
+          where:
+            "postgres://****:****@127.0.0.1:54329/state/.pulumi/locks/organization/exp/dev/fbe58280.json?sslmode=disable",
+          username: "ci",
+          hostname: "runner-7",
+          pid: 19247,
+          since: new Date("2026-11-26T12:26:19Z"),
+        },
+      ],
+    });
+  });
+
+  it("tells Pulumi Cloud's update in progress from other failures", () => {
+    expect(parseLockError("error: [409] Conflict: Another update is currently in progress.")).toEqual({
+      holders: [],
+      service: true,
+    });
+    expect(parseLockError("error: no stack named 'organization/exp/nope' found")).toBeUndefined();
+  });
+
+  it("proves a run dead only on its own host with no such process, and says host, pid and age", () => {
+    const holder = parseLockError(LOCKED)?.holders[0];
+    if (!holder) throw new Error("no holder parsed");
+    const now = new Date("2026-11-26T15:38:24Z");
+    const here = { ...holder, hostname: os.hostname() };
+    expect(judgeLock({ ...here, pid: process.pid }).run).toBe("alive");
+    expect(judgeLock({ ...here, pid: deadPid() }).run).toBe("dead");
+    expect(judgeLock(holder, { now })).toEqual({
+      holder,
+      run: "unknown",
+      why: "held by ci@runner-7 (pid 19247), taken 3h 12m 5s ago (2026-11-26T12:26:19.000Z), on another machine: its run cannot be checked from here",
+    });
+    expect(age(undefined, now)).toBe("an unknown time");
+    expect(age(new Date(now.getTime() - 90_061_000), now)).toBe("1d 1h 1m 1s");
+  });
+
+  it("keeps the engine's error lines of a failure, or its last lines when it has none", () => {
+    expect(engineError("warning: x\nerror: no stack named 'a' found\n")).toBe("no stack named 'a' found");
+    expect(engineError("panic: boom\n  at x\n")).toBe("panic: boom;   at x");
+  });
+});
+
+describe("stack names", () => {
+  it("takes NAME or ORG/PROJECT/NAME and refuses a --project that contradicts it", () => {
+    expect(parseStackArg("dev")).toEqual({ org: undefined, project: undefined, name: "dev" });
+    expect(parseStackArg("dev", "fleet")).toEqual({ org: undefined, project: "fleet", name: "dev" });
+    expect(parseStackArg("organization/fleet/dev")).toEqual({ org: "organization", project: "fleet", name: "dev" });
+    expect(() => parseStackArg("organization/fleet/dev", "other")).toThrow(
+      "--stack organization/fleet/dev names project fleet, but --project is other",
+    );
+    expect(() => parseStackArg("fleet/dev")).toThrow("must be NAME or organization/PROJECT/NAME");
+  });
+
+  it("finds the one stack among the backend's, or says why not", () => {
+    const names = ["organization/a/dev", "organization/b/dev", "organization/b/prod", "legacy"];
+    const at = "postgres://u:****@db/state";
+    expect(resolveStack(names, parseStackArg("prod"), at)).toBe("organization/b/prod");
+    expect(resolveStack(names, parseStackArg("dev", "a"), at)).toBe("organization/a/dev");
+    expect(resolveStack(names, parseStackArg("legacy"), at)).toBe("legacy");
+    expect(() => resolveStack(names, parseStackArg("dev"), at)).toThrow(
+      "--stack dev: projects a, b each have a stack of this name; add --project",
+    );
+    expect(() => resolveStack(names, parseStackArg("qa", "a"), at)).toThrow(
+      `--stack qa: no such stack in project a of the backend at ${at}`,
+    );
+  });
+});
+
+describe("the file backend", () => {
   it("reads file:// URLs as Pulumi does: ~ is home, relative paths are relative, metadata=skip is seen", () => {
     expect(parseFileBackend("file://~/state").dir).toBe(path.join(os.homedir(), "state"));
     expect(parseFileBackend("file://rel/state", "/work").dir).toBe("/work/rel/state");
     expect(parseFileBackend(`file://${dir}?metadata=skip`)).toMatchObject({ dir, metadataSkip: true });
     expect(parseFileBackend(`file://${dir}`).bookkeeping).toBe(path.join(dir, ".pulumi"));
-  });
-
-  it("refuses backends that are not file://, naming the scheme", () => {
-    expect(() => parseFileBackend("s3://bucket/state")).toThrow("scheme s3 is not a file backend");
     expect(() => parseFileBackend("file://")).toThrow("file:// needs a directory");
   });
 
-  it("finds a stack by name, by organization/project/name, and in the legacy layout", () => {
+  it("finds a stack's checkpoint by name, by organization/project/name, and in the legacy layout", () => {
     backendWithStack();
     const backend = parseFileBackend(`file://${dir}`);
     const found = locateStack(backend, "dev");
-    expect(found).toMatchObject({ project: "fleet", stack: "dev" });
-    expect(found.lockDir).toBe(path.join(dir, ".pulumi/locks/organization/fleet/dev"));
+    expect(found).toEqual({
+      project: "fleet",
+      stack: "dev",
+      checkpoint: path.join(dir, ".pulumi/stacks/fleet/dev.json"),
+    });
     expect(locateStack(backend, "organization/fleet/dev")).toEqual(found);
     write(".pulumi/stacks/old.json", "{}");
-    expect(locateStack(backend, "old")).toMatchObject({
-      project: undefined,
-      lockDir: path.join(dir, ".pulumi/locks/old"),
-    });
-  });
-
-  it("asks for --project when two projects have the stack, and names a missing stack", () => {
-    backendWithStack("a");
-    backendWithStack("b");
-    const backend = parseFileBackend(`file://${dir}`);
-    expect(() => locateStack(backend, "dev")).toThrow("projects a, b each have a stack of this name; add --project");
-    expect(locateStack(backend, "dev", "b").project).toBe("b");
+    expect(locateStack(backend, "old")).toMatchObject({ project: undefined, stack: "old" });
+    backendWithStack("other");
+    expect(() => locateStack(backend, "dev")).toThrow("projects fleet, other each have a stack of this name");
     expect(() => locateStack(backend, "nope")).toThrow(`--stack nope: no such stack in the backend at ${dir}`);
-    expect(() => locateStack(backend, "a/b")).toThrow("must be NAME or organization/PROJECT/NAME");
   });
-});
 
-describe("what a kill leaves", () => {
-  it("finds empty and half-written sidecars, and only those", () => {
+  it("finds empty and half-written sidecars, only those, and deletes them once", () => {
     backendWithStack();
     const empty = write(".pulumi/stacks/fleet/dev.json.attrs", "");
     const half = write(".pulumi/history/fleet/dev/dev-1.history.json.attrs", '{"user.content_type":"appl');
-    const found = findBrokenSidecars(parseFileBackend(`file://${dir}`));
-    expect(found).toEqual([
+    const backend = parseFileBackend(`file://${dir}`);
+    const expected = [
       { file: half, reason: "not valid JSON" },
       { file: empty, reason: "empty" },
-    ]);
-  });
-
-  it("proves a lock's run dead only on its own host, with no such process", () => {
-    const holder = { pid: process.pid, username: "ci", hostname: os.hostname(), timestamp: "2026-01-01T00:00:00Z" };
-    expect(judgeLock(holder).run).toBe("alive");
-    expect(judgeLock({ ...holder, pid: deadPid() }).run).toBe("dead");
-    expect(judgeLock({ ...holder, hostname: "runner-7" })).toEqual({
-      run: "unknown",
-      why:
-        "held by ci@runner-7 (pid " +
-        process.pid +
-        ") since 2026-01-01T00:00:00Z, another machine: its run cannot be checked from here",
-    });
-    expect(judgeLock(undefined).run).toBe("unknown");
-  });
-
-  it("removes broken sidecars and dead runs' locks, keeps other machines' locks unless forced, and is idempotent", () => {
-    backendWithStack();
-    write(".pulumi/stacks/fleet/dev.json.attrs", "");
-    const dead = lock("fleet", "dev", { pid: deadPid(), username: "ci", hostname: os.hostname(), timestamp: "t" });
-    const backend = parseFileBackend(`file://${dir}`);
-    const location = locateStack(backend, "dev");
-    const report = repairBackend(backend, location);
-    expect(report.removedSidecars.map((s) => s.reason)).toEqual(["empty"]);
-    expect(report.removedLocks.map((l) => l.file)).toEqual([dead]);
-    expect(fs.existsSync(dead) || fs.existsSync(`${dead}.attrs`)).toBe(false);
-    expect(repairBackend(backend, location)).toEqual({ removedSidecars: [], removedLocks: [], keptLocks: [] });
-
-    const remote = lock("fleet", "dev", { pid: 4242, username: "ci", hostname: "runner-7", timestamp: "t" });
-    expect(repairBackend(backend, location).keptLocks.map((l) => l.file)).toEqual([remote]);
-    expect(repairBackend(backend, location, { forceUnlock: true }).removedLocks.map((l) => l.file)).toEqual([remote]);
-    expect(fs.readdirSync(location.lockDir)).toEqual([]);
+    ];
+    expect(findBrokenSidecars(backend)).toEqual(expected);
+    expect(repairSidecars(backend)).toEqual(expected);
+    expect(fs.existsSync(empty) || fs.existsSync(half)).toBe(false);
+    expect(fs.existsSync(path.join(dir, ".pulumi/meta.yaml.attrs"))).toBe(true);
+    expect(repairSidecars(backend)).toEqual([]);
   });
 });
 
-describe("runpod-iac recover", () => {
-  it("repairs, then prints the refresh and up steps, without printing the checkpoint's content", async () => {
-    backendWithStack();
-    write(".pulumi/stacks/fleet/dev.json.attrs", "");
-    const r = await run(["--backend", `file://${dir}`, "--stack", "dev"]);
-    expect(r.code).toBe(0);
-    expect(r.out).toContain("removed .pulumi/stacks/fleet/dev.json.attrs (empty");
-    expect(r.out).toContain(
-      "pulumi refresh --clear-pending-creates --yes --skip-preview --non-interactive --stack dev",
+describe("recover's arguments", () => {
+  it("takes the backend from PULUMI_BACKEND_URL and names what is wrong", () => {
+    expect(parseRecoverArgs(["--stack", "dev"], { PULUMI_BACKEND_URL: "s3://b" })).toMatchObject({
+      backend: "s3://b",
+      stack: "dev",
+      forceUnlock: false,
+      pulumi: "pulumi",
+    });
+    expect(() => parseRecoverArgs(["--stack", "dev"], {})).toThrow("--backend is required (or set PULUMI_BACKEND_URL)");
+    expect(() => parseRecoverArgs(["--backend", "s3://b"], {})).toThrow("--stack is required");
+    expect(() => parseRecoverArgs(["--backend", "s3://b", "--stack", "d", "--run", "preview"], {})).toThrow(
+      "--run preview: must be up or destroy",
     );
-    expect(r.out).toContain("pulumi up --yes --skip-preview --non-interactive --stack dev");
-    expect(r.out + r.err).not.toContain(SECRET);
-  });
-
-  it("stops with exit 1 and says what to do when a lock's run cannot be proven dead", async () => {
-    backendWithStack();
-    lock("fleet", "dev", { pid: 4242, username: "ci", hostname: "runner-7", timestamp: "t" });
-    const r = await run(["--backend", `file://${dir}`, "--stack", "dev"]);
-    expect(r.code).toBe(1);
-    expect(r.err).toContain("kept lock .pulumi/locks/organization/fleet/dev/0b1c.json: held by ci@runner-7");
-    expect(r.err).toContain("run recover again with --force-unlock");
-    expect((await run(["--backend", `file://${dir}`, "--stack", "dev", "--force-unlock"])).code).toBe(0);
-  });
-
-  it("names what is wrong with its arguments (exit 2) and a checkpoint it cannot repair (exit 1)", async () => {
-    backendWithStack();
-    expect((await run(["--stack", "dev", "--backend", "s3://b"])).err).toContain("scheme s3 is not a file backend");
-    expect((await run(["--backend", `file://${dir}`])).err).toContain("--stack is required");
-    const bad = await run(["--backend", `file://${dir}`, "--stack", "dev", "--run", "preview"]);
-    expect([bad.code, bad.err.split("\n")[0]]).toEqual([2, "runpod-iac recover: --run preview: must be up or destroy"]);
-    write(".pulumi/stacks/fleet/dev.json", '{"version": 3, "checkp');
-    const broken = await run(["--backend", `file://${dir}`, "--stack", "dev"]);
-    expect(broken.code).toBe(1);
-    expect(broken.err).toContain("the checkpoint .pulumi/stacks/fleet/dev.json is not valid JSON");
   });
 });

@@ -3,7 +3,8 @@
 // whose answer was lost can be found again by name. `fleet:templateId` (default echo) lets a test
 // make every endpoint create fail. `fleet:generation` grows every volume and endpoint (updates in
 // place); `fleet:dcShift` moves every volume to another data center (replacements, and updates of
-// the endpoints that use them).
+// the endpoints that use them). `fleet:region` puts every volume, and every endpoint's workers, in
+// that one data center (a stack of a fleet deployed per region).
 const pulumi = require("@pulumi/pulumi");
 const { NetworkVolume, ServerlessEndpoint } = require("runpod-iac");
 
@@ -11,7 +12,8 @@ const config = new pulumi.Config("fleet");
 const count = config.getNumber("count") ?? 10;
 const generation = config.getNumber("generation") ?? 0;
 const dcShift = config.getNumber("dcShift") ?? 0;
-const dataCenters = ["EU-RO-1", "US-TX-3", "EU-SE-1"];
+const region = config.get("region");
+const dataCenters = region ? [region] : ["EU-RO-1", "US-TX-3", "EU-SE-1"];
 
 const volumes = [];
 const endpoints = [];
@@ -26,6 +28,7 @@ for (let i = 0; i < count; i++) {
     workersMin: 0,
     workersMax: 1 + (i % 3) + generation,
     networkVolumeId: volume.id,
+    ...(region ? { dataCenterIds: [region] } : {}),
   });
   volumes.push(volume);
   endpoints.push(endpoint);

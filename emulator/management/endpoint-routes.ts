@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   type Endpoint,
-  EndpointCreateInputSchema,
-  EndpointUpdateInputSchema,
+  EndpointCreateInputV1Schema,
+  EndpointUpdateInputV1Schema,
   PLATFORM_VALUE_FIELDS,
 } from "../../sdk/schemas";
 import type { ServerContext } from "../server/server-context";
@@ -53,7 +53,7 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
   };
 
   app.post("/v1/endpoints", async (req) => {
-    const input = parseOr400(EndpointCreateInputSchema, req.body);
+    const input = parseOr400(EndpointCreateInputV1Schema, req.body);
     ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.ServerlessEndpoint, input);
     const e = createEndpointRecord(input, newEndpointId(), req.account.userId, epochIso(ctx.scheduler.now()), {
       dataCenterIds: ctx.catalog.values("dataCenter"),
@@ -70,7 +70,7 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
 
   const update = async (req: FastifyRequest<IdParams>) => {
     const current = endpointOf(req.account, req.params.endpointId);
-    const input = parseOr400(EndpointUpdateInputSchema, req.body);
+    const input = parseOr400(EndpointUpdateInputV1Schema, req.body);
     ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.ServerlessEndpoint, input);
     const next = updateEndpointRecord(current, input);
     if (next !== current) await save(req.account, next);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { type Template, TemplateCreateInputSchema, TemplateUpdateInputSchema } from "../../sdk/schemas";
+import { type Template, TemplateCreateInputV1Schema, TemplateUpdateInputV1Schema } from "../../sdk/schemas";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import type { ServerContext } from "../server/server-context";
 import { badRequest, notFound, parseOr400 } from "../server/http-errors";
@@ -42,7 +42,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext)
   const withRunpod = (req: FastifyRequest) => (req.query as ListQuery).includeRunpodTemplates === "true";
 
   app.post("/v1/templates", async (req) => {
-    const t = createTemplateRecord(parseOr400(TemplateCreateInputSchema, req.body), newTemplateId());
+    const t = createTemplateRecord(parseOr400(TemplateCreateInputV1Schema, req.body), newTemplateId());
     await save(req.account, t);
     return t;
   });
@@ -63,7 +63,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext)
   // update is a rolling release; here each job looks its template up when it starts.
   const update = async (req: FastifyRequest<IdParams>) => {
     const current = templateOf(req.account, req.params.templateId, ctx.templates);
-    const next = updateTemplateRecord(current, parseOr400(TemplateUpdateInputSchema, req.body));
+    const next = updateTemplateRecord(current, parseOr400(TemplateUpdateInputV1Schema, req.body));
     await save(req.account, next);
     return next;
   };

@@ -184,7 +184,9 @@ export class Transport {
    * aborts. Not retried (a stream resumes from a cursor the caller holds, such as the last event
    * id). A non-2xx answer, a refused connection or an abort throws the errors `send` throws.
    */
-  async *events(req: Omit<TransportRequest<never>, "method" | "body" | "idempotent" | "schema">): AsyncGenerator<ServerSentEvent> {
+  async *events(
+    req: Omit<TransportRequest<never>, "method" | "body" | "idempotent" | "schema">,
+  ): AsyncGenerator<ServerSentEvent> {
     const { origin, prefix } = splitBase(req.base);
     const path = requestPath(prefix, { ...req, method: "GET", idempotent: true });
     const info: RequestInfo = { method: "GET", path };

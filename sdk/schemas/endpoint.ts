@@ -87,7 +87,10 @@ export type FlashbootSetting = z.infer<typeof FlashbootSettingSchema>;
  * one the platform added after this release is sent as it is.
  */
 const endpointV2Fields = {
-  gpuPools: distinctList(z.string().refine((s) => s.trim() !== "", "must not be empty"), "GPU pool"),
+  gpuPools: distinctList(
+    z.string().refine((s) => s.trim() !== "", "must not be empty"),
+    "GPU pool",
+  ),
   excludedGpuTypes: distinctList(platformId("gpuType"), "GPU type"),
   flashboot: FlashbootSettingSchema,
 };

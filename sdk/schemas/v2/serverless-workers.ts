@@ -97,8 +97,15 @@ export type WorkerLogEvent = z.infer<typeof WorkerLogEventSchema>;
 /** Query of the worker log stream (OpenAPI `LogSourceParam`, `LogTail`, `LogSince`). */
 export const WorkerLogQuerySchema = z.strictObject({
   source: z.enum(LOG_SOURCES, { error: `must be one of ${LOG_SOURCES.join(", ")}` }).optional(),
-  tail: z.number().int("must be a whole number").min(0, "must be at least 0").max(5000, "must be at most 5000").optional(),
-  since: z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time, such as 2026-06-01T12:00:00Z" }).optional(),
+  tail: z
+    .number()
+    .int("must be a whole number")
+    .min(0, "must be at least 0")
+    .max(5000, "must be at most 5000")
+    .optional(),
+  since: z.iso
+    .datetime({ offset: true, error: "must be an RFC 3339 date-time, such as 2026-06-01T12:00:00Z" })
+    .optional(),
 });
 /** Query of the worker log stream. */
 export type WorkerLogQuery = z.infer<typeof WorkerLogQuerySchema>;

@@ -40,9 +40,13 @@ export const RequestCountScalingSchema = z.strictObject({
 });
 
 /** The autoscaling signal of a request (OpenAPI `EndpointScaling`, discriminated on `type`). */
-export const EndpointScalingSchema = z.discriminatedUnion("type", [QueueDelayScalingSchema, RequestCountScalingSchema], {
-  error: "must be {type: QUEUE_DELAY, queueDelay} or {type: REQUEST_COUNT, requestCount}",
-});
+export const EndpointScalingSchema = z.discriminatedUnion(
+  "type",
+  [QueueDelayScalingSchema, RequestCountScalingSchema],
+  {
+    error: "must be {type: QUEUE_DELAY, queueDelay} or {type: REQUEST_COUNT, requestCount}",
+  },
+);
 /** An autoscaling signal. */
 export type EndpointScaling = z.infer<typeof EndpointScalingSchema>;
 
@@ -151,7 +155,9 @@ type RuleInput = {
 /** The OpenAPI's rules across fields, shared by create and update (`type` is known on create only). */
 function crossFieldIssues(body: RuleInput, ctx: z.RefinementCtx, create: boolean): void {
   const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
-  if (create ? (body.gpu === undefined) === (body.cpu === undefined) : body.gpu !== undefined && body.cpu !== undefined) {
+  if (
+    create ? (body.gpu === undefined) === (body.cpu === undefined) : body.gpu !== undefined && body.cpu !== undefined
+  ) {
     issue(["gpu"], create ? "give exactly one of gpu or cpu" : "give gpu or cpu, not both");
   }
   // OpenAPI CreateEndpointRequest: `if type = LOAD_BALANCER then scaling is RequestCountScaling`.

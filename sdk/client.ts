@@ -10,7 +10,7 @@ import type {
 import { ManagementV1 } from "./management/v1/management-v1";
 import { ManagementV2 } from "./management/v2/management-v2";
 import { EndpointsOnV2 } from "./management/v2-dialect/endpoints";
-import { GpuCatalogCache } from "./management/v2-dialect/gpu-pools";
+import { GpuCatalogCache } from "./management/v2-dialect/gpu-catalog-cache";
 import { NetworkVolumesOnV2 } from "./management/v2-dialect/network-volumes";
 import { ContainerRegistryAuthsOnV2 } from "./management/v2-dialect/registry-auths";
 import { TemplatesOnV2 } from "./management/v2-dialect/templates";

@@ -37,14 +37,7 @@ export {
   flashbootFromV2,
   flashbootToV2,
 } from "./management/v2-dialect/endpoints";
-export type { GpuPoolEntry, PoolMapping, PoolSelection } from "./management/v2-dialect/gpu-pools";
-export {
-  allPools,
-  GPU_CATALOG_TTL_MS,
-  GpuCatalogCache,
-  gpuTypesToPools,
-  poolsToGpuTypes,
-} from "./management/v2-dialect/gpu-pools";
+export { GPU_CATALOG_TTL_MS, GpuCatalogCache } from "./management/v2-dialect/gpu-catalog-cache";
 export { neutralField } from "./management/v2-dialect/neutral-fields";
 export {
   templateCreateToV2,

@@ -12,3 +12,4 @@ export * from "./platform-values";
 export * from "./validation";
 export * from "./api-version-fields";
 export * from "./container-args";
+export * from "./gpu-pools";

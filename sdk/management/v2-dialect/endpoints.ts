@@ -15,7 +15,8 @@ import type { FieldProblem } from "../../schemas/validation";
 import type { CallOptions } from "../../transport";
 import type { EndpointOperations } from "../neutral-api";
 import type { ServerlessV2 } from "../v2/serverless";
-import { allPools, type GpuCatalogCache, type GpuPoolEntry, gpuTypesToPools, poolsToGpuTypes } from "./gpu-pools";
+import { allPools, type GpuPoolEntry, gpuTypesToPools, poolsToGpuTypes } from "../../schemas/gpu-pools";
+import type { GpuCatalogCache } from "./gpu-catalog-cache";
 import { renamedProblems } from "./neutral-fields";
 
 const KIND = "endpoint";

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { ENDPOINT_DEFAULTS, type FieldProblem, renderValue } from "../../../sdk/schemas";
 import type * as V2 from "../../../sdk/schemas/v2";
 import type { EndpointRecord } from "../endpoint-record-schema";
@@ -159,7 +160,8 @@ export function updateEndpointRecordV2(
     if (gpu.minCudaVersion) next.minCudaVersion = gpu.minCudaVersion;
     else delete next.minCudaVersion;
   }
-  if (JSON.stringify(next) === JSON.stringify(current)) return current;
+  // Compared field by field, not as JSON text: a rewritten container keeps its values in another key order.
+  if (isDeepStrictEqual(next, current)) return current;
   return withRelease(current, { ...next, version: (current.version ?? 0) + 1 }, ctx.at);
 }
 

@@ -179,6 +179,10 @@ describe("management v2 serverless endpoints (/v2/serverless)", () => {
       await api.patch(`${COLLECTION}/${e.id}`, { image: "ghcr.io/acme/sleep:1", env: { TOKEN: "s3cr3t" } }),
     );
     expect(imaged.body).toMatchObject({ image: "ghcr.io/acme/sleep:1", env: { TOKEN: "s3cr3t" } });
+    // The same settings again change nothing: no new version, no release.
+    const same = await api.patch(`${COLLECTION}/${e.id}`, { image: "ghcr.io/acme/sleep:1", env: { TOKEN: "s3cr3t" } });
+    expect(same.body).toEqual(imaged.body);
+    expect((await api.get(`/v1/endpoints/${e.id}`)).body.version).toBe(3);
     const releases = conforms("GET", "/v2/serverless/{id}/releases", await api.get(`${COLLECTION}/${e.id}/releases`));
     expect(releases.body.releases.map((r: { version: number }) => r.version)).toEqual([3, 0]);
     expect(releases.body.endpointVersion).toBe(3);

@@ -97,6 +97,22 @@ describe("load-balancing endpoints", () => {
     expect(text.body).toBe("plain hello");
   });
 
+  it("answer 504 past the endpoint's timeout and 503 when no worker may run", async () => {
+    const slow = await createBalancer({ image: "ghcr.io/acme/slow-http:1", timeout: 500 });
+    const pending = api.get(`${pathOf(slow.requestUrls.base)}/slow?ms=2000`);
+    await eventually(async () =>
+      expect((await api.get(`/v2/serverless/${slow.id}/workers`)).body.summary.running).toBe(1),
+    );
+    ctx.clock.advance(500);
+    const late = await pending;
+    expect(late.status).toBe(504);
+    expect(late.body).toMatchObject({ error: "timeout", message: expect.stringContaining("500 ms") });
+    const none = await createBalancer({ image: "ghcr.io/acme/echo:1", workers: { min: 0, max: 0 } });
+    const refused = await api.get(`${pathOf(none.requestUrls.base)}/x`);
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toMatch(/workers\.max is 0/);
+  });
+
   it("answer health at HEALTH_CHECK_PATH when the endpoint's env sets one", async () => {
     const e = await createBalancer({
       image: "ghcr.io/acme/echo:1",

@@ -103,6 +103,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     catalog,
     capacity,
     log: options.log ?? false,
+    origin: () => baseUrl,
   });
   const host = options.host ?? DEFAULT_HOST;
   try {

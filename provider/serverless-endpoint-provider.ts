@@ -3,7 +3,7 @@ import type { RunpodClient } from "../sdk/client";
 import {
   type Endpoint,
   type EndpointCreateInput,
-  EndpointCreateInputSchema,
+  EndpointCreateInputV1Schema,
   type EndpointUpdateInput,
 } from "../sdk/schemas";
 import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures } from "./check-inputs";
@@ -19,8 +19,9 @@ import { configureProvider, providerClient } from "./provider-config";
 type Props = Record<string, unknown>;
 
 // `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+// The resource takes v1's inputs until it gains v2's (`type`, `gpuPools`, ...: issue 28).
 type _SchemaMatchesFields = Expect<
-  SchemaMatchesTable<typeof EndpointCreateInputSchema, typeof SERVERLESS_ENDPOINT_FIELDS>
+  SchemaMatchesTable<typeof EndpointCreateInputV1Schema, typeof SERVERLESS_ENDPOINT_FIELDS>
 >;
 
 const INPUT_KEYS = Object.keys(SERVERLESS_ENDPOINT_FIELDS);
@@ -87,7 +88,7 @@ export const serverlessEndpointProvider = {
   configure: configureProvider,
 
   async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
-    return { inputs: news, failures: [...schemaFailures(EndpointCreateInputSchema, news), ...adoptIdFailures(news)] };
+    return { inputs: news, failures: [...schemaFailures(EndpointCreateInputV1Schema, news), ...adoptIdFailures(news)] };
   },
 
   async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {

@@ -4,7 +4,7 @@ import type { RunpodClient } from "../sdk/client";
 import {
   type Template,
   type TemplateCreateInput,
-  TemplateCreateInputSchema,
+  TemplateCreateInputV1Schema,
   type TemplateUpdateInput,
 } from "../sdk/schemas";
 import { seriesName } from "./auto-name";
@@ -26,8 +26,8 @@ const FIXED_KEYS = Object.entries(TEMPLATE_FIELDS)
   .filter(([, rule]) => rule.replaces)
   .map(([key]) => key);
 
-/** Inputs as the provider sees them after `check`. */
-const TemplateInputsSchema = TemplateCreateInputSchema.extend({ adoptId: z.string().optional() });
+/** Inputs as the provider sees them after `check` (v1's, until the resource gains v2's `startSsh`, ...: issue 28). */
+const TemplateInputsSchema = TemplateCreateInputV1Schema.extend({ adoptId: z.string().optional() });
 
 // `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
 type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof TemplateInputsSchema, typeof TEMPLATE_FIELDS>>;

@@ -9,7 +9,11 @@ import type {
 } from "./management/neutral-api";
 import { ManagementV1 } from "./management/v1/management-v1";
 import { ManagementV2 } from "./management/v2/management-v2";
+import { EndpointsOnV2 } from "./management/v2-dialect/endpoints";
+import { GpuCatalogCache } from "./management/v2-dialect/gpu-catalog-cache";
 import { NetworkVolumesOnV2 } from "./management/v2-dialect/network-volumes";
+import { ContainerRegistryAuthsOnV2 } from "./management/v2-dialect/registry-auths";
+import { TemplatesOnV2 } from "./management/v2-dialect/templates";
 import { Transport } from "./transport";
 
 /**
@@ -53,9 +57,13 @@ export class RunpodClient implements ManagementApi {
     this.v2 = new ManagementV2(this.transport);
     const onV2 = this.apiVersion === "v2";
     this.networkVolumes = onV2 ? new NetworkVolumesOnV2(this.v2.networkVolumes) : this.v1.networkVolumes;
-    this.endpoints = this.v1.endpoints;
-    this.templates = this.v1.templates;
-    this.containerRegistryAuth = this.v1.containerRegistryAuth;
+    // The live GPU catalog maps gpuTypeIds to pools on v2; read once per client and kept a few minutes.
+    const gpuCatalog = new GpuCatalogCache(() => this.v2.catalog.gpus());
+    this.endpoints = onV2 ? new EndpointsOnV2(this.v2.serverless, gpuCatalog) : this.v1.endpoints;
+    this.templates = onV2 ? new TemplatesOnV2(this.v2.templates) : this.v1.templates;
+    this.containerRegistryAuth = onV2
+      ? new ContainerRegistryAuthsOnV2(this.v2.registries)
+      : this.v1.containerRegistryAuth;
   }
 
   /** Job operations of an endpoint or a pre-deployed model id. */

@@ -23,6 +23,34 @@ export { CatalogV2 } from "./management/v2/catalog";
 export { ManagementV2 } from "./management/v2/management-v2";
 export { NetworkVolumesV2 } from "./management/v2/network-volumes";
 export { NetworkVolumesOnV2, volumeCreateToV2, volumeFromV2 } from "./management/v2-dialect/network-volumes";
+export type { TemplateCatalogOptions } from "./management/v2/catalog";
+export type { WorkerLogOptions } from "./management/v2/serverless";
+export { ServerlessV2 } from "./management/v2/serverless";
+export { TemplatesV2 } from "./management/v2/templates";
+export { EcrDelegationsV2, RegistriesV2 } from "./management/v2/registries";
+export { endpointBodyV1 } from "./management/v1/endpoints";
+export {
+  endpointCreateToV2,
+  endpointFromV2,
+  EndpointsOnV2,
+  endpointUpdateToV2,
+  flashbootFromV2,
+  flashbootToV2,
+} from "./management/v2-dialect/endpoints";
+export { GPU_CATALOG_TTL_MS, GpuCatalogCache } from "./management/v2-dialect/gpu-catalog-cache";
+export { neutralField } from "./management/v2-dialect/neutral-fields";
+export {
+  templateCreateToV2,
+  templateFromV2,
+  TemplatesOnV2,
+  templateUpdateToV2,
+} from "./management/v2-dialect/templates";
+export {
+  ContainerRegistryAuthsOnV2,
+  registryAuthCreateToV2,
+  registryAuthFromV2,
+} from "./management/v2-dialect/registry-auths";
+export type { ServerSentEvent } from "./event-stream";
 export * from "./retry-policy";
 export * from "./schemas";
 /** The management API v2 wire schemas and types (`V2.NetworkVolumeSchema`, `V2.NetworkVolume`, ...). */

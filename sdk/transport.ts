@@ -12,6 +12,7 @@ import {
   type RunpodError,
   TimeoutError,
 } from "./errors";
+import { EventStreamStatusError, type ServerSentEvent, streamEvents } from "./event-stream";
 import { type Exchange, exchange } from "./http-exchange";
 import { sleepUnlessAborted } from "./polling";
 import { type AttemptOutcome, parseRetryAfter, retryDecision } from "./retry-policy";
@@ -170,16 +171,38 @@ export class Transport {
       const error = new ConnectionError(info, maybeDelivered, err);
       return this.retry(req, origin, path, headers, attempt, started, { kind: "connection", maybeDelivered }, error);
     }
-    const { status, headers: responseHeaders, text } = answer;
+    const { status, text } = answer;
     if (status >= 200 && status < 300) return parseSuccess(req, path, status, text);
-    const body = parseErrorBody(text);
-    const requestId = headerValue(responseHeaders["x-request-id"]) ?? body.requestId;
-    const retryAfterMs = parseRetryAfter(responseHeaders["retry-after"]);
-    const info = requestInfo(req, path);
-    const problem = problemOf(body);
-    const message = body.message ?? body.detail ?? body.error ?? body.title;
-    const error = APIError.fromResponse(status, info, message, requestId, retryAfterMs, problem);
+    const error = errorOfAnswer(requestInfo(req, path), answer);
+    const retryAfterMs = error.retryAfterMs;
     return this.retry(req, origin, path, headers, attempt, started, { kind: "response", status, retryAfterMs }, error);
+  }
+
+  /**
+   * Opens a Server-Sent Events stream (`GET`, `accept: text/event-stream`) and yields each event
+   * as it arrives, until the server ends the stream, the caller stops iterating or its signal
+   * aborts. Not retried (a stream resumes from a cursor the caller holds, such as the last event
+   * id). A non-2xx answer, a refused connection or an abort throws the errors `send` throws.
+   */
+  async *events(
+    req: Omit<TransportRequest<never>, "method" | "body" | "idempotent" | "schema">,
+  ): AsyncGenerator<ServerSentEvent> {
+    const { origin, prefix } = splitBase(req.base);
+    const path = requestPath(prefix, { ...req, method: "GET", idempotent: true });
+    const info: RequestInfo = { method: "GET", path };
+    const signal = req.options?.signal;
+    const headers = { ...this.headersFor(requireApiKey(this.config)), accept: "text/event-stream" };
+    const timeoutMs = req.options?.timeoutMs ?? this.config.timeoutMs;
+    this.attempts++;
+    try {
+      yield* streamEvents(this.dispatcher, { origin, path, headers, signal, timeoutMs });
+    } catch (err) {
+      if (err instanceof EventStreamStatusError) throw errorOfAnswer(info, err.answer);
+      if (signal?.aborted) throw new AbortError(info);
+      const code = (err as { code?: string }).code ?? "";
+      if (TIMEOUT_CODES.has(code)) throw new TimeoutError(info, timeoutMs);
+      throw new ConnectionError(info, !NOT_DELIVERED_CODES.has(code), err);
+    }
   }
 
   /** After a failed attempt: asks the retry policy, waits, and tries again, or throws the failure. */
@@ -234,6 +257,15 @@ function requestPath(prefix: string, req: TransportRequest<unknown>): string {
 /** What errors say about the request: method, and path with query (never the origin, never headers). */
 function requestInfo(req: TransportRequest<unknown>, path: string): RequestInfo {
   return { method: req.method, path };
+}
+
+/** The error of a non-2xx answer: its class follows from the status; a problem object keeps its fields. */
+function errorOfAnswer(info: RequestInfo, answer: Exchange): APIError {
+  const body = parseErrorBody(answer.text);
+  const requestId = headerValue(answer.headers["x-request-id"]) ?? body.requestId;
+  const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
+  const message = body.message ?? body.detail ?? body.error ?? body.title;
+  return APIError.fromResponse(answer.status, info, message, requestId, retryAfterMs, problemOf(body));
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

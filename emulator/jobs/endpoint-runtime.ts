@@ -15,12 +15,16 @@ export interface RuntimeSettings extends ScalingSettings {
   /** Endpoint `executionTimeoutMs`; a job's `policy.executionTimeout` overrides it. */
   executionTimeoutMs: number;
   templateId: string;
+  /** The endpoint's own image (set through management v2): its handler runs instead of the template's. */
+  image?: string | undefined;
 }
 
 /** Shared services of every runtime. */
 export interface RuntimeServices {
   scheduler: Scheduler;
   template(id: string): Template | undefined;
+  /** What an image runs (emulator/handlers/image-handler.ts). */
+  image(name: string): Template;
   webhooks: WebhookSender;
   newJobId(): string;
   newWorkerId(): string;
@@ -179,7 +183,11 @@ export class EndpointRuntime {
     worker.abort = abort;
     scheduler.after(worker.timeout, job.executionTimeoutMs);
     this.notify(job);
-    const template = this.services.template(this.settings.templateId);
+    worker.log.add(job.startedAt, "container", `job ${job.id} started`);
+    const template =
+      this.settings.image !== undefined
+        ? this.services.image(this.settings.image)
+        : this.services.template(this.settings.templateId);
     const ctx = {
       id: job.id,
       input: job.input,
@@ -206,6 +214,12 @@ export class EndpointRuntime {
   private finish(worker: Worker, run: number, event: "complete" | "fail", value: unknown): void {
     const job = worker.job;
     if (worker.run !== run || !job) return;
+    const took = this.services.scheduler.now() - job.startedAt;
+    worker.log.add(
+      this.services.scheduler.now(),
+      "container",
+      event === "complete" ? `job ${job.id} completed in ${took} ms` : `job ${job.id} failed: ${String(value)}`,
+    );
     this.endRun(worker);
     if (event === "complete") job.output = value;
     else job.error = String(value);

@@ -1,12 +1,15 @@
 import type { Scheduler } from "../clock/scheduler";
 import { Timer } from "../clock/scheduler";
 import type { Job } from "./job";
+import { WorkerLog } from "./worker-log";
 
 /** Scaling bounds of an endpoint (OpenAPI `workersMin`, `workersMax`, `idleTimeout` in seconds, as ms here). */
 export interface ScalingSettings {
   workersMin: number;
   workersMax: number;
   idleTimeoutMs: number;
+  /** The endpoint's configuration version (its latest release) a worker started now runs. */
+  version?: number | undefined;
 }
 
 /**
@@ -35,6 +38,12 @@ export class Worker {
   readonly timeout: Timer;
   /** Scale-down deadline while idle above `workersMin`. */
   readonly idle: Timer;
+  /** HTTP requests it is serving now (load-balancing endpoints). */
+  inFlight = 0;
+  /** The endpoint configuration version it runs (v2 `Worker.version`). */
+  version = 0;
+  /** Its log lines (v2 worker logs). */
+  readonly log = new WorkerLog();
 
   constructor(
     readonly id: string,
@@ -115,7 +124,7 @@ export class WorkerPool {
   /** A worker finished its job: it stops if the endpoint now has too many, else it waits idle. */
   release(w: Worker): void {
     this.busyWorkers.delete(w);
-    if (this.size >= this.settings.workersMax) return;
+    if (this.size >= this.settings.workersMax) return this.stopped(w);
     this.idleWorkers.push(w);
     this.armIdleTimeout(w);
   }
@@ -133,13 +142,18 @@ export class WorkerPool {
     for (const w of [...this.idleWorkers, ...this.busyWorkers]) {
       this.scheduler.cancel(w.idle);
       this.scheduler.cancel(w.timeout);
+      w.log.close();
     }
     this.idleWorkers.length = 0;
     this.busyWorkers.clear();
   }
 
   private create(): Worker {
-    return new Worker(this.newId(), this.scheduler.now(), this.onTimeout, (w) => this.onIdleTimeout(w));
+    const now = this.scheduler.now();
+    const w = new Worker(this.newId(), now, this.onTimeout, (w) => this.onIdleTimeout(w));
+    w.version = this.settings.version ?? 0;
+    w.log.add(now, "system", `worker ${w.id} started (configuration version ${w.version})`);
+    return w;
   }
 
   private ensureMinimum(): void {
@@ -159,5 +173,12 @@ export class WorkerPool {
     const i = this.idleWorkers.indexOf(w);
     if (i >= 0) this.idleWorkers.splice(i, 1);
     this.scheduler.cancel(w.idle);
+    this.stopped(w);
+  }
+
+  /** A worker is gone: its log says so and its followers are let go. */
+  private stopped(w: Worker): void {
+    w.log.add(this.scheduler.now(), "system", `worker ${w.id} stopped`);
+    w.log.close();
   }
 }

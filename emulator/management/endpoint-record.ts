@@ -9,6 +9,8 @@ import {
 } from "../../sdk/schemas";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import type { Account } from "../store/account";
+import type { EndpointRecord } from "./endpoint-record-schema";
+import { withRelease } from "./endpoint-releases";
 import { givenFields } from "./record-rules";
 
 /**
@@ -50,15 +52,31 @@ export function createEndpointRecord(
 }
 
 /**
- * The record after an update. `version` grows by one when anything changed (the OpenAPI bumps it
- * on template changes; the emulator on any change, so clients can see an update happened).
+ * The record after a v1 update. `version` grows by one when anything changed (the OpenAPI bumps it
+ * on template changes; the emulator on any change, so clients can see an update happened). A
+ * record holds one form of what v2 also writes: `gpuTypeIds` replace v2's pools, v1's CPU fields
+ * replace v2's per-flavor configurations, and a `templateId` links the endpoint to that template
+ * again (its own container settings, from v2, are dropped), which is a new release.
  */
-export function updateEndpointRecord(current: Endpoint, input: EndpointUpdateInput): Endpoint {
-  const next = { ...current, ...givenFields(input) };
+export function updateEndpointRecord(current: EndpointRecord, input: EndpointUpdateInput, at: string): EndpointRecord {
+  const next: EndpointRecord = { ...current, ...givenFields(input) };
   const changed = Object.keys(input).some(
     (k) => JSON.stringify(next[k as keyof Endpoint]) !== JSON.stringify(current[k as keyof Endpoint]),
   );
-  return changed ? { ...next, version: (current.version ?? 0) + 1 } : current;
+  if (!changed) return current;
+  if (input.gpuTypeIds !== undefined) {
+    delete next.gpuPools;
+    delete next.excludedGpuTypes;
+  }
+  if (input.cpuFlavorIds !== undefined || input.vcpuCount !== undefined) delete next.cpu;
+  const relinked =
+    input.templateId !== undefined && (input.templateId !== current.templateId || current.image !== undefined);
+  if (relinked) {
+    for (const own of ["image", "args", "disk", "ports", "registry"] as const) delete next[own];
+  }
+  const version = (current.version ?? 0) + 1;
+  const bumped = { ...next, version };
+  return relinked ? withRelease(current, bumped, at) : bumped;
 }
 
 /**
@@ -67,12 +85,14 @@ export function updateEndpointRecord(current: Endpoint, input: EndpointUpdateInp
  * 400; the platform runs endpoints from serverless templates only, never from Pod templates),
  * attached volumes exist, and `workersMin <= workersMax` after defaults and merging.
  */
-export function endpointProblems(e: Endpoint, account: Account, templates: TemplateRegistry): FieldProblem[] {
+export function endpointProblems(e: EndpointRecord, account: Account, templates: TemplateRegistry): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const add = (field: string, value: unknown, rule: string) =>
     problems.push({ field, value: renderValue(value, field), rule });
   const own = e.templateId ? account.templates.get(e.templateId) : undefined;
-  if (own?.isServerless === false) {
+  if (e.image !== undefined) {
+    // Its own container settings (set through v2): no template to check.
+  } else if (own?.isServerless === false) {
     add(
       "templateId",
       e.templateId,
@@ -94,5 +114,9 @@ export function endpointProblems(e: Endpoint, account: Account, templates: Templ
   const min = e.workersMin ?? 0;
   const max = e.workersMax ?? ENDPOINT_DEFAULTS.workersMax;
   if (min > max) add("workersMin", min, `workersMin must not exceed workersMax (${max})`);
+  // OpenAPI v2: a load-balancing endpoint scales on REQUEST_COUNT (a v1 update cannot change that either).
+  if (e.type === "LOAD_BALANCER" && e.scalerType === "QUEUE_DELAY") {
+    add("scalerType", e.scalerType, "a LOAD_BALANCER endpoint has no queue: it scales on REQUEST_COUNT");
+  }
   return problems;
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   type Endpoint,
-  EndpointCreateInputSchema,
-  EndpointUpdateInputSchema,
+  EndpointCreateInputV1Schema,
+  EndpointUpdateInputV1Schema,
   PLATFORM_VALUE_FIELDS,
 } from "../../sdk/schemas";
 import type { ServerContext } from "../server/server-context";
@@ -10,11 +10,14 @@ import { badRequest, notFound, parseOr400 } from "../server/http-errors";
 import type { Account } from "../store/account";
 import { newEndpointId } from "../store/ids";
 import { createEndpointRecord, endpointProblems, updateEndpointRecord } from "./endpoint-record";
+import type { EndpointRecord } from "./endpoint-record-schema";
+import { renderEndpointV1 } from "./endpoint-render";
+import { renderTemplateV1 } from "./template-render";
 
 type IdParams = { Params: { endpointId: string } };
 type IncludeQuery = { includeTemplate?: string; includeWorkers?: string };
 
-function endpointOf(account: Account, id: string): Endpoint {
+function endpointOf(account: Account, id: string): EndpointRecord {
   const e = account.endpoints.get(id);
   if (!e) throw notFound(`endpoint ${id} not found`);
   return e;
@@ -24,36 +27,37 @@ function endpointOf(account: Account, id: string): Endpoint {
 export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const epochIso = (t: number) => new Date(ctx.scheduler.clock.epochOrigin + t).toISOString();
 
-  /** OpenAPI `includeTemplate` / `includeWorkers` query flags. */
-  const render = (req: FastifyRequest, e: Endpoint): Endpoint => {
+  /** The v1 answer (v2's fields left out), with the OpenAPI `includeTemplate` / `includeWorkers` query flags. */
+  const render = (req: FastifyRequest, e: EndpointRecord): Endpoint => {
     const q = req.query as IncludeQuery;
-    const view: Endpoint = { ...e };
-    if (q.includeTemplate === "true") {
-      const id = e.templateId ?? "";
-      view.template = req.account.templates.get(id) ?? ctx.templates.render(id);
+    const view = renderEndpointV1(e, ctx.catalog);
+    // An endpoint created through v2 keeps no template: it has none to include.
+    if (q.includeTemplate === "true" && e.templateId !== undefined) {
+      const own = req.account.templates.get(e.templateId);
+      view.template = own ? renderTemplateV1(own) : ctx.templates.render(e.templateId);
     }
     if (q.includeWorkers === "true") {
-      view.workers = (req.account.runtime(e.id)?.workers() ?? []).map((w) => ({
+      view.workers = req.account.workersOf(e.id).map((w) => ({
         id: w.id,
         name: `${e.name ?? e.id}-worker`,
         desiredStatus: "RUNNING",
         endpointId: e.id,
         templateId: e.templateId,
         lastStartedAt: epochIso(w.startedAt),
-        lastStatusChange: `Started by the emulator: ${w.job ? "running a job" : "idle"}`,
+        lastStatusChange: `Started by the emulator: ${w.job || w.inFlight > 0 ? "running a job" : "idle"}`,
       }));
     }
     return view;
   };
 
-  const save = async (account: Account, e: Endpoint) => {
+  const save = async (account: Account, e: EndpointRecord) => {
     const problems = endpointProblems(e, account, ctx.templates);
     if (problems.length) throw badRequest(problems);
     await account.endpoints.put(e);
   };
 
   app.post("/v1/endpoints", async (req) => {
-    const input = parseOr400(EndpointCreateInputSchema, req.body);
+    const input = parseOr400(EndpointCreateInputV1Schema, req.body);
     ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.ServerlessEndpoint, input);
     const e = createEndpointRecord(input, newEndpointId(), req.account.userId, epochIso(ctx.scheduler.now()), {
       dataCenterIds: ctx.catalog.values("dataCenter"),
@@ -70,9 +74,9 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
 
   const update = async (req: FastifyRequest<IdParams>) => {
     const current = endpointOf(req.account, req.params.endpointId);
-    const input = parseOr400(EndpointUpdateInputSchema, req.body);
+    const input = parseOr400(EndpointUpdateInputV1Schema, req.body);
     ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.ServerlessEndpoint, input);
-    const next = updateEndpointRecord(current, input);
+    const next = updateEndpointRecord(current, input, epochIso(ctx.scheduler.now()));
     if (next !== current) await save(req.account, next);
     return render(req, next);
   };

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { type Template, TemplateCreateInputSchema, TemplateUpdateInputSchema } from "../../sdk/schemas";
+import { TemplateCreateInputV1Schema, TemplateUpdateInputV1Schema } from "../../sdk/schemas";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import type { ServerContext } from "../server/server-context";
 import { badRequest, notFound, parseOr400 } from "../server/http-errors";
@@ -7,6 +7,8 @@ import type { Account } from "../store/account";
 import { newTemplateId } from "../store/ids";
 import { inUseRefusal } from "./record-rules";
 import { createTemplateRecord, templateProblems, updateTemplateRecord } from "./template-record";
+import type { TemplateRecord } from "./template-record-schema";
+import { renderTemplateV1 } from "./template-render";
 
 type IdParams = { Params: { templateId: string } };
 /** OpenAPI query flags of `GET /templates` and `GET /templates/{id}` (booleans, default false). */
@@ -17,7 +19,7 @@ type ListQuery = {
 };
 
 /** The account's template `id`; a 404 otherwise, which says so when `id` is one of the emulator's handlers. */
-function templateOf(account: Account, id: string, handlers: TemplateRegistry): Template {
+function templateOf(account: Account, id: string, handlers: TemplateRegistry): TemplateRecord {
   const t = account.templates.get(id);
   if (t) return t;
   if (handlers.get(id)) {
@@ -34,7 +36,7 @@ function templateOf(account: Account, id: string, handlers: TemplateRegistry): T
  * `includePublicTemplates` add nothing; `includeRunpodTemplates` adds the handlers (`isRunpod`).
  */
 export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const save = async (account: Account, t: Template) => {
+  const save = async (account: Account, t: TemplateRecord) => {
     const problems = templateProblems(t, account);
     if (problems.length) throw badRequest(problems);
     await account.templates.put(t);
@@ -42,13 +44,13 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext)
   const withRunpod = (req: FastifyRequest) => (req.query as ListQuery).includeRunpodTemplates === "true";
 
   app.post("/v1/templates", async (req) => {
-    const t = createTemplateRecord(parseOr400(TemplateCreateInputSchema, req.body), newTemplateId());
+    const t = createTemplateRecord(parseOr400(TemplateCreateInputV1Schema, req.body), newTemplateId());
     await save(req.account, t);
-    return t;
+    return renderTemplateV1(t);
   });
 
   app.get("/v1/templates", async (req) => {
-    const own = [...req.account.templates.values()];
+    const own = [...req.account.templates.values()].map(renderTemplateV1);
     if (!withRunpod(req)) return own;
     return [...own, ...ctx.templates.ids().map((id) => ctx.templates.render(id))];
   });
@@ -56,16 +58,16 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext)
   app.get<IdParams>("/v1/templates/:templateId", async (req) => {
     const id = req.params.templateId;
     if (withRunpod(req) && !req.account.templates.has(id) && ctx.templates.get(id)) return ctx.templates.render(id);
-    return templateOf(req.account, id, ctx.templates);
+    return renderTemplateV1(templateOf(req.account, id, ctx.templates));
   });
 
   // OpenAPI: POST .../update is a synonym of PATCH (body TemplateUpdateInput). On the platform an
   // update is a rolling release; here each job looks its template up when it starts.
   const update = async (req: FastifyRequest<IdParams>) => {
     const current = templateOf(req.account, req.params.templateId, ctx.templates);
-    const next = updateTemplateRecord(current, parseOr400(TemplateUpdateInputSchema, req.body));
+    const next = updateTemplateRecord(current, parseOr400(TemplateUpdateInputV1Schema, req.body));
     await save(req.account, next);
-    return next;
+    return renderTemplateV1(next);
   };
   app.patch<IdParams>("/v1/templates/:templateId", update);
   app.post<IdParams>("/v1/templates/:templateId/update", update);

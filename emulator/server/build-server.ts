@@ -2,12 +2,17 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import { registerAdminRoutes } from "../admin/admin-routes";
 import { loseChosenAnswers } from "../faults/fault-injector";
 import { registerJobRoutes } from "../jobs/job-routes";
+import { registerLoadBalancerRoutes } from "../jobs/load-balancer-routes";
 import { registerEndpointRoutes } from "../management/endpoint-routes";
 import { registerNetworkVolumeRoutes } from "../management/network-volume-routes";
 import { registerRegistryAuthRoutes } from "../management/registry-auth-routes";
 import { registerTemplateRoutes } from "../management/template-routes";
 import { registerCatalogRoutesV2 } from "../management/v2/catalog-routes";
 import { registerNetworkVolumeRoutesV2 } from "../management/v2/network-volume-routes";
+import { registerRegistryRoutesV2 } from "../management/v2/registry-routes";
+import { registerServerlessRoutesV2 } from "../management/v2/serverless-routes";
+import { registerServerlessWorkerRoutesV2 } from "../management/v2/serverless-worker-routes";
+import { registerTemplateRoutesV2 } from "../management/v2/template-routes";
 import { registerImageRoutes } from "../models/image-routes";
 import { type ErrorBody, HttpError, isManagementV2Path, sendError } from "./http-errors";
 import { createRequestHook } from "./request-hook";
@@ -21,7 +26,12 @@ const ROUTES: readonly RegisterRoutes[] = [
   registerEndpointRoutes,
   registerTemplateRoutes,
   registerRegistryAuthRoutes,
+  registerServerlessRoutesV2,
+  registerServerlessWorkerRoutesV2,
+  registerTemplateRoutesV2,
+  registerRegistryRoutesV2,
   registerJobRoutes,
+  registerLoadBalancerRoutes,
   registerAdminRoutes,
   registerImageRoutes,
 ];

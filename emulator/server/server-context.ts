@@ -24,6 +24,8 @@ export interface ServerContext {
   capacity: Capacity;
   /** Log every request (fastify's logger); off by default, the hot path stays quiet. */
   log: boolean;
+  /** The origin clients reach the emulator at (`publicUrl`, else the listening address): for addresses in answers. */
+  origin(): string;
 }
 
 /** A module's routes: `build-server.ts` calls each registrar once, in order. */

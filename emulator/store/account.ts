@@ -1,4 +1,4 @@
-import { ENDPOINT_DEFAULTS, type Endpoint, type Template as TemplateRecord } from "../../sdk/schemas";
+import { ENDPOINT_DEFAULTS } from "../../sdk/schemas";
 import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
 import { type AccountStats, emptyStats, resetStats } from "../admin/stats";
 import type { Scheduler } from "../clock/scheduler";
@@ -6,6 +6,10 @@ import type { CompiledFaultRule } from "../faults/fault-rules";
 import type { Template } from "../handlers/handler-types";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import { EndpointRuntime, type RuntimeServices, type RuntimeSettings } from "../jobs/endpoint-runtime";
+import { LoadBalancerRuntime, type LoadBalancerSettings } from "../jobs/load-balancer";
+import type { Worker } from "../jobs/worker-pool";
+import type { EndpointRecord } from "../management/endpoint-record-schema";
+import type { TemplateRecord } from "../management/template-record-schema";
 import { WebhookSender } from "../jobs/webhooks";
 import type { RateBucket } from "../limits/rate-limiter";
 import { Collection, type CollectionHooks } from "./collection";
@@ -27,14 +31,19 @@ export interface AccountDeps {
   persist: () => Promise<void>;
 }
 
-/** How an endpoint record runs jobs (OpenAPI defaults where a field is absent; `idleTimeout` is in seconds). */
-export function runtimeSettingsOf(endpoint: Endpoint): RuntimeSettings {
+/**
+ * How an endpoint record runs jobs (OpenAPI defaults where a field is absent; `idleTimeout` is in
+ * seconds): with its template's handler, or with the handler of its own image (set through v2).
+ */
+export function runtimeSettingsOf(endpoint: EndpointRecord): RuntimeSettings {
   return {
     workersMin: endpoint.workersMin ?? ENDPOINT_DEFAULTS.workersMin,
     workersMax: endpoint.workersMax ?? ENDPOINT_DEFAULTS.workersMax,
     idleTimeoutMs: (endpoint.idleTimeout ?? ENDPOINT_DEFAULTS.idleTimeout) * 1000,
     executionTimeoutMs: endpoint.executionTimeoutMs ?? ENDPOINT_DEFAULTS.executionTimeoutMs,
     templateId: endpoint.templateId ?? "",
+    image: endpoint.image,
+    version: endpoint.releases?.at(-1)?.version ?? endpoint.version ?? 0,
   };
 }
 
@@ -48,12 +57,15 @@ export class Account implements Collections {
   readonly endpoints: Collections["endpoints"];
   readonly templates: Collections["templates"];
   readonly containerRegistryAuths: Collections["containerRegistryAuths"];
+  readonly ecrDelegations: Collections["ecrDelegations"];
   readonly stats: AccountStats = emptyStats();
   readonly rateBuckets = new Map<string, RateBucket>();
   faults: readonly CompiledFaultRule[] = [];
   /** The account's stream of fault decisions (see `EmulatorOptions.seed`). */
   random: () => number = Math.random;
   private readonly runtimes = new Map<string, EndpointRuntime>();
+  /** Load-balancing endpoints' runtimes (their workers answer HTTP, not jobs). */
+  private readonly balancers = new Map<string, LoadBalancerRuntime>();
   private readonly webhooks: WebhookSender;
   private readonly services: RuntimeServices;
 
@@ -71,11 +83,13 @@ export class Account implements Collections {
     });
     this.templates = collection<"templates">();
     this.containerRegistryAuths = collection<"containerRegistryAuths">();
+    this.ecrDelegations = collection<"ecrDelegations">();
     this.setFaults(deps.defaultFaults);
     this.webhooks = new WebhookSender(deps.scheduler, this.stats.webhooks, deps.webhookTimeoutMs);
     this.services = {
       scheduler: deps.scheduler,
       template: (id) => this.handlerOf(id),
+      image: (name) => deps.templates.forImage(name),
       webhooks: this.webhooks,
       newJobId,
       newWorkerId,
@@ -116,8 +130,18 @@ export class Account implements Collections {
     return this.deps.templates.get(templateId) ?? this.deps.models.get(templateId);
   }
 
+  /** The runtime of a load-balancing endpoint of this account, or undefined. */
+  balancer(endpointId: string): LoadBalancerRuntime | undefined {
+    return this.balancers.get(endpointId);
+  }
+
+  /** The workers up now of an endpoint of either type (none for an unknown id). */
+  workersOf(endpointId: string): Worker[] {
+    return (this.balancers.get(endpointId) ?? this.runtimes.get(endpointId))?.workers() ?? [];
+  }
+
   /** Endpoints whose workers run this template. */
-  endpointsUsingTemplate(templateId: string): Endpoint[] {
+  endpointsUsingTemplate(templateId: string): EndpointRecord[] {
     return [...this.endpoints.values()].filter((e) => e.templateId === templateId);
   }
 
@@ -127,15 +151,33 @@ export class Account implements Collections {
   }
 
   /** (Re)configures the job runtime of a stored endpoint record (its workersMin start at once). */
-  private configureRuntime(endpoint: Endpoint): void {
+  private configureRuntime(endpoint: EndpointRecord): void {
+    if (endpoint.type === "LOAD_BALANCER") return this.configureBalancer(endpoint);
     const settings = runtimeSettingsOf(endpoint);
     const runtime = this.runtimes.get(endpoint.id);
     if (runtime) runtime.configure(settings);
     else this.runtimes.set(endpoint.id, new EndpointRuntime(endpoint.id, settings, this.services));
   }
 
+  /** (Re)configures a load-balancing endpoint's workers; what they run is looked up per request. */
+  private configureBalancer(endpoint: EndpointRecord): void {
+    const base = runtimeSettingsOf(endpoint);
+    const settings: LoadBalancerSettings = {
+      ...base,
+      requestCount: endpoint.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue,
+      handler: () =>
+        base.image !== undefined ? this.deps.templates.forImage(base.image) : this.handlerOf(base.templateId),
+    };
+    const balancer = this.balancers.get(endpoint.id);
+    if (balancer) balancer.configure(settings);
+    else
+      this.balancers.set(endpoint.id, new LoadBalancerRuntime(endpoint.id, settings, this.deps.scheduler, newWorkerId));
+  }
+
   /** Stops a deleted endpoint's jobs and workers and forgets its rate-limit counters. */
   private disposeRuntime(id: string): void {
+    this.balancers.get(id)?.dispose();
+    this.balancers.delete(id);
     this.runtimes.get(id)?.dispose();
     this.runtimes.delete(id);
     for (const key of this.rateBuckets.keys()) if (key.startsWith(`${id}\u0000`)) this.rateBuckets.delete(key);
@@ -159,6 +201,8 @@ export class Account implements Collections {
     for (const name of COLLECTION_NAMES) this[name].clear();
     for (const runtime of this.runtimes.values()) runtime.dispose();
     this.runtimes.clear();
+    for (const balancer of this.balancers.values()) balancer.dispose();
+    this.balancers.clear();
     this.rateBuckets.clear();
     this.setFaults(this.deps.defaultFaults);
     resetStats(this.stats);
@@ -168,6 +212,7 @@ export class Account implements Collections {
   /** Stops every runtime and webhook delivery. */
   dispose(): void {
     for (const runtime of this.runtimes.values()) runtime.dispose();
+    for (const balancer of this.balancers.values()) balancer.dispose();
     this.webhooks.dispose();
   }
 }

@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { EndpointSchema, NetworkVolumeSchema, TemplateSchema } from "../../sdk/schemas";
+import { NetworkVolumeSchema } from "../../sdk/schemas";
+import { EcrDelegationRecordSchema } from "../management/ecr-delegation-record";
+import { EndpointRecordSchema } from "../management/endpoint-record-schema";
 import { RegistryAuthRecordSchema } from "../management/registry-auth-record";
+import { TemplateRecordSchema } from "../management/template-record-schema";
 import type { Collection } from "./collection";
 
 /**
@@ -11,9 +14,10 @@ import type { Collection } from "./collection";
  */
 export const COLLECTION_SCHEMAS = {
   networkVolumes: NetworkVolumeSchema,
-  endpoints: EndpointSchema,
-  templates: TemplateSchema,
+  endpoints: EndpointRecordSchema,
+  templates: TemplateRecordSchema,
   containerRegistryAuths: RegistryAuthRecordSchema,
+  ecrDelegations: EcrDelegationRecordSchema,
 } as const;
 
 /** The name of a management collection. */

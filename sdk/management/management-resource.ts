@@ -84,7 +84,7 @@ export abstract class ManagementResource<T, C, R extends CallOptions = CallOptio
    * naming each field, before anything is sent.
    */
   async create(input: C, options?: CallOptions): Promise<T> {
-    const body = this.resource.createSchema ? this.validated(this.resource.createSchema, input, "create") : input;
+    const body = this.createBody(input);
     return this.send("create", {
       method: "POST",
       path: this.resource.path,
@@ -122,6 +122,11 @@ export abstract class ManagementResource<T, C, R extends CallOptions = CallOptio
   /** Deletes one (`DELETE /<resource>/{id}`, 200 or 204). A missing one is a `NotFoundError`. */
   async delete(id: string, options?: CallOptions): Promise<void> {
     await this.send("delete", { method: "DELETE", path: this.itemPath(id), idempotent: true, options });
+  }
+
+  /** The create body of `input`: validated with the resource's create schema, when it has one. */
+  protected createBody(input: C): unknown {
+    return this.resource.createSchema ? this.validated(this.resource.createSchema, input, "create") : input;
   }
 
   /** The query parameters of `get` and `list`; none unless the resource has some. */

@@ -49,7 +49,12 @@ export interface NetworkVolumeOperations {
   delete(id: string, options?: CallOptions): Promise<void>;
 }
 
-/** Serverless endpoints, on either version. */
+/**
+ * Serverless endpoints, on either version. On v2 a create needs a `name`; `gpuTypeIds` travel as
+ * the GPU pools holding them (read back in catalog order: v2 keeps no order); the answer's
+ * `templateId` is undefined (v2 copies a template's settings once and keeps no link); `type`,
+ * `gpuPools`, `excludedGpuTypes` and `PRIORITY_FLASHBOOT` exist on v2 only.
+ */
 export interface EndpointOperations {
   /** Creates one. Not idempotent: a lost answer is never retried. */
   create(input: EndpointCreateInput, options?: CallOptions): Promise<Endpoint>;
@@ -63,7 +68,11 @@ export interface EndpointOperations {
   delete(id: string, options?: CallOptions): Promise<void>;
 }
 
-/** Templates, on either version. */
+/**
+ * Templates, on either version. On v2, `dockerStartCmd` travels as one `args` string, the volume
+ * as a persistent mount, and `readme` and a non-empty `dockerEntrypoint` are refused; `startSsh`,
+ * `startJupyter` and `args` exist on v2 only.
+ */
 export interface TemplateOperations {
   /** Creates one (names are unique in the account). Not idempotent. */
   create(input: TemplateCreateInput, options?: CallOptions): Promise<Template>;

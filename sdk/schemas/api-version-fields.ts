@@ -23,7 +23,33 @@ export const VERSION_ONLY_FIELDS: Readonly<Record<string, Readonly<Record<string
   networkVolume: {
     type: { only: "v2", what: "storage tiers (STANDARD, HIGH_PERFORMANCE)" },
   },
+  endpoint: {
+    type: { only: "v2", what: "load-balancing endpoints (type LOAD_BALANCER)", neutral: ["QUEUE"] },
+    gpuPools: { only: "v2", what: "GPU pools (gpuPools; on v1 name the GPU types in gpuTypeIds)" },
+    excludedGpuTypes: { only: "v2", what: "GPU types excluded from pools (excludedGpuTypes)" },
+    flashboot: {
+      only: "v2",
+      what: "priority flash-boot modes (PRIORITY_FLASHBOOT)",
+      neutral: [true, false, "OFF", "FLASHBOOT"],
+    },
+  },
+  template: {
+    startSsh: { only: "v2", what: "template SSH switches (startSsh)" },
+    startJupyter: { only: "v2", what: "template Jupyter switches (startJupyter)" },
+    args: { only: "v2", what: "container arguments as one string (args; on v1 give dockerStartCmd)" },
+    readme: { only: "v1", what: "template readmes (readme)", neutral: [""] },
+    dockerEntrypoint: {
+      only: "v1",
+      what: "entrypoint overrides (dockerEntrypoint; v2 runs the image's entrypoint with args)",
+      neutral: [[]],
+    },
+  },
 };
+
+/** Whether `value` is one of the values that mean "not used" (lists compared by their items). */
+function isNeutral(rule: VersionOnlyField, value: unknown): boolean {
+  return rule.neutral?.some((v) => v === value || JSON.stringify(v) === JSON.stringify(value)) ?? false;
+}
 
 /**
  * One problem per input of `kind` that `version` cannot carry: the field, its value, and a rule
@@ -38,7 +64,7 @@ export function versionFieldProblems(
   const problems: FieldProblem[] = [];
   for (const [field, rule] of Object.entries(fields)) {
     const value = input[field];
-    if (value === undefined || rule.only === version || rule.neutral?.some((v) => v === value)) continue;
+    if (value === undefined || rule.only === version || isNeutral(rule, value)) continue;
     problems.push({
       field,
       value: renderValue(value, field),

@@ -66,8 +66,12 @@ const templateFields = {
   isPublic: z.boolean(),
 };
 
-/** Body of `POST /templates` (OpenAPI `TemplateCreateInput`; `name` and `imageName` are required). */
-export const TemplateCreateInputSchema = z
+/**
+ * Body of `POST /v1/templates` as v1 takes it (v1 OpenAPI `TemplateCreateInput`; `name` and
+ * `imageName` are required): what the emulator's v1 route parses, and what the `Template`
+ * resource takes until it gains v2's inputs (issue 28).
+ */
+export const TemplateCreateInputV1Schema = z
   .object(templateFields)
   .partial()
   .extend({
@@ -76,8 +80,6 @@ export const TemplateCreateInputSchema = z
     category: z.enum(TEMPLATE_CATEGORIES, { error: `must be one of ${TEMPLATE_CATEGORIES.join(", ")}` }).optional(),
     isServerless: z.boolean().optional(),
   });
-/** Input for creating a template. */
-export type TemplateCreateInput = z.infer<typeof TemplateCreateInputSchema>;
 
 const fixedAtCreation = (field: string) =>
   z
@@ -87,18 +89,61 @@ const fixedAtCreation = (field: string) =>
     .optional();
 
 /**
- * Body of `PATCH /templates/{id}` and `POST /templates/{id}/update` (OpenAPI `TemplateUpdateInput`:
- * every field optional). `category` and `isServerless` are not part of it; passing them is
- * refused rather than silently dropped, so a caller never believes they changed.
+ * Body of `PATCH /v1/templates/{id}` and `POST /v1/templates/{id}/update` as v1 takes it (v1
+ * OpenAPI `TemplateUpdateInput`: every field optional). `category` and `isServerless` are not part
+ * of it; passing them is refused rather than silently dropped, so a caller never believes they
+ * changed.
  */
-export const TemplateUpdateInputSchema = z
+export const TemplateUpdateInputV1Schema = z
   .object(templateFields)
   .partial()
   .extend({
     category: fixedAtCreation("category"),
     isServerless: fixedAtCreation("isServerless"),
   });
-/** Input for updating a template (a rolling release of the endpoints that use it, on the platform). */
+
+/**
+ * Inputs only management API v2 has (`VERSION_ONLY_FIELDS.template`; refused on v1 before
+ * sending): the SSH and Jupyter switches (v2 defaults both to true) and the container arguments
+ * as v2's one string. `args` and `dockerStartCmd` say the same thing (the container's command):
+ * give one of them.
+ */
+const templateV2Fields = {
+  startSsh: z.boolean(),
+  startJupyter: z.boolean(),
+  args: z.string(),
+};
+
+function oneCommand(v: { args?: unknown; dockerStartCmd?: unknown }, ctx: z.RefinementCtx): void {
+  if (v.args !== undefined && v.dockerStartCmd !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["args"],
+      message: "says what dockerStartCmd says (the container's command): give one of them",
+    });
+  }
+}
+
+/**
+ * The version-neutral create input (`client.templates.create`): v1's fields plus v2's `startSsh`,
+ * `startJupyter` and `args`. On v1, those are refused before sending; on v2, `readme` and a
+ * non-empty `dockerEntrypoint` are (v2 has neither).
+ */
+export const TemplateCreateInputSchema = TemplateCreateInputV1Schema.extend({
+  startSsh: templateV2Fields.startSsh.optional(),
+  startJupyter: templateV2Fields.startJupyter.optional(),
+  args: templateV2Fields.args.optional(),
+}).superRefine(oneCommand);
+/** Input for creating a template (either version). */
+export type TemplateCreateInput = z.infer<typeof TemplateCreateInputSchema>;
+
+/** The version-neutral update input (`client.templates.update`); `category` and `isServerless` cannot change. */
+export const TemplateUpdateInputSchema = TemplateUpdateInputV1Schema.extend({
+  startSsh: templateV2Fields.startSsh.optional(),
+  startJupyter: templateV2Fields.startJupyter.optional(),
+  args: templateV2Fields.args.optional(),
+}).superRefine(oneCommand);
+/** Input for updating a template (either version; a rolling release of the endpoints that use it, on v1). */
 export type TemplateUpdateInput = z.infer<typeof TemplateUpdateInputSchema>;
 
 /**
@@ -125,6 +170,12 @@ export const TemplateSchema = z.object({
   isServerless: z.boolean().optional(),
   earned: z.number().optional(),
   runtimeInMin: z.number().int().optional(),
+  /** Whether containers get SSH provisioned at startup (v2 answers). */
+  startSsh: z.boolean().optional(),
+  /** Whether containers start JupyterLab (v2 answers). */
+  startJupyter: z.boolean().optional(),
+  /** The container's arguments as v2's one string (v2 answers; `dockerStartCmd` holds them as words). */
+  args: z.string().optional(),
 });
 /** A template. */
 export type Template = z.infer<typeof TemplateSchema>;

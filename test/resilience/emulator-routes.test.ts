@@ -170,6 +170,14 @@ const ROUTES: [string, string][] = [
   ["POST", "/v2/{ep}/cancel/{job}"],
   ["POST", "/v2/{ep}/retry/{job}"],
   ["POST", "/v2/sdxl-turbo/run"],
+  ["POST", "/v2/serverless"],
+  ["PATCH", "/v2/serverless/{ep}"],
+  ["GET", "/v2/serverless/{ep}/workers/{job}/logs"],
+  ["POST", "/v2/templates"],
+  ["PATCH", "/v2/templates/{tpl}"],
+  ["POST", "/v2/registries"],
+  ["POST", "/v2/registries/delegations"],
+  ["POST", "/lb/{ep}/{job}"],
 ];
 /** Mostly `valid` (three times in four), else one of `invalid`. */
 const mostly = (valid: fc.Arbitrary<unknown>, ...invalid: fc.Arbitrary<unknown>[]) =>

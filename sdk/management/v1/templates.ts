@@ -27,7 +27,8 @@ export type TemplateUpdateOptions = UpdateMethodOptions;
  * Templates of the management API (`/v1/templates`): the image, disks, ports and env an
  * endpoint's workers run. `create` (names are unique in the account), `get` and `list` (with the
  * OpenAPI's query flags), `update`, and `delete` (refused by the platform while an endpoint uses
- * the template: a `BadRequestError`).
+ * the template: a `BadRequestError`). v2's own inputs (`startSsh`, `startJupyter`, `args`) are
+ * refused before sending.
  */
 export class Templates extends ManagementResource<Template, TemplateCreateInput, TemplateReadOptions> {
   constructor(transport: Transport) {
@@ -39,6 +40,7 @@ export class Templates extends ManagementResource<Template, TemplateCreateInput,
       schema: TemplateSchema,
       listSchema: TemplateListSchema,
       createSchema: TemplateCreateInputSchema,
+      versionFields: "template",
     });
   }
 

@@ -31,6 +31,12 @@ export interface CpuCatalogOptions extends CallOptions {
   vcpuCount?: number | undefined;
 }
 
+/** Options of the public template catalog read. */
+export interface TemplateCatalogOptions extends CallOptions {
+  /** Which slice: `official` (the default: the platform's own), `verified` or `community`. */
+  source?: V2.TemplateSource | undefined;
+}
+
 /** Options of the data center reads. */
 export interface DataCenterCatalogOptions extends CallOptions {
   /** Add per-resource availability: `GPU_AVAILABILITY`, `CPU_AVAILABILITY`. */
@@ -47,7 +53,8 @@ export interface DataCenterCatalogOptions extends CallOptions {
 
 /**
  * The platform catalog of management API v2 (`client.v2.catalog`): GPU types (with their
- * serverless pool and prices), CPU flavors and data centers, each optionally with availability.
+ * serverless pool and prices), CPU flavors and data centers, each optionally with availability,
+ * and the public templates.
  * Reads only, idempotent, retried like every read.
  */
 export class CatalogV2 {
@@ -92,6 +99,15 @@ export class CatalogV2 {
   ): Promise<V2.DataCenter> {
     const path = `/catalog/datacenters/${encodeURIComponent(id)}`;
     return this.read("dataCenter", path, V2.DataCenterSchema, { include: queryList(options?.include) }, options);
+  }
+
+  /**
+   * `GET /v2/catalog/templates`: public templates (at most 100), pod and serverless ones alike
+   * (tell them apart by `serverless`). Read one, or one of the account's, with
+   * `client.v2.templates.get(id)`.
+   */
+  templates(options?: TemplateCatalogOptions): Promise<V2.Template[]> {
+    return this.read("templates", "/catalog/templates", V2.TemplateListSchema, { source: options?.source }, options);
   }
 
   private read<T>(

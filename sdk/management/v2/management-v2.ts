@@ -1,6 +1,9 @@
 import type { Transport } from "../../transport";
 import { CatalogV2 } from "./catalog";
 import { NetworkVolumesV2 } from "./network-volumes";
+import { RegistriesV2 } from "./registries";
+import { ServerlessV2 } from "./serverless";
+import { TemplatesV2 } from "./templates";
 
 /**
  * Management API v2 (`https://api.runpod.io/v2`), in its own shapes (`V2.*` schemas): `client.v2`.
@@ -10,11 +13,20 @@ import { NetworkVolumesV2 } from "./network-volumes";
 export class ManagementV2 {
   /** `/v2/network-volumes`. */
   readonly networkVolumes: NetworkVolumesV2;
-  /** `/v2/catalog/...`: GPU types, CPU flavors, data centers. */
+  /** `/v2/catalog/...`: GPU types, CPU flavors, data centers, public templates. */
   readonly catalog: CatalogV2;
+  /** `/v2/serverless`: endpoints, their workers, releases and worker logs. */
+  readonly serverless: ServerlessV2;
+  /** `/v2/templates`. */
+  readonly templates: TemplatesV2;
+  /** `/v2/registries`, with its ECR `delegations`. */
+  readonly registries: RegistriesV2;
 
   constructor(transport: Transport) {
     this.networkVolumes = new NetworkVolumesV2(transport);
     this.catalog = new CatalogV2(transport);
+    this.serverless = new ServerlessV2(transport);
+    this.templates = new TemplatesV2(transport);
+    this.registries = new RegistriesV2(transport);
   }
 }

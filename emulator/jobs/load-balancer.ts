@@ -1,0 +1,177 @@
+import type { Scheduler } from "../clock/scheduler";
+import type { Template } from "../handlers/handler-types";
+import { executeTemplate } from "./execute-template";
+import { type ScalingSettings, type Worker, WorkerPool } from "./worker-pool";
+
+/**
+ * How a load-balancing endpoint serves HTTP (OpenAPI v2 `EndpointType` `LOAD_BALANCER`,
+ * `RequestCountScaling`): its worker bounds, the in-flight requests one worker takes before
+ * another starts, the longest a request may run, and what its workers run.
+ */
+export interface LoadBalancerSettings extends ScalingSettings {
+  /** `scaling.requestCount`: in-flight requests per worker before scaling up. */
+  requestCount: number;
+  /** Endpoint `timeout` (ms): a request still running then is answered 504. */
+  executionTimeoutMs: number;
+  /** What a worker runs: looked up when each request starts, so a new release applies to new requests. */
+  handler: () => Template | undefined;
+}
+
+/** An HTTP request as a worker's handler sees it (the handler's `input`). */
+export interface HttpRequestView {
+  method: string;
+  /** The path below the endpoint's base, starting with `/`. */
+  path: string;
+  query: Record<string, string | string[]>;
+  /** The request's headers, without `authorization` (the API key never reaches a worker). */
+  headers: Record<string, string | string[] | undefined>;
+  /** JSON bodies parsed, other bodies as text; undefined without a body. */
+  body?: unknown;
+}
+
+/** What a request is answered with. */
+export interface HttpAnswer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** A handler's return value that says its own status (and headers): `{ statusCode, headers?, body? }`. */
+function isHttpAnswer(value: unknown): value is Partial<HttpAnswer> & { statusCode: number } {
+  if (value === null || typeof value !== "object") return false;
+  const code = (value as { statusCode?: unknown }).statusCode;
+  return typeof code === "number" && Number.isInteger(code) && code >= 100 && code <= 599;
+}
+
+/**
+ * One load-balancing endpoint's workers and in-flight requests. Scaling follows REQUEST_COUNT:
+ * a request goes to a worker with fewer than `requestCount` in flight; when every worker is full,
+ * a worker starts (up to `workersMax`); when none may start, the least loaded worker takes it
+ * (the platform's balancer would hold it in its own queue). `workersMin` workers are always up; an
+ * idle worker above the minimum stops after the idle timeout, as on queue endpoints.
+ */
+export class LoadBalancerRuntime {
+  private readonly pool: WorkerPool;
+  private requests = 0;
+
+  constructor(
+    readonly endpointId: string,
+    private settings: LoadBalancerSettings,
+    private readonly scheduler: Scheduler,
+    newWorkerId: () => string,
+  ) {
+    this.pool = new WorkerPool(settings, scheduler, newWorkerId, () => undefined);
+  }
+
+  /** Applies new endpoint settings; requests in flight finish on their worker. */
+  configure(settings: LoadBalancerSettings): void {
+    this.settings = settings;
+    this.pool.reconfigure(settings);
+  }
+
+  /** Workers up now. */
+  workers(): Worker[] {
+    return this.pool.all();
+  }
+
+  /** Whether a worker is up to answer (the health check's 200; 204 while none is). */
+  get healthy(): boolean {
+    return this.pool.size > 0;
+  }
+
+  /** Serves one request on a worker: the handler's answer, 503 when no worker may run, 504 past the timeout. */
+  async handle(request: HttpRequestView, disconnected: AbortSignal): Promise<HttpAnswer> {
+    const worker = this.acquire();
+    if (!worker) {
+      return answer(503, {
+        error: "no_workers",
+        message: `endpoint ${this.endpointId} may run no worker (workers.max is 0)`,
+      });
+    }
+    const abort = new AbortController();
+    const onGone = () => abort.abort();
+    disconnected.addEventListener("abort", onGone, { once: true });
+    const started = this.scheduler.now();
+    const id = `${this.endpointId}-request-${++this.requests}`;
+    try {
+      const template = this.settings.handler();
+      if (!template) throw new Error(`endpoint ${this.endpointId} has no handler to run`);
+      const ctx = {
+        id,
+        input: request as unknown as Record<string, unknown>,
+        signal: abort.signal,
+        sleep: (ms: number) => this.scheduler.sleep(ms, abort.signal),
+      };
+      const timeout = this.scheduler.sleep(this.settings.executionTimeoutMs, abort.signal).then(() => undefined);
+      const outcome = await Promise.race([executeTemplate(template, ctx, () => true), timeout.then(() => TIMED_OUT)]);
+      const result =
+        outcome === TIMED_OUT
+          ? answer(504, {
+              error: "timeout",
+              message: `the request ran past the endpoint's timeout of ${this.settings.executionTimeoutMs} ms`,
+            })
+          : toAnswer(outcome);
+      this.logRequest(worker, started, request, result.statusCode);
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.logRequest(worker, started, request, 500, message);
+      return answer(500, { error: "handler_failed", message });
+    } finally {
+      abort.abort();
+      disconnected.removeEventListener("abort", onGone);
+      this.release(worker);
+    }
+  }
+
+  /** Stops every worker (endpoint deleted, emulator closing). */
+  dispose(): void {
+    this.pool.dispose();
+  }
+
+  private acquire(): Worker | undefined {
+    const limit = Math.max(1, this.settings.requestCount);
+    let least: Worker | undefined;
+    for (const w of this.pool.busy()) {
+      if (w.inFlight < limit) return this.take(w);
+      if (!least || w.inFlight < least.inFlight) least = w;
+    }
+    const idle = this.pool.takeIdle();
+    if (idle) return this.take(idle);
+    if (this.pool.canStart()) return this.take(this.pool.startBusy());
+    return least ? this.take(least) : undefined;
+  }
+
+  private take(w: Worker): Worker {
+    w.inFlight++;
+    return w;
+  }
+
+  private release(w: Worker): void {
+    w.inFlight--;
+    if (w.inFlight === 0) this.pool.release(w);
+  }
+
+  private logRequest(w: Worker, started: number, req: HttpRequestView, status: number, error?: string): void {
+    const took = this.scheduler.now() - started;
+    w.log.add(
+      this.scheduler.now(),
+      "container",
+      `${req.method} ${req.path} ${status} in ${took} ms${error ? `: ${error}` : ""}`,
+    );
+  }
+}
+
+const TIMED_OUT = Symbol("timed out");
+
+function answer(statusCode: number, body: unknown): HttpAnswer {
+  return { statusCode, headers: {}, body };
+}
+
+/** A handler's return value as an answer: `{ statusCode, headers, body }` as it says, anything else a 200 with it as the body. */
+function toAnswer(value: unknown): HttpAnswer {
+  if (!isHttpAnswer(value)) return answer(200, value);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  return { statusCode: value.statusCode, headers, body: value.body };
+}

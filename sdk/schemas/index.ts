@@ -9,3 +9,4 @@ export * from "./platform-enums";
 export * from "./template";
 export * from "./platform-values";
 export * from "./validation";
+export * from "./rate-limits";

@@ -27,7 +27,10 @@ export type PacedAnswer = { refused: false } | { refused: true; retryAfterMs: nu
  */
 export function bucketShape(perWindow: number): { size: number; perWindow: number } {
   const size = Math.max(1, Math.floor(perWindow / 100));
-  return { size, perWindow: Math.max(0, (perWindow - size) * 0.99) };
+  // A limit of one per window: whole requests in a stretch are at most floor(1 + 0.5) = 1. (A
+  // rate of 0 would not do: the library reads it as "always full".)
+  const rate = perWindow - size > 0 ? (perWindow - size) * 0.99 : 0.5;
+  return { size, perWindow: rate };
 }
 
 /**

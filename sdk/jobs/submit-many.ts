@@ -80,6 +80,12 @@ class Batch<I, O> {
   private fatal: RunpodError | undefined;
   private readError: { error: unknown } | undefined;
   private change: { promise: Promise<void>; resolve: () => void } | undefined;
+  /**
+   * Wakers of the entries' sleeps, called with false when the batch stops. One set rather than
+   * an abort listener per sleep: a thousand entries waiting to poll would make every listener's
+   * removal a scan of the other listeners.
+   */
+  private readonly sleepers = new Set<(completed: boolean) => void>();
 
   constructor(
     owner: Transport,
@@ -116,8 +122,7 @@ class Batch<I, O> {
       if (this.fatal) throw this.fatal;
     } finally {
       signal?.removeEventListener("abort", onAbort);
-      this.halted = true;
-      this.stop.abort();
+      this.halt(undefined);
       void this.reader.stop().catch(() => undefined);
       void this.transport.close().catch(() => undefined);
     }
@@ -207,7 +212,7 @@ class Batch<I, O> {
           }
         } else if (++refusals > MAX_REFUSALS) return this.fail(entry, failure);
         const delay = retryAfterMs ?? backoffDelay(refusals + resends, BACKOFF);
-        if (!(await sleepUnlessAborted(delay, this.stop.signal))) return this.finishStopped(entry, "run");
+        if (!(await this.sleep(delay))) return this.finishStopped(entry, "run");
         continue;
       }
       this.pacers.run.release({ refused: false });
@@ -293,9 +298,15 @@ class Batch<I, O> {
           path,
           idempotent: true,
           schema: schema as z.ZodType<z.output<S>>,
-          options: { signal: this.stop.signal },
+          // Only /stream, which the platform may hold open for seconds, is cut short by a stop;
+          // a /status answers at once (and one abort listener per read would cost more).
+          options: pacer === this.pacers.stream ? { signal: this.stop.signal } : undefined,
         });
         pacer.release({ refused: false });
+        if (this.halted) {
+          this.finishStopped(entry, path);
+          return undefined;
+        }
         return answer;
       } catch (error) {
         const kind = classifyReadFailure(error);
@@ -328,8 +339,22 @@ class Batch<I, O> {
       const error = new TimeoutError({ method: "GET", path }, this.o.resultTimeoutMs);
       return this.fail(entry, error);
     }
-    if (await sleepUnlessAborted(Math.min(ms, left), this.stop.signal)) return true;
+    if (await this.sleep(Math.min(ms, left))) return true;
     return this.finishStopped(entry, path);
+  }
+
+  /** Waits `ms`; resolves true, or false at once when the batch stops. */
+  private sleep(ms: number): Promise<boolean> {
+    if (this.halted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const wake = (completed: boolean) => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve(completed);
+      };
+      const timer = setTimeout(wake, ms, true);
+      this.sleepers.add(wake);
+    });
   }
 
   /** Reads `/health` once per window and moves the stated limits with the running workers (spec's dynamic rule). */
@@ -360,6 +385,7 @@ class Batch<I, O> {
     this.halted = true;
     this.fatal = fatal;
     this.stop.abort();
+    for (const wake of [...this.sleepers]) wake(false);
     this.notify();
   }
 

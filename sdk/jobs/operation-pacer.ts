@@ -98,8 +98,19 @@ export class OperationPacer {
     if (answer.refused) {
       this.counts.refused++;
       this.adaptive.onRefused(now, answer.retryAfterMs);
+      // The token goes back: "requests above the effective limit receive 429" (spec), so a
+      // refused request is not one of the limit's. Were the window spent, the refusals in a row
+      // that follow pause the operation (adaptive-rate.ts), so this never becomes a storm.
+      this.bucket.drip();
+      this.bucket.content = Math.min(this.bucket.bucketSize, this.bucket.content + 1);
     } else this.adaptive.onAccepted(now);
     this.reshape();
+  }
+
+  /** Tokens in the bucket now (for tests and diagnostics). */
+  get availableTokens(): number {
+    this.bucket.drip();
+    return this.bucket.content;
   }
 
   private async waitForPermit(signal: AbortSignal | undefined): Promise<boolean> {

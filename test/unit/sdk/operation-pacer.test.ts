@@ -26,6 +26,17 @@ describe("OperationPacer", () => {
     expect(pacer.counts).toEqual({ sent: 70, refused: 0 });
   });
 
+  it("takes a refused request's token back (the platform did not count it), and keeps an accepted one's", async () => {
+    const pacer = new OperationPacer("run", { perWindow: 100, windowMs: 10_000, concurrent: undefined });
+    await pacer.acquire();
+    expect(pacer.availableTokens).toBeLessThan(0.5);
+    pacer.release({ refused: true, retryAfterMs: 1000 });
+    expect(pacer.availableTokens).toBeGreaterThanOrEqual(0.99);
+    await pacer.acquire();
+    pacer.release({ refused: false });
+    expect(pacer.availableTokens).toBeLessThan(0.5);
+  });
+
   it("holds requests in flight at the concurrency cap until one is released", async () => {
     const pacer = new OperationPacer("status", { perWindow: 1000, windowMs: 10, concurrent: 3 });
     for (let i = 0; i < 3; i++) expect(await pacer.acquire()).toBe(true);

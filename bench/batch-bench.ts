@@ -161,16 +161,17 @@ export async function runBatch(
  * The live heap: every second a full GC (`node --expose-gc`, as `npm run bench` runs), then
  * `heapUsed`, so a sample counts what the client keeps, not garbage the collector has not come
  * to yet (which grows with a run's length, not its size). `peak()` is the highest sample above
- * the live heap before the run; `gcMs()` the time spent in those collections, which the client
- * CPU figure leaves out. Without `--expose-gc` it samples `heapUsed` as it is.
+ * the live heap before the run; `gcMs()` the CPU time of those collections (their helper threads
+ * included), which the client CPU figure leaves out. Without `--expose-gc` it samples `heapUsed` as it is.
  */
 async function heapSampler(): Promise<{ stop(): void; peak(): number; gcMs(): number }> {
   const gc = (globalThis as { gc?: () => void }).gc;
   let spent = 0;
   const live = () => {
-    const started = performance.now();
+    const before = process.cpuUsage();
     gc?.();
-    spent += performance.now() - started;
+    const used = process.cpuUsage(before);
+    spent += (used.user + used.system) / 1000;
     return process.memoryUsage().heapUsed;
   };
   await new Promise<void>((r) => setImmediate(r));

@@ -227,6 +227,26 @@ describe("submitMany", () => {
     expect(pacer.counts.refused / pacer.counts.sent).toBeLessThan(0.25);
   });
 
+  it("follows the dynamic rule when told requests_per_worker: /health's running workers raise the pace, still without a 429", async () => {
+    const { client } = await start({ rateLimits: { multiplier: 0.1, requestsPerWorker: 50 } });
+    // Ten workers kept busy by long jobs: the emulator allows max(100, 10 x 50) = 500 /run per window.
+    const ep = (await client.endpoints.create({ templateId: "sleep", workersMax: 10 })).id;
+    const options: SubmitManyOptions = { ...FAST, waitForResults: false, requestsPerWorker: 50 };
+    const outcomes = await collect(
+      client.jobs(ep).submitMany(
+        numbered(500, () => ({ seconds: 3600 })),
+        options,
+      ),
+    );
+    expectOneEach(outcomes, 500);
+    expect(new Set(outcomes.map((o) => o.kind))).toEqual(new Set(["submitted"]));
+    expect((await stats()).rateLimited).toBe(0);
+    const pacer = endpointPacers(client.transport, ep, LIMITS).run;
+    // It started from the table's 100 and grew towards 500 once /health showed the workers.
+    expect(pacer.currentLimit).toBeGreaterThan(100);
+    expect(pacer.currentLimit).toBeLessThanOrEqual(500);
+  });
+
   it("collects a streaming handler's chunks through /stream", async () => {
     const { client } = await start();
     const ep = (await client.endpoints.create({ templateId: "stream", workersMax: 3 })).id;

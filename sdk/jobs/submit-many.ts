@@ -1,19 +1,9 @@
-import type { z } from "zod";
-import { AbortError, RequestValidationError, RunpodError, TimeoutError } from "../errors";
+import { AbortError, RequestValidationError, RunpodError } from "../errors";
 import { sleepUnlessAborted } from "../polling";
 import { backoffDelay } from "../retry-policy";
-import {
-  HealthSchema,
-  type JobRecord,
-  JobAckSchema,
-  JobRecordSchema,
-  type JobRequest,
-  RATE_WINDOW_MS,
-  StreamResponseSchema,
-  TERMINAL_JOB_STATUSES,
-} from "../schemas";
+import { HealthSchema, JobAckSchema, type JobRequest, RATE_WINDOW_MS } from "../schemas";
 import { Transport } from "../transport";
-import { classifyReadFailure, classifySubmitFailure, retryAfterOf } from "./batch-failures";
+import { classifySubmitFailure, retryAfterOf } from "./batch-failures";
 import { type BatchEntry, InputReader, runBody } from "./batch-inputs";
 import {
   type BatchOutcome,
@@ -21,15 +11,13 @@ import {
   resolveSubmitManyOptions,
   type SubmitManyOptions,
 } from "./batch-options";
+import { type BatchControl, ResultCollector } from "./batch-results";
 import { type EndpointPacers, endpointPacers } from "./endpoint-pacers";
-import type { OperationPacer } from "./operation-pacer";
 
 /** Refusals (429, 502-504, a connection that never opened) of one request before its input is reported as an error. */
 const MAX_REFUSALS = 20;
 /** With at-least-once delivery: resends of one input after lost answers before it is reported `unknown`. */
 const MAX_RESENDS = 5;
-/** Failed reads in a row (connection, timeout, 5xx) of one job before its input is reported as an error. */
-const MAX_READ_FAILURES = 10;
 /** Backoff between attempts when the platform gave no `Retry-After`. */
 const BACKOFF = { baseDelayMs: 250, maxDelayMs: 20_000 };
 
@@ -65,18 +53,19 @@ export function submitMany<I, O>(
  * once (an entry counts until its outcome has been taken by the caller), so memory does not
  * grow with the number of inputs, and a caller who stops reading stops the batch.
  */
-class Batch<I, O> {
+class Batch<I, O> implements BatchControl<O> {
   /** One attempt per request: the batch retries itself, paced, and never resends a `/run` blindly. */
-  private readonly transport: Transport;
-  private readonly pacers: EndpointPacers;
+  readonly transport: Transport;
+  readonly pacers: EndpointPacers;
+  readonly prefix: string;
   private readonly reader: InputReader<I>;
-  private readonly prefix: string;
+  private readonly results: ResultCollector<O>;
   /** Aborts every wait and read of the batch (the caller's signal, a fatal error, or the end). */
   private readonly stop = new AbortController();
   private readonly ready: BatchOutcome<O>[] = [];
   private inProgress = 0;
   private readingDone = false;
-  private halted = false;
+  halted = false;
   private fatal: RunpodError | undefined;
   private readError: { error: unknown } | undefined;
   private change: { promise: Promise<void>; resolve: () => void } | undefined;
@@ -91,21 +80,26 @@ class Batch<I, O> {
     owner: Transport,
     private readonly endpointId: string,
     inputs: BatchInputs<I>,
-    private readonly o: ResolvedSubmitManyOptions,
+    readonly options: ResolvedSubmitManyOptions,
   ) {
     this.transport = new Transport({ ...owner.config, maxAttempts: 1 });
-    this.pacers = endpointPacers(owner, endpointId, o.limits);
+    this.pacers = endpointPacers(owner, endpointId, options.limits);
     this.reader = new InputReader(inputs);
     this.prefix = `/${encodeURIComponent(endpointId)}/`;
+    this.results = new ResultCollector(this);
+  }
+
+  get stopSignal(): AbortSignal {
+    return this.stop.signal;
   }
 
   async *outcomes(): AsyncGenerator<BatchOutcome<O>, void, undefined> {
-    const signal = this.o.signal;
+    const signal = this.options.signal;
     const onAbort = () => this.halt(undefined);
     signal?.addEventListener("abort", onAbort, { once: true });
     if (signal?.aborted) this.halt(undefined);
     void this.readLoop();
-    if (this.o.requestsPerWorker !== undefined) void this.healthLoop(this.o.requestsPerWorker);
+    if (this.options.requestsPerWorker !== undefined) void this.healthLoop(this.options.requestsPerWorker);
     try {
       for (;;) {
         const next = this.ready.shift();
@@ -133,7 +127,7 @@ class Batch<I, O> {
     try {
       for (;;) {
         if (this.halted) break;
-        if (this.inProgress >= this.o.concurrency) {
+        if (this.inProgress >= this.options.concurrency) {
           await this.changed();
           continue;
         }
@@ -147,7 +141,7 @@ class Batch<I, O> {
           submittedAt: 0,
           reported: false,
         };
-        const body = runBody(item.request, item.index, this.o, this.endpointId);
+        const body = runBody(item.request, item.index, this.options, this.endpointId);
         if (typeof body !== "string") this.finish(entry, { kind: "error", index: entry.index, error: body });
         else if (this.halted) this.finishStopped(entry, "run");
         else {
@@ -169,10 +163,11 @@ class Batch<I, O> {
   private async handle(entry: BatchEntry): Promise<void> {
     try {
       if (!(await this.submit(entry))) return;
-      if (!this.o.waitForResults) this.finish(entry, { kind: "submitted", index: entry.index, jobId: entry.jobId! });
+      if (!this.options.waitForResults)
+        this.finish(entry, { kind: "submitted", index: entry.index, jobId: entry.jobId! });
       else if (this.halted) this.finishStopped(entry, "status");
-      else if (this.o.collectWith === "stream") await this.follow(entry);
-      else await this.collect(entry);
+      else if (this.options.collectWith === "stream") await this.results.follow(entry);
+      else await this.results.collect(entry);
     } catch (error) {
       // Not expected (every failure above is classified), but the input still gets its one outcome.
       const wrapped =
@@ -206,7 +201,7 @@ class Batch<I, O> {
         if (kind === "fatal") this.halt(failure);
         if (kind === "fatal" || kind === "rejected") return this.fail(entry, failure);
         if (kind === "maybe-delivered") {
-          if (!this.o.atLeastOnce || ++resends > MAX_RESENDS) {
+          if (!this.options.atLeastOnce || ++resends > MAX_RESENDS) {
             this.finish(entry, { kind: "unknown", index: entry.index, error: failure });
             return false;
           }
@@ -223,128 +218,8 @@ class Batch<I, O> {
     }
   }
 
-  /** Polls `/status` every `pollIntervalMs` until the job ends. */
-  private async collect(entry: BatchEntry): Promise<void> {
-    const path = `${this.prefix}status/${encodeURIComponent(entry.jobId!)}`;
-    for (;;) {
-      if (!(await this.pause(entry, this.o.pollIntervalMs, path))) return;
-      const record = await this.read(entry, this.pacers.status, path, JobRecordSchema);
-      if (!record) return;
-      if (TERMINAL_JOB_STATUSES.has(record.status)) {
-        return this.finish(entry, {
-          kind: "ended",
-          index: entry.index,
-          jobId: entry.jobId!,
-          job: record as JobRecord<O>,
-        });
-      }
-    }
-  }
-
-  /** Follows `/stream` until the job ends, keeping its chunks, then reads its final record. */
-  private async follow(entry: BatchEntry): Promise<void> {
-    const id = encodeURIComponent(entry.jobId!);
-    const streamPath = `${this.prefix}stream/${id}`;
-    const statusPath = `${this.prefix}status/${id}`;
-    const chunks: unknown[] = [];
-    for (;;) {
-      const answer = await this.read(entry, this.pacers.stream, streamPath, StreamResponseSchema);
-      if (!answer) return;
-      for (const chunk of answer.stream) chunks.push(chunk);
-      // A bare array (the spec's shape) carries no status: ask `/status` whether the job ended.
-      const status = answer.status ?? (answer.stream.length === 0 ? await this.statusOf(entry, statusPath) : undefined);
-      if (status === null) return;
-      if (status !== undefined && TERMINAL_JOB_STATUSES.has(status)) break;
-      if (answer.stream.length === 0 && !(await this.pause(entry, this.o.pollIntervalMs, streamPath))) return;
-    }
-    const record = await this.read(entry, this.pacers.status, statusPath, JobRecordSchema);
-    if (!record) return;
-    this.finish(entry, {
-      kind: "ended",
-      index: entry.index,
-      jobId: entry.jobId!,
-      job: record as JobRecord<O>,
-      stream: chunks,
-    });
-  }
-
-  /** The job's status, or null when the entry was finished instead. */
-  private async statusOf(entry: BatchEntry, path: string): Promise<JobRecord["status"] | null> {
-    const record = await this.read(entry, this.pacers.status, path, JobRecordSchema);
-    return record ? record.status : null;
-  }
-
-  /**
-   * One read of a job, paced by `pacer`, read again after refusals and transient failures; the
-   * answer, or undefined once the entry was finished (gone, fatal, too many failures, stopped).
-   */
-  private async read<S extends z.ZodType>(
-    entry: BatchEntry,
-    pacer: OperationPacer,
-    path: string,
-    schema: S,
-  ): Promise<z.output<S> | undefined> {
-    let refusals = 0;
-    let failures = 0;
-    for (;;) {
-      if (!(await pacer.acquire(this.stop.signal))) {
-        this.finishStopped(entry, path);
-        return undefined;
-      }
-      try {
-        const answer = await this.transport.send({
-          method: "GET",
-          base: this.transport.config.queueUrl,
-          path,
-          idempotent: true,
-          schema: schema as z.ZodType<z.output<S>>,
-          // Only /stream, which the platform may hold open for seconds, is cut short by a stop;
-          // a /status answers at once (and one abort listener per read would cost more).
-          options: pacer === this.pacers.stream ? { signal: this.stop.signal } : undefined,
-        });
-        pacer.release({ refused: false });
-        if (this.halted) {
-          this.finishStopped(entry, path);
-          return undefined;
-        }
-        return answer;
-      } catch (error) {
-        const kind = classifyReadFailure(error);
-        const retryAfterMs = retryAfterOf(error);
-        pacer.release(kind === "rate-limited" ? { refused: true, retryAfterMs } : { refused: false });
-        if (error instanceof AbortError || this.halted) {
-          this.finishStopped(entry, path);
-          return undefined;
-        }
-        const failure = error as RunpodError;
-        if (kind === "fatal") this.halt(failure);
-        const givenUp =
-          kind === "fatal" ||
-          kind === "rejected" ||
-          (kind === "maybe-delivered" ? ++failures > MAX_READ_FAILURES : ++refusals > MAX_REFUSALS);
-        if (givenUp) {
-          this.fail(entry, failure);
-          return undefined;
-        }
-        const delay = retryAfterMs ?? backoffDelay(refusals + failures, BACKOFF);
-        if (!(await this.pause(entry, delay, path))) return undefined;
-      }
-    }
-  }
-
-  /** Waits `ms` within the job's result deadline; false once the entry was finished (deadline passed, stopped). */
-  private async pause(entry: BatchEntry, ms: number, path: string): Promise<boolean> {
-    const left = entry.submittedAt + this.o.resultTimeoutMs - Date.now();
-    if (left <= 0) {
-      const error = new TimeoutError({ method: "GET", path }, this.o.resultTimeoutMs);
-      return this.fail(entry, error);
-    }
-    if (await this.sleep(Math.min(ms, left))) return true;
-    return this.finishStopped(entry, path);
-  }
-
   /** Waits `ms`; resolves true, or false at once when the batch stops. */
-  private sleep(ms: number): Promise<boolean> {
+  sleep(ms: number): Promise<boolean> {
     if (this.halted) return Promise.resolve(false);
     return new Promise((resolve) => {
       const wake = (completed: boolean) => {
@@ -359,7 +234,7 @@ class Batch<I, O> {
 
   /** Reads `/health` once per window and moves the stated limits with the running workers (spec's dynamic rule). */
   private async healthLoop(requestsPerWorker: number): Promise<void> {
-    const windowMs = this.o.limits.run?.windowMs ?? RATE_WINDOW_MS;
+    const windowMs = this.options.limits.run?.windowMs ?? RATE_WINDOW_MS;
     while (!this.halted) {
       try {
         const health = await this.transport.send({
@@ -380,7 +255,7 @@ class Batch<I, O> {
   }
 
   /** Stops reading and waiting: the caller aborted (no error) or nothing can succeed (`fatal`). */
-  private halt(fatal: RunpodError | undefined): void {
+  halt(fatal: RunpodError | undefined): void {
     if (this.halted) return;
     this.halted = true;
     this.fatal = fatal;
@@ -390,13 +265,13 @@ class Batch<I, O> {
   }
 
   /** Reports an error outcome; always false (so paths can `return this.fail(...)`). */
-  private fail(entry: BatchEntry, error: RunpodError): false {
+  fail(entry: BatchEntry, error: RunpodError): false {
     this.finish(entry, { kind: "error", index: entry.index, ...(entry.jobId ? { jobId: entry.jobId } : {}), error });
     return false;
   }
 
   /** Reports the entry of a stopped batch: `aborted`, or the fatal error that stopped it. Always false. */
-  private finishStopped(entry: BatchEntry, op: string): false {
+  finishStopped(entry: BatchEntry, op: string): false {
     if (this.fatal) return this.fail(entry, this.fatal);
     const path = op.startsWith("/") ? op : `${this.prefix}${op}`;
     const error = new AbortError({ method: op === "run" ? "POST" : "GET", path });
@@ -405,7 +280,7 @@ class Batch<I, O> {
   }
 
   /** Queues the one outcome of an entry. */
-  private finish(entry: BatchEntry, outcome: BatchOutcome<O>): void {
+  finish(entry: BatchEntry, outcome: BatchOutcome<O>): void {
     if (entry.reported) return;
     entry.reported = true;
     this.ready.push(outcome);

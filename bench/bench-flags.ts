@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** The benchmarks, in the order they run. */
-export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale"] as const;
+export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale", "batch"] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
 
@@ -15,6 +15,12 @@ export interface BenchFlags {
   pulumiRounds: number | undefined;
   /** Where the markdown goes; `undefined` when nothing is written. */
   resultsFile: string | undefined;
+  /**
+   * True when the report replaces only its own sections (and target rows) of an existing
+   * `resultsFile`: a full run of `--only batch`, whose quarter of an hour is worth keeping
+   * next to the last full run of everything.
+   */
+  merge: boolean;
   help: boolean;
 }
 
@@ -24,6 +30,10 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --only LIST     comma-separated subset of ${BENCHMARKS.join(",")} (default: all)
                   scale: up, unchanged preview and destroy at 10, 100 and 500 resources against
                   the no-op baseline, with the curve drawn as scale.svg next to the report
+                  batch: 10,000 jobs through submitMany, the official SDK and raw undici at the
+                  emulator's real rate limits, with and without injected 429s and lost answers,
+                  and ours' memory at 10,000 and 100,000 jobs (about 15 minutes); a full
+                  \`--only batch\` run replaces its own section of bench/RESULTS.md
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,
@@ -68,14 +78,18 @@ export function parseBenchFlags(args: string[], defaultResultsFile: string): Ben
     values["pulumi-rounds"] === undefined
       ? undefined
       : positiveWhole("--pulumi-rounds", values["pulumi-rounds"], false);
-  // RESULTS.md holds a full run: every benchmark at its usual sizes and rounds.
+  // RESULTS.md holds a full run: every benchmark at its usual sizes and rounds; a full run of
+  // the batch benchmark alone replaces its own section there.
   const full = !quick && selected.length === BENCHMARKS.length && !pulumiSizes && !pulumiRounds;
+  const batchAlone = !quick && selected.length === 1 && selected[0] === "batch";
+  const noWrite = values["no-write"] === true;
   return {
     only: selected,
     quick,
     pulumiSizes,
     pulumiRounds,
-    resultsFile: values["no-write"] ? undefined : (values.out ?? (full ? defaultResultsFile : undefined)),
+    resultsFile: noWrite ? undefined : (values.out ?? (full || batchAlone ? defaultResultsFile : undefined)),
+    merge: !noWrite && values.out === undefined && batchAlone,
     help: values.help === true,
   };
 }

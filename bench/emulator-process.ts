@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import type { FaultRule } from "../emulator/faults/fault-rules";
 
 /** An emulator running in its own process, as users run it (`runpod-iac emulator`). */
 export interface EmulatorProcess {
@@ -115,7 +116,7 @@ export class EmulatorApi {
   }
 
   /** Replaces the account's fault rules (`PUT /_emulator/faults`); `[]` clears them. */
-  async setFaults(rules: readonly { route: string; latencyMs?: number }[]): Promise<void> {
+  async setFaults(rules: readonly FaultRule[]): Promise<void> {
     await this.call("PUT", "/_emulator/faults", { rules });
   }
 

@@ -74,3 +74,52 @@ export function resultsMarkdown(ctx: RunContext, sections: readonly BenchSection
   }
   return `${out.join("\n").trimEnd()}\n`;
 }
+
+/**
+ * Replaces `sections` (and their rows of the Targets table) in an existing report, keeping the
+ * rest: a benchmark run alone (`--only batch`) next to the last full run. Each replaced section
+ * says when and how it was measured, since the report's head describes the other run. A
+ * section not yet in the report is appended; a missed target's reason goes into the section's
+ * notes (the head's list of missed targets belongs to the full run).
+ */
+export function mergeResultsMarkdown(existing: string, ctx: RunContext, sections: readonly BenchSection[]): string {
+  let lines = existing.trimEnd().split("\n");
+  for (const section of sections) {
+    const own = new Set(section.targets.map((t) => t.benchmark));
+    const tableStart = lines.indexOf("## Targets");
+    if (tableStart >= 0) {
+      let end = tableStart + 1;
+      while (end < lines.length && !lines[end]!.startsWith("## ")) end++;
+      const kept = lines.slice(tableStart, end).filter((l) => !own.has(l.split("|")[1]?.trim() ?? ""));
+      const lastRow = kept.map((l) => l.startsWith("| ")).lastIndexOf(true);
+      const rows = renderMarkdown(targetsTable([section]), false)
+        .split("\n")
+        .slice(2);
+      kept.splice(lastRow + 1, 0, ...rows);
+      lines = [...lines.slice(0, tableStart), ...kept, ...lines.slice(end)];
+    }
+    const missed = section.targets.filter((t) => t.met === false);
+    const measured = machineLines(ctx).map((l) => l.replace(/^- /, ""));
+    const body = [
+      `## ${section.title}`,
+      "",
+      `- Measured alone, not in the run the head of this report describes: ${measured.join("; ")}.`,
+      ...section.method.map((m) => `- ${m}`),
+      "",
+      ...section.tables.flatMap((t) => [renderMarkdown(t), ""]),
+    ];
+    const notes = [
+      ...section.notes,
+      ...missed.map((t) => `Missed: ${t.target} (measured ${t.measured}): ${t.whyMissed ?? ""}`),
+    ];
+    if (notes.length > 0) body.push("Notes:", "", ...notes.map((n) => `- ${n}`), "");
+    const start = lines.indexOf(`## ${section.title}`);
+    if (start < 0) lines = [...lines, "", ...body];
+    else {
+      let end = start + 1;
+      while (end < lines.length && !lines[end]!.startsWith("## ")) end++;
+      lines = [...lines.slice(0, start), ...body, ...lines.slice(end)];
+    }
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
+}

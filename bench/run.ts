@@ -9,7 +9,9 @@ import { PULUMI_FULL, PULUMI_QUICK, type PulumiBenchSettings, runPulumiBench } f
 import { pulumiSection } from "./pulumi-report";
 import { benchPulumiCommand } from "./pulumi-stack";
 import { type BenchSection, renderText, sectionText, targetsTable } from "./report";
-import { resultsMarkdown } from "./results-markdown";
+import { BATCH_FULL, BATCH_QUICK, runBatchBench } from "./batch-bench";
+import { batchSection } from "./batch-report";
+import { mergeResultsMarkdown, resultsMarkdown } from "./results-markdown";
 import { runScaleBench, SCALE_FULL, SCALE_QUICK } from "./scale-bench";
 import { scaleSection } from "./scale-report";
 import { stateSection } from "./state-footprint";
@@ -54,7 +56,20 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
     sections.push(await runEmulatorBench(flags.quick ? EMULATOR_QUICK : EMULATOR_FULL, log));
     print(sections[sections.length - 1]!);
   }
-  if (!wants("pulumi") && !wants("state") && !wants("scale")) return { sections };
+  let pulumiVersion: string | undefined;
+  if (wants("pulumi") || wants("state") || wants("scale")) pulumiVersion = await runPulumiBenches(flags, sections);
+  if (wants("batch")) {
+    log("6. batches at the platform's limits");
+    const settings = flags.quick ? BATCH_QUICK : BATCH_FULL;
+    sections.push(batchSection(settings, await runBatchBench(settings, log)));
+    print(sections[sections.length - 1]!);
+  }
+  return { sections, pulumiVersion };
+}
+
+/** Benchmarks 3 to 5, which need the Pulumi CLI; answers its version. */
+async function runPulumiBenches(flags: BenchFlags, sections: BenchSection[]): Promise<string> {
+  const wants = (name: BenchFlags["only"][number]) => flags.only.includes(name);
   log("providing the Pulumi CLI (scripts/provide-pulumi.sh)");
   const pulumi = await benchPulumiCommand();
   let footprints: Awaited<ReturnType<typeof runPulumiBench>>["footprints"] = [];
@@ -84,7 +99,7 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
     sections.push(scaleSection(await runScaleBench(flags.quick ? SCALE_QUICK : SCALE_FULL, log, pulumi.command)));
     print(sections[sections.length - 1]!);
   }
-  return { sections, pulumiVersion: pulumi.version };
+  return pulumi.version;
 }
 
 async function main(args: string[]): Promise<number> {
@@ -105,18 +120,19 @@ async function main(args: string[]): Promise<number> {
   const { sections, pulumiVersion } = await runAll(flags);
   process.stdout.write(`\n${renderText(targetsTable(sections))}\n`);
   if (flags.resultsFile) {
-    const markdown = resultsMarkdown(
-      {
-        date,
-        command: commandLine(args),
-        quick: flags.quick,
-        wallMs: Date.now() - started,
-        pulumiVersion,
-        repoRoot: REPO_ROOT,
-        loadAverages: [loadAtStart, os.loadavg()[0]!],
-      },
-      sections,
-    );
+    const context = {
+      date,
+      command: commandLine(args),
+      quick: flags.quick,
+      wallMs: Date.now() - started,
+      pulumiVersion,
+      repoRoot: REPO_ROOT,
+      loadAverages: [loadAtStart, os.loadavg()[0]!] as [number, number],
+    };
+    const markdown =
+      flags.merge && fs.existsSync(flags.resultsFile)
+        ? mergeResultsMarkdown(fs.readFileSync(flags.resultsFile, "utf8"), context, sections)
+        : resultsMarkdown(context, sections);
     fs.writeFileSync(flags.resultsFile, markdown);
     log(`wrote ${path.relative(process.cwd(), flags.resultsFile)}`);
     for (const chart of sections.flatMap((s) => s.charts ?? [])) {
@@ -125,7 +141,7 @@ async function main(args: string[]): Promise<number> {
       log(`wrote ${path.relative(process.cwd(), file)}`);
     }
   } else {
-    log("no report written (a --quick or --only run prints only; pass --out FILE to write one)");
+    log("no report written (a --quick or --only run prints only, but for --only batch; pass --out FILE to write one)");
   }
   return 0;
 }

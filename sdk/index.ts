@@ -1,7 +1,10 @@
 export { RunpodClient } from "./client";
 export * from "./config";
 export * from "./errors";
+export type { BatchOutcome, SubmitManyOptions } from "./jobs/batch-options";
+export type { PacedOperation, RateLimitOverride, RateLimitOverrides } from "./jobs/endpoint-pacers";
 export type { PollOptions, RunSyncOptions, StatusOptions } from "./jobs/endpoint-jobs";
+export type { BatchInputs } from "./jobs/submit-many";
 export { EndpointJobs } from "./jobs/endpoint-jobs";
 export type {
   ManagementResource,

@@ -1,3 +1,4 @@
+import { effectiveRateLimit } from "../../sdk/schemas/rate-limits";
 import type { EmulatorClock } from "../clock/clock";
 import {
   DEFAULT_REQUESTS_PER_WORKER,
@@ -69,11 +70,11 @@ export class RateLimiter {
     const row = RATE_LIMITS[op];
     const { multiplier, requestsPerWorker } = this.settings;
     const base = Math.max(1, Math.floor(row.perWindow * multiplier));
-    const limit = Math.max(base, runningWorkers * requestsPerWorker);
+    const limit = effectiveRateLimit(base, runningWorkers, requestsPerWorker);
     if (bucket.count >= limit) {
       return {
         ok: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((windowStart + RATE_WINDOW_MS - now) / 1000)),
+        retryAfterSeconds: this.secondsUntil(windowStart + RATE_WINDOW_MS),
         message: `rate limit exceeded: /${op} allows ${limit} requests per 10 s on endpoint ${endpointId}`,
       };
     }
@@ -90,6 +91,17 @@ export class RateLimiter {
     }
     bucket.count++;
     return row.concurrent === undefined ? ALLOWED_UNTRACKED : { ok: true, bucket };
+  }
+
+  /**
+   * `Retry-After` for a refusal until platform time `at`: in real seconds, since that is the
+   * clock the client waits on (with `--time-scale 10` the 10 s window passes in 1 real second),
+   * rounded up to a whole second as the header's delta-seconds form requires, at least 1. On a
+   * manual clock, which moves only when told, the platform seconds themselves.
+   */
+  private secondsUntil(at: number): number {
+    const realMs = this.clock.realDelayUntil(at) ?? at - this.clock.now();
+    return Math.max(1, Math.ceil(realMs / 1000));
   }
 
   /** Ends a request counted by `acquire`. */

@@ -20,6 +20,8 @@ import {
   TERMINAL_JOB_STATUSES,
 } from "../schemas";
 import type { CallOptions, Transport } from "../transport";
+import type { BatchOutcome, SubmitManyOptions } from "./batch-options";
+import { type BatchInputs, submitMany } from "./submit-many";
 
 /** Options of {@link EndpointJobs.runSync}. */
 export interface RunSyncOptions extends CallOptions {
@@ -140,6 +142,27 @@ export class EndpointJobs {
       schema: JobRecordSchema,
       options,
     }) as Promise<JobRecord<O>>;
+  }
+
+  /**
+   * Submits many jobs at the platform's own pace and yields one outcome per input, in the order
+   * they end (docs/client.md, "Batches"). `inputs` is read lazily, at most `concurrency` ahead,
+   * so a million inputs never sit in memory. `/run` and `/status` are paced per endpoint to the
+   * spec's limits, adapting to 429s; a `/run` whose answer was lost is reported `unknown`, never
+   * sent twice, unless `delivery: "at-least-once"`. Bad options throw at once, naming the field.
+   *
+   * ```ts
+   * for await (const outcome of client.jobs(id).submitMany(prompts.map((p) => ({ input: { prompt: p } })))) {
+   *   if (outcome.kind === "ended") console.log(outcome.index, outcome.job.status, outcome.job.output);
+   *   else console.error(outcome.index, outcome.kind, "error" in outcome ? outcome.error.message : "");
+   * }
+   * ```
+   */
+  submitMany<I = Record<string, unknown>, O = unknown>(
+    inputs: BatchInputs<I>,
+    options?: SubmitManyOptions,
+  ): AsyncGenerator<BatchOutcome<O>, void, undefined> {
+    return submitMany<I, O>(this.transport, this.endpointId, inputs, options);
   }
 
   /** Cancels a queued or running job (`/cancel/<id>`). */

@@ -13,3 +13,4 @@ export * from "./validation";
 export * from "./api-version-fields";
 export * from "./container-args";
 export * from "./gpu-pools";
+export * from "./rate-limits";

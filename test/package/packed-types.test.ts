@@ -11,7 +11,14 @@ import { projectWithPackedPackage } from "./packed-package";
 /** A program that uses each entry point the way a user would (resources, client, emulator, pack). */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import { ContainerRegistryAuth, NetworkVolume, ServerlessEndpoint, Template } from "runpod-iac";
-import { APIError, type Endpoint, NetworkVolumeSchema, RunpodClient } from "runpod-iac/sdk";
+import {
+  APIError,
+  type BatchOutcome,
+  type Endpoint,
+  NetworkVolumeSchema,
+  RunpodClient,
+  type SubmitManyOptions,
+} from "runpod-iac/sdk";
 import { type RunningEmulator, startEmulator } from "runpod-iac/emulator";
 import { checkWorkerBounds, runpodPolicies, type WorkerBoundsConfig } from "runpod-iac/policy";
 
@@ -43,6 +50,18 @@ export async function names(apiKey: string): Promise<string[]> {
   } finally {
     await client.close();
   }
+}
+
+export async function batch(apiKey: string): Promise<number> {
+  const client = new RunpodClient({ apiKey });
+  const options: SubmitManyOptions = { concurrency: 10, limits: { run: { perWindow: 500 } }, delivery: "at-most-once" };
+  let ended = 0;
+  for await (const outcome of client.jobs("ep").submitMany([{ input: { prompt: "hi" } }], options)) {
+    const seen: BatchOutcome = outcome;
+    if (seen.kind === "ended" && seen.job.status === "COMPLETED") ended++;
+  }
+  await client.close();
+  return ended;
 }
 
 export async function emulate(): Promise<string> {

@@ -98,6 +98,16 @@ describe("rate limits (spec 'Rate limits', per endpoint and per user)", () => {
     expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
   });
 
+  it("gives Retry-After in real seconds when the clock runs fast (a 10 s window at --time-scale 100 is 100 ms)", async () => {
+    await start({ timeScale: 100, rateLimits: { multiplier: 0.005 } });
+    const ep = await createEndpoint(api, { workersMax: 0 });
+    let res = await api.post(`/v2/${ep}/run`, { input: {} });
+    while (res.status === 200) res = await api.post(`/v2/${ep}/run`, { input: {} });
+    expect(res.status).toBe(429);
+    // Platform seconds would say up to 10; the client waits on its own clock, where the window ends within 100 ms.
+    expect(res.headers["retry-after"]).toBe("1");
+  });
+
   it("raises the limit with running workers (dynamic rule: max(base, running workers x requests per worker))", async () => {
     await start({ rateLimits: { requestsPerWorker: 3 } });
     const ep = await createEndpoint(api, { templateId: "sleep", workersMax: 2 });

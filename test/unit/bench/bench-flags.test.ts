@@ -6,8 +6,23 @@ const RESULTS = "/repo/bench/RESULTS.md";
 describe("parseBenchFlags", () => {
   it("runs every benchmark, scale included, and writes RESULTS.md when given nothing", () => {
     const flags = parseBenchFlags([], RESULTS);
-    expect(flags.only).toEqual(["client", "emulator", "pulumi", "state", "scale"]);
+    expect(flags.only).toEqual(["client", "emulator", "pulumi", "state", "scale", "batch"]);
     expect(flags.resultsFile).toBe(RESULTS);
+    expect(flags.merge).toBe(false);
+  });
+
+  it("replaces only the batch section of RESULTS.md after a full --only batch run, and writes nothing after a quick one", () => {
+    expect(parseBenchFlags(["--only", "batch"], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
+    expect(parseBenchFlags(["--only", "batch", "--quick"], RESULTS)).toMatchObject({
+      resultsFile: undefined,
+      merge: false,
+    });
+    expect(parseBenchFlags(["--only", "batch", "--out", "/tmp/b.md"], RESULTS)).toMatchObject({
+      resultsFile: "/tmp/b.md",
+      merge: false,
+    });
+    expect(parseBenchFlags(["--only", "batch", "--no-write"], RESULTS).resultsFile).toBeUndefined();
+    expect(parseBenchFlags(["--only", "batch,scale"], RESULTS).resultsFile).toBeUndefined();
   });
 
   it("selects the scale benchmark alone with --only scale, and writes nothing by default", () => {
@@ -31,7 +46,7 @@ describe("parseBenchFlags", () => {
 
   it("refuses an unknown benchmark and names the choices", () => {
     expect(() => parseBenchFlags(["--only", "scales"], RESULTS)).toThrow(
-      /unknown benchmark "scales"; choose from client, emulator, pulumi, state, scale/,
+      /unknown benchmark "scales"; choose from client, emulator, pulumi, state, scale, batch/,
     );
   });
 

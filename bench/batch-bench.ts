@@ -1,0 +1,215 @@
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { FaultRule } from "../emulator/faults/fault-rules";
+import {
+  type BatchAlternative,
+  type BatchClientResult,
+  officialPromiseAllAlternative,
+  oursAlternative,
+  undiciFixedConcurrencyAlternative,
+} from "./batch-alternatives";
+import { EmulatorApi, startEmulatorProcess } from "./emulator-process";
+
+/** Sizes of the batch benchmark. */
+export interface BatchBenchSettings {
+  /** Inputs of each alternative's run at the platform's real limits. */
+  jobs: number;
+  /** Inputs of ours' memory runs (the emulator's clock sped up by `memoryTimeScale`). */
+  memoryJobs: [number, number];
+  memoryTimeScale: number;
+}
+
+/** 10,000 inputs per alternative and condition; ours' memory at 10,000 and 100,000 inputs, 10x clock. */
+export const BATCH_FULL: BatchBenchSettings = { jobs: 10_000, memoryJobs: [10_000, 100_000], memoryTimeScale: 10 };
+/** `--quick`: a tenth. */
+export const BATCH_QUICK: BatchBenchSettings = { jobs: 1_000, memoryJobs: [1_000, 10_000], memoryTimeScale: 10 };
+
+/** Workers of the benchmark's endpoint: 20 x 10 requests per worker = 200, under the base 1000, so the table's limit is the effective one. */
+export const BATCH_WORKERS = 20;
+/** The `/run` limit the runs are judged against: the table's 1000 per 10 s (the dynamic rule gives 200 here). */
+export const RUN_LIMIT_PER_WINDOW = 1000;
+const WINDOW_MS = 10_000;
+const KEY = "bench-batch-key";
+/** The handler that counts runs per input (bench/handlers/tally.mjs, next to the compiled bench/). */
+const HANDLERS_DIR = path.join(__dirname, "..", "..", "bench", "handlers");
+
+/** A condition a batch runs under. */
+export interface BatchCondition {
+  name: string;
+  faults: FaultRule[];
+}
+
+/** The two conditions of the issue: the real limits alone, then 10% injected 429s and 2% lost answers on every job route. */
+export const CONDITIONS: readonly BatchCondition[] = [
+  { name: "real limits", faults: [] },
+  {
+    name: "real limits + 10% 429s + 2% lost answers",
+    faults: [{ route: "/v2/*/", rateLimitRate: 0.1, lostResponseRate: 0.02 }],
+  },
+];
+
+/** What one run measured. */
+export interface BatchRun {
+  alternative: string;
+  condition: string;
+  jobs: number;
+  timeScale: number;
+  wallMs: number;
+  cpuMs: number;
+  /** Distinct inputs that ran, per second from the first job's start to the last's, over the `/run` limit per second. */
+  rateShare: number;
+  /** Requests to job routes, and the 429s among them from the limiter and from fault injection. */
+  requests: number;
+  limiter429: number;
+  injected429: number;
+  lostAnswers: number;
+  /** Jobs that ran beyond one per input. */
+  duplicates: number;
+  /** Inputs with no report at all, and inputs reported more than once. */
+  withoutOutcome: number;
+  reportedTwice: number;
+  /** Inputs the client reported as a record, as `unknown` (ours), or as another error. */
+  ended: number;
+  unknown: number;
+  errors: number;
+  /** Peak heap above the heap before the run (after a full GC), in bytes. */
+  peakHeapBytes: number;
+}
+
+interface TallyReport {
+  executions: number;
+  distinct: number;
+  duplicates: number;
+  firstMs: number;
+  lastMs: number;
+}
+
+interface EmulatorStats {
+  requests: { byRoute: Record<string, number> };
+  rateLimited: number;
+  faults: { rateLimit: number; lostResponse: number };
+}
+
+/** Runs one alternative on one condition against a fresh emulator process with the spec's limits. */
+export async function runBatch(
+  alternative: BatchAlternative,
+  condition: BatchCondition,
+  jobs: number,
+  timeScale: number,
+): Promise<BatchRun> {
+  const args = ["--handlers", HANDLERS_DIR, "--seed", "24", "--time-scale", String(timeScale)];
+  const emulator = await startEmulatorProcess(KEY, args);
+  try {
+    const api = new EmulatorApi(emulator.url, KEY);
+    const endpointId = await api.createEndpoint("tally", BATCH_WORKERS, BATCH_WORKERS);
+    if (condition.faults.length > 0) await api.setFaults(condition.faults);
+    const target = { apiKey: KEY, apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, endpointId };
+    const memory = await heapSampler();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    let result: BatchClientResult;
+    try {
+      result = await alternative.run(target, jobs);
+    } finally {
+      memory.stop();
+    }
+    const wallMs = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    await api.setFaults([]);
+    const stats = await api.call<EmulatorStats>("GET", "/_emulator/stats");
+    const tally = (
+      await api.call<{ output: TallyReport }>("POST", `/v2/${endpointId}/runsync`, { input: { report: true } })
+    ).output;
+    let ended = 0;
+    let other = 0;
+    let missing = 0;
+    for (const r of result.reports) {
+      if (r === 1) ended++;
+      else if (r === 2) other++;
+      else missing++;
+    }
+    const perSecond = (RUN_LIMIT_PER_WINDOW * 1000 * timeScale) / WINDOW_MS;
+    const spanS = (tally.lastMs - tally.firstMs) / 1000;
+    return {
+      alternative: alternative.name,
+      condition: condition.name,
+      jobs,
+      timeScale,
+      wallMs,
+      cpuMs: (used.user + used.system) / 1000 - memory.gcMs(),
+      rateShare: spanS > 0 ? (tally.distinct - 1) / spanS / perSecond : Number.NaN,
+      requests: Object.entries(stats.requests.byRoute)
+        .filter(([route]) => route.includes("/v2/:endpointId/"))
+        .reduce((sum, [, n]) => sum + n, 0),
+      limiter429: stats.rateLimited,
+      injected429: stats.faults.rateLimit,
+      lostAnswers: stats.faults.lostResponse,
+      duplicates: tally.duplicates,
+      withoutOutcome: missing,
+      reportedTwice: result.reportedTwice,
+      ended,
+      unknown: result.unknown,
+      errors: other - result.unknown,
+      peakHeapBytes: memory.peak(),
+    };
+  } finally {
+    await emulator.stop();
+  }
+}
+
+/**
+ * The live heap: every second a full GC (`node --expose-gc`, as `npm run bench` runs), then
+ * `heapUsed`, so a sample counts what the client keeps, not garbage the collector has not come
+ * to yet (which grows with a run's length, not its size). `peak()` is the highest sample above
+ * the live heap before the run; `gcMs()` the CPU time of those collections (their helper threads
+ * included), which the client CPU figure leaves out. Without `--expose-gc` it samples `heapUsed` as it is.
+ */
+async function heapSampler(): Promise<{ stop(): void; peak(): number; gcMs(): number }> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  let spent = 0;
+  const live = () => {
+    const before = process.cpuUsage();
+    gc?.();
+    const used = process.cpuUsage(before);
+    spent += (used.user + used.system) / 1000;
+    return process.memoryUsage().heapUsed;
+  };
+  await new Promise<void>((r) => setImmediate(r));
+  const base = live();
+  spent = 0;
+  let peak = base;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, live());
+  }, 1000);
+  return {
+    stop: () => clearInterval(timer),
+    peak: () => peak - base,
+    gcMs: () => spent,
+  };
+}
+
+/** The runs of the benchmark, in order: each condition's three alternatives at real limits, then ours' memory runs. */
+export async function runBatchBench(s: BatchBenchSettings, log: (line: string) => void): Promise<BatchRun[]> {
+  const runs: BatchRun[] = [];
+  const alternatives = [oursAlternative(), officialPromiseAllAlternative(), undiciFixedConcurrencyAlternative()];
+  for (const condition of CONDITIONS) {
+    for (const alternative of alternatives) {
+      log(`batch: ${alternative.name}, ${condition.name}, ${s.jobs.toLocaleString("en-US")} jobs`);
+      const run = await runBatch(alternative, condition, s.jobs, 1);
+      log(`batch: ${(run.wallMs / 1000).toFixed(1)} s, rate ${run.rateShare.toFixed(3)} of the limit`);
+      runs.push(run);
+    }
+  }
+  // The same limits with a window of one real second, told to ours: the 10x clock's 10 s window.
+  const fast = oursAlternative({
+    run: { windowMs: WINDOW_MS / s.memoryTimeScale },
+    status: { windowMs: WINDOW_MS / s.memoryTimeScale },
+  });
+  for (const jobs of s.memoryJobs) {
+    log(`batch: memory, ${fast.name}, ${jobs.toLocaleString("en-US")} jobs at --time-scale ${s.memoryTimeScale}`);
+    const run = await runBatch(fast, CONDITIONS[0]!, jobs, s.memoryTimeScale);
+    log(`batch: ${(run.wallMs / 1000).toFixed(1)} s, peak heap ${(run.peakHeapBytes / 2 ** 20).toFixed(1)} MiB`);
+    runs.push(run);
+  }
+  return runs;
+}

@@ -1,4 +1,5 @@
 import type { ApiVersion } from "../config";
+import { BILLING_VERSION_FIELDS, POD_VERSION_FIELDS } from "./pod-version-fields";
 import { type FieldProblem, renderValue } from "./validation";
 
 /** An input that only one management API version can carry (issue 28: it fails on the other, naming both). */
@@ -23,6 +24,8 @@ export const VERSION_ONLY_FIELDS: Readonly<Record<string, Readonly<Record<string
   networkVolume: {
     type: { only: "v2", what: "storage tiers (STANDARD, HIGH_PERFORMANCE)" },
   },
+  ...POD_VERSION_FIELDS,
+  ...BILLING_VERSION_FIELDS,
 };
 
 /**
@@ -38,7 +41,7 @@ export function versionFieldProblems(
   const problems: FieldProblem[] = [];
   for (const [field, rule] of Object.entries(fields)) {
     const value = input[field];
-    if (value === undefined || rule.only === version || rule.neutral?.some((v) => v === value)) continue;
+    if (value === undefined || rule.only === version || rule.neutral?.some((v) => sameValue(v, value))) continue;
     problems.push({
       field,
       value: renderValue(value, field),
@@ -46,4 +49,10 @@ export function versionFieldProblems(
     });
   }
   return problems;
+}
+
+/** Equality of "not used" values: `===`, and arrays element by element (`countryCodes: []`). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => v === b[i]);
+  return a === b;
 }

@@ -11,3 +11,5 @@ export * from "./template";
 export * from "./platform-values";
 export * from "./validation";
 export * from "./api-version-fields";
+export * from "./pod";
+export * from "./billing";

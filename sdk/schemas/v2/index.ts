@@ -6,3 +6,7 @@
 export * from "./common";
 export * from "./network-volume";
 export * from "./catalog";
+export * from "./pod";
+export * from "./cluster";
+export * from "./billing";
+export * from "./account";

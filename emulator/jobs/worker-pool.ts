@@ -64,6 +64,7 @@ export class WorkerPool {
     private readonly scheduler: Scheduler,
     private readonly newId: () => string,
     private readonly onTimeout: (w: Worker) => void,
+    private readonly onWorker: (w: Worker, event: "start" | "stop") => void = () => undefined,
   ) {
     this.settings = capped(settings);
     this.ensureMinimum();
@@ -115,7 +116,7 @@ export class WorkerPool {
   /** A worker finished its job: it stops if the endpoint now has too many, else it waits idle. */
   release(w: Worker): void {
     this.busyWorkers.delete(w);
-    if (this.size >= this.settings.workersMax) return;
+    if (this.size >= this.settings.workersMax) return this.onWorker(w, "stop");
     this.idleWorkers.push(w);
     this.armIdleTimeout(w);
   }
@@ -133,13 +134,16 @@ export class WorkerPool {
     for (const w of [...this.idleWorkers, ...this.busyWorkers]) {
       this.scheduler.cancel(w.idle);
       this.scheduler.cancel(w.timeout);
+      this.onWorker(w, "stop");
     }
     this.idleWorkers.length = 0;
     this.busyWorkers.clear();
   }
 
   private create(): Worker {
-    return new Worker(this.newId(), this.scheduler.now(), this.onTimeout, (w) => this.onIdleTimeout(w));
+    const w = new Worker(this.newId(), this.scheduler.now(), this.onTimeout, (w) => this.onIdleTimeout(w));
+    this.onWorker(w, "start");
+    return w;
   }
 
   private ensureMinimum(): void {
@@ -159,5 +163,6 @@ export class WorkerPool {
     const i = this.idleWorkers.indexOf(w);
     if (i >= 0) this.idleWorkers.splice(i, 1);
     this.scheduler.cancel(w.idle);
+    this.onWorker(w, "stop");
   }
 }

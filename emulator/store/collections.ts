@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { EndpointSchema, NetworkVolumeSchema, TemplateSchema } from "../../sdk/schemas";
+import { UsageRecordSchema } from "../billing/usage-record";
+import { ClusterRecordSchema } from "../clusters/cluster-record";
 import { RegistryAuthRecordSchema } from "../management/registry-auth-record";
+import { SshKeysRecordSchema } from "../management/v2/ssh-keys-record";
+import { PodRecordSchema } from "../pods/pod-record";
 import type { Collection } from "./collection";
 
 /**
@@ -14,6 +18,11 @@ export const COLLECTION_SCHEMAS = {
   endpoints: EndpointSchema,
   templates: TemplateSchema,
   containerRegistryAuths: RegistryAuthRecordSchema,
+  pods: PodRecordSchema,
+  clusters: ClusterRecordSchema,
+  sshKeys: SshKeysRecordSchema,
+  // Last: a reset clears it after the others, whose deletions close their billed spans in it.
+  usage: UsageRecordSchema,
 } as const;
 
 /** The name of a management collection. */

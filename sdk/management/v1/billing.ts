@@ -26,19 +26,19 @@ export class BillingV1 implements BillingOperations {
   constructor(private readonly transport: Transport) {}
 
   /** `GET /billing/pods`: grouped by GPU type (the platform's default) or by pod (`grouping: "podId"`). */
-  pods(query: PodBillingQuery = {}, options?: CallOptions): Promise<BillingRecord[]> {
+  async pods(query: PodBillingQuery = {}, options?: CallOptions): Promise<BillingRecord[]> {
     const q = this.checked(PodBillingQuerySchema, query, "pod billing", "podBilling");
     return this.read("pods", "/billing/pods", q, BillingRecordListSchema, options);
   }
 
   /** `GET /billing/endpoints` (serverless endpoints): grouped by endpoint (default), worker (`podId`) or GPU type. */
-  endpoints(query: EndpointBillingQuery = {}, options?: CallOptions): Promise<BillingRecord[]> {
+  async endpoints(query: EndpointBillingQuery = {}, options?: CallOptions): Promise<BillingRecord[]> {
     const q = this.checked(EndpointBillingQuerySchema, query, "endpoint billing", "endpointBilling");
     return this.read("endpoints", "/billing/endpoints", q, BillingRecordListSchema, options);
   }
 
   /** `GET /billing/networkvolumes`: network volume storage of the whole account, per bucket. */
-  networkVolumes(query: NetworkVolumeBillingQuery = {}, options?: CallOptions): Promise<NetworkVolumeBillingRecord[]> {
+  async networkVolumes(query: NetworkVolumeBillingQuery = {}, options?: CallOptions): Promise<NetworkVolumeBillingRecord[]> {
     const q = this.checked(NetworkVolumeBillingQuerySchema, query, "network volume billing", "networkVolumeBilling");
     return this.read("networkVolumes", "/billing/networkvolumes", q, NetworkVolumeBillingRecordListSchema, options);
   }

@@ -68,7 +68,7 @@ export class BillingV2 {
     return this.read("clusters", "/clusters", query, V2.ListClusterBillingResponseSchema, options);
   }
 
-  private read<T>(
+  private async read<T>(
     operation: string,
     path: string,
     query: V2.BillingWindowQuery & Partial<Record<"podId" | "serverlessId" | "networkVolumeId" | "clusterId", string>>,

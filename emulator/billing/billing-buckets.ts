@@ -103,7 +103,7 @@ export function bucketCount(window: BillingWindow): number {
 /** The buckets of a window, in order: `[start, end)` each. */
 export function bucketsOf(window: BillingWindow): [number, number][] {
   const out: [number, number][] = [];
-  for (let t = window.start; t < window.end; ) {
+  for (let t = window.start; t < window.end;) {
     const next = nextBucket(t, window.bucketSize);
     out.push([t, next]);
     t = next;
@@ -112,7 +112,12 @@ export function bucketsOf(window: BillingWindow): [number, number][] {
 }
 
 /** Milliseconds of `[from, to)` inside a segment `[start, end ?? now)`. */
-export function overlapMs(segment: { start: number; end?: number | undefined }, from: number, to: number, now: number): number {
+export function overlapMs(
+  segment: { start: number; end?: number | undefined },
+  from: number,
+  to: number,
+  now: number,
+): number {
   const end = segment.end ?? now;
   return Math.max(0, Math.min(end, to) - Math.max(segment.start, from));
 }

@@ -38,7 +38,11 @@ export function billingWindow(q: RawQuery, now: number, version: "v1" | "v2"): B
   }
   const window = resolveWindow({ bucketSize, startTime, endTime, lastN }, now);
   if (bucketCount(window) > MAX_BUCKETS) {
-    throw badField("bucketSize", bucketSize, `the window spans more than ${MAX_BUCKETS} buckets of a ${bucketSize}: use a larger bucketSize or a shorter window`);
+    throw badField(
+      "bucketSize",
+      bucketSize,
+      `the window spans more than ${MAX_BUCKETS} buckets of a ${bucketSize}: use a larger bucketSize or a shorter window`,
+    );
   }
   return window;
 }

@@ -57,7 +57,8 @@ export function billingTable(
         if (segment.gb !== undefined) {
           const held = totals.gbByResource.get(record.resourceId);
           const highPerformance = segment.component === "highPerformance";
-          if (!held || segment.gb > held.gb) totals.gbByResource.set(record.resourceId, { gb: segment.gb, highPerformance });
+          if (!held || segment.gb > held.gb)
+            totals.gbByResource.set(record.resourceId, { gb: segment.gb, highPerformance });
         }
         groups.set(group, totals);
       }

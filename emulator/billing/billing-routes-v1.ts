@@ -19,7 +19,11 @@ function records(table: ReturnType<typeof billingTable>, key: string): BillingRe
   const out: BillingRecord[] = [];
   for (const [start, groups] of table) {
     for (const [group, totals] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
-      const record: BillingRecord = { amount: money(totals.amount), time: rfc3339(start), timeBilledMs: Math.round(totals.ms) };
+      const record: BillingRecord = {
+        amount: money(totals.amount),
+        time: rfc3339(start),
+        timeBilledMs: Math.round(totals.ms),
+      };
       if (group !== "") (record as Record<string, unknown>)[key] = group;
       out.push(record);
     }
@@ -71,7 +75,12 @@ export function registerBillingRoutesV1(app: FastifyInstance, _ctx: ServerContex
   });
 
   app.get("/v1/billing/networkvolumes", async (req) => {
-    const table = billingTable(req.account.meter.records("networkVolume"), window(req), req.account.meter.now(), () => "");
+    const table = billingTable(
+      req.account.meter.records("networkVolume"),
+      window(req),
+      req.account.meter.now(),
+      () => "",
+    );
     const out: NetworkVolumeBillingRecord[] = [];
     for (const [start, groups] of table) {
       const totals = groups.get("");

@@ -53,7 +53,13 @@ const KIND_ROUTES: readonly KindRoute[] = [
     count: "uniqueNetworkVolumeCount",
     amounts: volumeAmounts,
   },
-  { path: "/v2/billing/clusters", kind: "cluster", filter: "clusterId", count: "uniqueClusterCount", amounts: clusterAmounts },
+  {
+    path: "/v2/billing/clusters",
+    kind: "cluster",
+    filter: "clusterId",
+    count: "uniqueClusterCount",
+    amounts: clusterAmounts,
+  },
 ];
 
 /** The amounts of the aggregated record (OpenAPI v2 `BillingAmounts`). */
@@ -109,7 +115,12 @@ export function registerBillingRoutesV2(app: FastifyInstance, _ctx: ServerContex
         for (const [resourceId, totals] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
           resources.add(resourceId);
           const end = rfc3339(nextBucket(start, window.bucketSize));
-          records.push({ startTime: rfc3339(start), endTime: end, [route.filter]: resourceId, ...route.amounts(totals) });
+          records.push({
+            startTime: rfc3339(start),
+            endTime: end,
+            [route.filter]: resourceId,
+            ...route.amounts(totals),
+          });
         }
       }
       return {

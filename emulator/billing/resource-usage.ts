@@ -15,10 +15,15 @@ import type { SegmentOpening } from "./usage-meter";
 export function workerOpening(endpoint: Endpoint, workerId: string, catalog: PlatformCatalog): SegmentOpening {
   if (endpoint.computeType === "CPU") {
     const flavor = catalog.cpuFlavor(endpoint.cpuFlavorIds?.[0] ?? "") ?? catalog.cpuFlavors()[0]!;
-    return { podId: workerId, component: "cpu", ratePerHour: flavor.price.serverlessPerVcpu * (endpoint.vcpuCount ?? 2) };
+    return {
+      podId: workerId,
+      component: "cpu",
+      ratePerHour: flavor.price.serverlessPerVcpu * (endpoint.vcpuCount ?? 2),
+    };
   }
   const priced = catalog.gpuTypes().filter((g) => g.price.serverless !== undefined);
-  const gpu = (endpoint.gpuTypeIds ?? []).map((id) => catalog.gpuType(id)).find((g) => g?.price.serverless) ?? priced[0]!;
+  const gpu =
+    (endpoint.gpuTypeIds ?? []).map((id) => catalog.gpuType(id)).find((g) => g?.price.serverless) ?? priced[0]!;
   return {
     podId: workerId,
     component: "gpu",

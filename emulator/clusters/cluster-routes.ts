@@ -72,7 +72,11 @@ export function registerClusterRoutes(app: FastifyInstance, ctx: ServerContext):
     const gpu = ctx.catalog.gpuType(gpuTypeId);
     if (!gpu) throw badField("compute.gpuTypeId", gpuTypeId, "is not a GPU type the platform knows");
     if (gpuCountPerPod > gpu.maxCount.secure) {
-      throw badField("compute.gpuCountPerPod", gpuCountPerPod, `must be at most ${gpu.maxCount.secure} for ${gpuTypeId}`);
+      throw badField(
+        "compute.gpuCountPerPod",
+        gpuCountPerPod,
+        `must be at most ${gpu.maxCount.secure} for ${gpuTypeId}`,
+      );
     }
     if (body.image === undefined) throw badField("image", undefined, "is required: the image every member pod runs");
     const network = body.mounts?.network?.[0];
@@ -80,7 +84,8 @@ export function registerClusterRoutes(app: FastifyInstance, ctx: ServerContext):
     dataCenters = dataCenters.filter((dc) => ctx.catalog.dataCenter(dc) !== undefined);
     if (network) {
       const volume = account.networkVolumes.get(network.volumeId);
-      if (!volume) throw badField("mounts.network.0.volumeId", network.volumeId, "is not a network volume of this account");
+      if (!volume)
+        throw badField("mounts.network.0.volumeId", network.volumeId, "is not a network volume of this account");
       dataCenters = dataCenters.filter((dc) => dc === volume.dataCenterId);
     }
     const needed = podCount * gpuCountPerPod;
@@ -109,10 +114,14 @@ export function registerClusterRoutes(app: FastifyInstance, ctx: ServerContext):
         name: `${body.name}-${rank}`,
         status: "RUNNING",
         imageName: body.image,
-        env: injectedEnv(account, { startSsh: body.startSsh ?? false, startJupyter: body.startJupyter ?? false }, {
-          ...(body.env ?? {}),
-          NODE_RANK: String(rank),
-        }),
+        env: injectedEnv(
+          account,
+          { startSsh: body.startSsh ?? false, startJupyter: body.startJupyter ?? false },
+          {
+            ...(body.env ?? {}),
+            NODE_RANK: String(rank),
+          },
+        ),
         ports: body.ports ?? [],
         containerDiskInGb: body.disk ?? 50,
         volumeInGb: body.mounts?.persistent?.size ?? 0,

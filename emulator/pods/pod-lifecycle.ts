@@ -37,7 +37,10 @@ export interface PodServices {
 }
 
 /** Dollars per hour of a pod running on its placement, at its cloud's price (half when interruptible). */
-export function podCost(catalog: PlatformCatalog, pod: Pick<PodRecord, "placement" | "cloudType" | "interruptible">): number {
+export function podCost(
+  catalog: PlatformCatalog,
+  pod: Pick<PodRecord, "placement" | "cloudType" | "interruptible">,
+): number {
   const p = pod.placement;
   if (p.gpuTypeId !== undefined) {
     const price = catalog.gpuType(p.gpuTypeId)?.price ?? { secure: 0, community: 0 };
@@ -71,12 +74,14 @@ function hostCudaVersion(catalog: PlatformCatalog, spec: PodSpec): string | unde
 function allowedDataCenters(account: Account, services: PodServices, spec: PodSpec): string[] {
   const catalog = services.catalog;
   let dcs = spec.dataCenterIds.length ? spec.dataCenterIds : catalog.dataCenters().map((d) => d.id);
-  if (spec.countryCodes.length) dcs = dcs.filter((id) => spec.countryCodes.includes(catalog.dataCenter(id)?.countryCode ?? ""));
+  if (spec.countryCodes.length)
+    dcs = dcs.filter((id) => spec.countryCodes.includes(catalog.dataCenter(id)?.countryCode ?? ""));
   if (spec.globalNetworking) dcs = dcs.filter((id) => catalog.dataCenter(id)?.globalNetwork === true);
   if (spec.networkVolumeId !== undefined) {
     // A pod mounting a network volume runs in the volume's data center, and only there.
     const volume = account.networkVolumes.get(spec.networkVolumeId);
-    if (!volume) throw badField(spec.fields.networkVolume, spec.networkVolumeId, "is not a network volume of this account");
+    if (!volume)
+      throw badField(spec.fields.networkVolume, spec.networkVolumeId, "is not a network volume of this account");
     if (spec.dataCenterIds.length && !spec.dataCenterIds.includes(volume.dataCenterId)) {
       throw badField(
         spec.fields.dataCenters,
@@ -113,12 +118,27 @@ function placementRequest(account: Account, services: PodServices, spec: PodSpec
     const flavors = spec.cpuFlavorIds.length ? spec.cpuFlavorIds : catalog.cpuFlavors().map((f) => f.id);
     for (const [i, id] of flavors.entries()) {
       const flavor = catalog.cpuFlavor(id);
-      if (!flavor) throw badField(`${spec.fields.cpuFlavors}${spec.fields.cpuFlavors.includes(".") ? "" : `.${i}`}`, id, "is not a CPU flavor the platform knows");
+      if (!flavor)
+        throw badField(
+          `${spec.fields.cpuFlavors}${spec.fields.cpuFlavors.includes(".") ? "" : `.${i}`}`,
+          id,
+          "is not a CPU flavor the platform knows",
+        );
       if (spec.vcpuCount < flavor.vcpu.min || spec.vcpuCount > flavor.vcpu.max) {
-        throw badField(spec.fields.vcpuCount, spec.vcpuCount, `must be between ${flavor.vcpu.min} and ${flavor.vcpu.max} for CPU flavor ${id}`);
+        throw badField(
+          spec.fields.vcpuCount,
+          spec.vcpuCount,
+          `must be between ${flavor.vcpu.min} and ${flavor.vcpu.max} for CPU flavor ${id}`,
+        );
       }
     }
-    return { resources: flavors, count: spec.vcpuCount, dataCenters, resourcePriority: spec.cpuFlavorPriority, dataCenterPriority: spec.dataCenterPriority };
+    return {
+      resources: flavors,
+      count: spec.vcpuCount,
+      dataCenters,
+      resourcePriority: spec.cpuFlavorPriority,
+      dataCenterPriority: spec.dataCenterPriority,
+    };
   }
   if (spec.gpuTypeIds.length === 0) {
     throw badField(spec.fields.gpuTypes, [], "is required for a GPU pod: name the GPU types it may rent");
@@ -128,7 +148,12 @@ function placementRequest(account: Account, services: PodServices, spec: PodSpec
     const field = spec.fields.gpuTypes.includes(".") ? spec.fields.gpuTypes : `${spec.fields.gpuTypes}.${i}`;
     if (!gpu) throw badField(field, id, "is not a GPU type the platform knows");
     const max = spec.cloudType === "COMMUNITY" ? gpu.maxCount.community : gpu.maxCount.secure;
-    if (spec.gpuCount > max) throw badField(spec.fields.gpuCount, spec.gpuCount, `must be at most ${max} for ${id} on ${spec.cloudType} cloud`);
+    if (spec.gpuCount > max)
+      throw badField(
+        spec.fields.gpuCount,
+        spec.gpuCount,
+        `must be at most ${max} for ${id} on ${spec.cloudType} cloud`,
+      );
   }
   for (const [name, value] of Object.entries(spec.machineFilters)) {
     const offered = EMULATED_MACHINE[name] ?? 0;
@@ -136,7 +161,13 @@ function placementRequest(account: Account, services: PodServices, spec: PodSpec
       throw badField(name, value, `there are no instances currently available: no machine offers more than ${offered}`);
     }
   }
-  return { resources: spec.gpuTypeIds, count: spec.gpuCount, dataCenters, resourcePriority: spec.gpuTypePriority, dataCenterPriority: spec.dataCenterPriority };
+  return {
+    resources: spec.gpuTypeIds,
+    count: spec.gpuCount,
+    dataCenters,
+    resourcePriority: spec.gpuTypePriority,
+    dataCenterPriority: spec.dataCenterPriority,
+  };
 }
 
 /**
@@ -149,26 +180,45 @@ export function createPod(account: Account, services: PodServices, spec: PodSpec
   if (!container.imageName) {
     throw badField(spec.fields.image, undefined, "is required unless templateId names a template with an image");
   }
-  if (container.containerRegistryAuthId !== undefined && !account.containerRegistryAuths.has(container.containerRegistryAuthId)) {
-    throw badField(spec.fields.registry, container.containerRegistryAuthId, "is not a container registry auth of this account");
+  if (
+    container.containerRegistryAuthId !== undefined &&
+    !account.containerRegistryAuths.has(container.containerRegistryAuthId)
+  ) {
+    throw badField(
+      spec.fields.registry,
+      container.containerRegistryAuthId,
+      "is not a container registry auth of this account",
+    );
   }
   const request = placementRequest(account, services, spec);
   const gpu = spec.computeType === "GPU";
   const cudaVersion = gpu ? hostCudaVersion(catalog, spec) : null;
   if (gpu && cudaVersion === undefined) {
-    throw badField(spec.fields.cuda, spec.allowedCudaVersions, "there are no instances currently available: no machine reports an accepted CUDA version");
+    throw badField(
+      spec.fields.cuda,
+      spec.allowedCudaVersions,
+      "there are no instances currently available: no machine reports an accepted CUDA version",
+    );
   }
   const kind = gpu ? "gpu" : "cpu";
   // A data center the platform does not know has no machines.
   const free = (dc: string, resource: string) =>
     services.catalog.dataCenter(dc) ? services.capacity.free(dc, resource, kind) : 0;
   const chosen = choosePlacement(request, free);
-  if (!chosen) throw badRequest([{ field: gpu ? spec.fields.gpuTypes : spec.fields.cpuFlavors, value: JSON.stringify(request.resources), rule: placementFailure(request, kind) }]);
+  if (!chosen)
+    throw badRequest([
+      {
+        field: gpu ? spec.fields.gpuTypes : spec.fields.cpuFlavors,
+        value: JSON.stringify(request.resources),
+        rule: placementFailure(request, kind),
+      },
+    ]);
   const placement: PodPlacement = gpu
     ? { dataCenterId: chosen.dataCenterId, gpuTypeId: chosen.resource, gpuCount: spec.gpuCount }
     : { dataCenterId: chosen.dataCenterId, cpuFlavorId: chosen.resource, vcpuCount: spec.vcpuCount };
   const id = newPodId();
-  if (!account.reservations.tryReserve(id, placement)) throw badRequest([{ field: spec.fields.gpuTypes, value: "", rule: placementFailure(request, kind) }]);
+  if (!account.reservations.tryReserve(id, placement))
+    throw badRequest([{ field: spec.fields.gpuTypes, value: "", rule: placementFailure(request, kind) }]);
   const now = account.meter.now();
   const env = injectedEnv(account, spec, container.env);
   const pod: PodRecord = {

@@ -69,7 +69,9 @@ export function renderPodV1(pod: PodRecord, account: Account, catalog: PlatformC
     volumeEncrypted: false,
     env: pod.env,
     ports: pod.ports,
-    portMappings: running ? Object.fromEntries(tcpPorts(pod).map((port) => [String(port), publicPort(pod, port)])) : null,
+    portMappings: running
+      ? Object.fromEntries(tcpPorts(pod).map((port) => [String(port), publicPort(pod, port)]))
+      : null,
     publicIp: running ? publicIp(pod) : null,
     locked: pod.locked,
     interruptible: pod.interruptible,
@@ -103,7 +105,9 @@ export function renderPodV1(pod: PodRecord, account: Account, catalog: PlatformC
       secureCloud: pod.cloudType === "SECURE",
       supportPublicIp: true,
       costPerHr: pod.costPerHr,
-      ...(gpu ? { gpuTypeId: gpu.id, gpuDisplayName: gpu.name, currentPricePerGpu: pod.costPerHr / (p.gpuCount ?? 1) } : {}),
+      ...(gpu
+        ? { gpuTypeId: gpu.id, gpuDisplayName: gpu.name, currentPricePerGpu: pod.costPerHr / (p.gpuCount ?? 1) }
+        : {}),
       ...(p.cpuFlavorId !== undefined ? { cpuTypeId: p.cpuFlavorId, cpuCount: p.vcpuCount ?? 0 } : {}),
     };
   }
@@ -124,7 +128,8 @@ export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalo
   const ip = publicIp(pod);
   const direct = running && pod.ports.includes("22/tcp");
   const mounts: V2.Pod["mounts"] = {};
-  if (pod.networkVolumeId !== undefined) mounts.network = [{ volumeId: pod.networkVolumeId, path: pod.volumeMountPath }];
+  if (pod.networkVolumeId !== undefined)
+    mounts.network = [{ volumeId: pod.networkVolumeId, path: pod.volumeMountPath }];
   else if (pod.volumeInGb > 0) mounts.persistent = { size: pod.volumeInGb, path: pod.volumeMountPath };
   const out: V2.Pod = {
     id: pod.id,
@@ -157,7 +162,11 @@ export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalo
     cost: running ? pod.costPerHr : 0,
     locked: pod.locked,
     globalNetworking: pod.globalNetworking
-      ? { enabled: true, ip: `10.65.${hashOf(pod.id) % 256}.${(hashOf(`${pod.id}/g`) % 254) + 1}`, internalDns: `${pod.id}.runpod.internal` }
+      ? {
+          enabled: true,
+          ip: `10.65.${hashOf(pod.id) % 256}.${(hashOf(`${pod.id}/g`) % 254) + 1}`,
+          internalDns: `${pod.id}.runpod.internal`,
+        }
       : { enabled: false },
     runtime: running
       ? {
@@ -170,7 +179,12 @@ export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalo
           ports: pod.ports.map((spec) => {
             const [port, type] = spec.split("/");
             const tcp = type === "tcp";
-            return { private: Number(port), public: tcp ? publicPort(pod, Number(port)) : null, type: type ?? "tcp", ip: tcp ? ip : null };
+            return {
+              private: Number(port),
+              public: tcp ? publicPort(pod, Number(port)) : null,
+              type: type ?? "tcp",
+              ip: tcp ? ip : null,
+            };
           }),
         }
       : null,

@@ -12,7 +12,12 @@ interface Held {
 /** What a placement takes of the stock. */
 export function heldBy(placement: PodPlacement): Held {
   return placement.gpuTypeId !== undefined
-    ? { dataCenterId: placement.dataCenterId, resource: placement.gpuTypeId, kind: "gpu", count: placement.gpuCount ?? 1 }
+    ? {
+        dataCenterId: placement.dataCenterId,
+        resource: placement.gpuTypeId,
+        kind: "gpu",
+        count: placement.gpuCount ?? 1,
+      }
     : {
         dataCenterId: placement.dataCenterId,
         resource: placement.cpuFlavorId ?? "",

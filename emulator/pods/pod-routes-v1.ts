@@ -58,7 +58,11 @@ function applyUpdate(account: Account, pod: PodRecord, input: PodUpdateInput, al
     throw badField("locked", true, "the pod is locked, which disables resetting it: unlock it (locked: false) first");
   }
   if (input.containerRegistryAuthId && !account.containerRegistryAuths.has(input.containerRegistryAuthId)) {
-    throw badField("containerRegistryAuthId", input.containerRegistryAuthId, "is not a container registry auth of this account");
+    throw badField(
+      "containerRegistryAuthId",
+      input.containerRegistryAuthId,
+      "is not a container registry auth of this account",
+    );
   }
   if (input.name !== undefined) pod.name = input.name;
   if (input.locked !== undefined) pod.locked = input.locked;
@@ -111,7 +115,9 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
 
   app.get("/v1/pods", async (req) => {
     const q = req.query as RawQuery;
-    return [...req.account.pods.values()].filter((p) => p.clusterId === undefined && matches(p, q)).map((p) => render(req, p));
+    return [...req.account.pods.values()]
+      .filter((p) => p.clusterId === undefined && matches(p, q))
+      .map((p) => render(req, p));
   });
 
   app.get<IdParams>("/v1/pods/:podId", async (req) => render(req, podOf(req.account, req.params.podId)));
@@ -131,8 +137,13 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
     const pod = podOf(req.account, req.params.podId);
     if (!startPod(req.account, pod)) {
       const p = pod.placement;
-      const what = p.gpuTypeId !== undefined ? `${p.gpuCount} GPUs of ${p.gpuTypeId}` : `${p.vcpuCount} vCPUs of ${p.cpuFlavorId}`;
-      throw badField("podId", pod.id, `there are no instances currently available: the pod's machine in ${p.dataCenterId} has not ${what} free`);
+      const what =
+        p.gpuTypeId !== undefined ? `${p.gpuCount} GPUs of ${p.gpuTypeId}` : `${p.vcpuCount} vCPUs of ${p.cpuFlavorId}`;
+      throw badField(
+        "podId",
+        pod.id,
+        `there are no instances currently available: the pod's machine in ${p.dataCenterId} has not ${what} free`,
+      );
     }
     await req.account.pods.put(pod);
     return render(req, pod);
@@ -158,7 +169,8 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
 
   app.post<IdParams>("/v1/pods/:podId/reset", async (req) => {
     const pod = podOf(req.account, req.params.podId);
-    if (pod.locked) throw badField("locked", true, "the pod is locked, which disables resetting it: unlock it (locked: false) first");
+    if (pod.locked)
+      throw badField("locked", true, "the pod is locked, which disables resetting it: unlock it (locked: false) first");
     wipeContainer(req.account, pod, "Reset by User");
     await req.account.pods.put(pod);
     return render(req, pod);

@@ -23,7 +23,9 @@ function podOf(account: Account, id: string): PodRecord {
 /** OpenAPI v2: cluster members "cannot be modified or deleted via the pod endpoints" (409). */
 function standalone(pod: PodRecord): PodRecord {
   if (pod.clusterId !== undefined) {
-    throw conflict(`pod ${pod.id} belongs to cluster ${pod.clusterId}: manage it through /v2/clusters/${pod.clusterId}`);
+    throw conflict(
+      `pod ${pod.id} belongs to cluster ${pod.clusterId}: manage it through /v2/clusters/${pod.clusterId}`,
+    );
   }
   return pod;
 }
@@ -32,7 +34,8 @@ function standalone(pod: PodRecord): PodRecord {
 function podTemplate(account: Account, id: string) {
   const template = account.templates.get(id);
   if (!template) throw notFound(`template ${id} not found`);
-  if (template.isServerless) throw unprocessableField("templateId", id, "is a serverless template; a pod needs a pod template");
+  if (template.isServerless)
+    throw unprocessableField("templateId", id, "is a serverless template; a pod needs a pod template");
   return template;
 }
 
@@ -89,13 +92,25 @@ function checkMounts(pod: PodRecord, mounts: V2.Mounts): void {
   }
   const network = mounts.network?.[0];
   if (network && pod.networkVolumeId === undefined) {
-    throw badField("mounts.network", network, "the pod was created without a network volume; the mount kind is fixed at creation");
+    throw badField(
+      "mounts.network",
+      network,
+      "the pod was created without a network volume; the mount kind is fixed at creation",
+    );
   }
   if (network && network.volumeId !== pod.networkVolumeId) {
-    throw badField("mounts.network.0.volumeId", network.volumeId, `is immutable: the pod mounts ${pod.networkVolumeId}`);
+    throw badField(
+      "mounts.network.0.volumeId",
+      network.volumeId,
+      `is immutable: the pod mounts ${pod.networkVolumeId}`,
+    );
   }
   if (mounts.persistent && (pod.networkVolumeId !== undefined || pod.volumeInGb === 0)) {
-    throw badField("mounts.persistent", mounts.persistent, "the pod was created without a persistent mount; the mount kind is fixed at creation");
+    throw badField(
+      "mounts.persistent",
+      mounts.persistent,
+      "the pod was created without a persistent mount; the mount kind is fixed at creation",
+    );
   }
 }
 
@@ -137,7 +152,8 @@ export function registerPodRoutesV2(app: FastifyInstance, ctx: ServerContext): v
     const { action } = parseV2Body(V2.PodActionRequestSchema, req.body);
     standalone(pod);
     if (!podActions(pod).includes(action)) {
-      const why = action === "stop" && pod.locked ? "the pod is locked, which disables stopping it" : `the pod is ${pod.status}`;
+      const why =
+        action === "stop" && pod.locked ? "the pod is locked, which disables stopping it" : `the pod is ${pod.status}`;
       throw conflict(`action ${action} is not valid now: ${why} (valid now: ${podActions(pod).join(", ")})`);
     }
     const account = req.account;
@@ -147,7 +163,11 @@ export function registerPodRoutesV2(app: FastifyInstance, ctx: ServerContext): v
       return reply.code(204).send();
     }
     if (action === "start" && !startPod(account, pod)) {
-      throw badField("action", action, `there are no instances currently available: the pod's machine in ${pod.placement.dataCenterId} has not enough free units`);
+      throw badField(
+        "action",
+        action,
+        `there are no instances currently available: the pod's machine in ${pod.placement.dataCenterId} has not enough free units`,
+      );
     }
     if (action === "stop") stopPod(account, pod, "user");
     if (action === "restart") restartPod(account, pod);

@@ -92,7 +92,13 @@ export interface PodSpec {
 /** A v1 create (`POST /v1/pods`) as a spec, v1's defaults applied. */
 export function specFromV1(input: PodCreateInput): PodSpec {
   const machineFilters: Record<string, number> = {};
-  for (const name of ["minRAMPerGPU", "minVCPUPerGPU", "minDiskBandwidthMBps", "minDownloadMbps", "minUploadMbps"] as const) {
+  for (const name of [
+    "minRAMPerGPU",
+    "minVCPUPerGPU",
+    "minDiskBandwidthMBps",
+    "minDownloadMbps",
+    "minUploadMbps",
+  ] as const) {
     if (input[name] !== undefined) machineFilters[name] = input[name];
   }
   return {

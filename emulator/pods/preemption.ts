@@ -37,7 +37,8 @@ export function registerPreemption(app: FastifyInstance, ctx: ServerContext): vo
   app.post<{ Params: { id: string } }>("/_emulator/pods/:id/preempt", { config: { admin: true } }, async (req) => {
     const pod = req.account.pods.get(req.params.id);
     if (!pod) throw notFound(`pod ${req.params.id} not found`);
-    if (!pod.interruptible) throw badField("id", pod.id, "is not an interruptible pod: only interruptible pods are preempted");
+    if (!pod.interruptible)
+      throw badField("id", pod.id, "is not an interruptible pod: only interruptible pods are preempted");
     if (pod.status !== "RUNNING") throw badField("id", pod.id, "is not running");
     await preempt(req.account, pod);
     return renderPodV1(pod, req.account, ctx.catalog);
@@ -49,7 +50,8 @@ export function registerPreemption(app: FastifyInstance, ctx: ServerContext): vo
   const streams = new Map<string, () => number>();
   const stream = (account: Account) => {
     let random = streams.get(account.userId);
-    if (!random) streams.set(account.userId, (random = seededRandom(deriveSeed(settings.seed, `${account.userId}/preemption`))));
+    if (!random)
+      streams.set(account.userId, (random = seededRandom(deriveSeed(settings.seed, `${account.userId}/preemption`))));
     return random;
   };
   const tick = new Timer(() => {

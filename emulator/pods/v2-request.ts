@@ -12,7 +12,13 @@ export function parseV2Body<S extends z.ZodType>(schema: S, body: unknown): z.ou
   if (parsed.success) return parsed.data;
   const problems = fieldProblems(parsed.error, body);
   const status = parsed.error.issues.every((i) => i.code === "custom") ? 400 : 422;
-  return thrown(new HttpError(status, { error: status === 400 ? "bad_request" : "unprocessable", message: describeProblems(problems), problems }));
+  return thrown(
+    new HttpError(status, {
+      error: status === 400 ? "bad_request" : "unprocessable",
+      message: describeProblems(problems),
+      problems,
+    }),
+  );
 }
 
 /** 409: the resource's state does not allow the request now. */

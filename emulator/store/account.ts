@@ -126,7 +126,13 @@ export class Account implements Collections {
       imageName: template?.imageName,
       dataCenterIds: endpoint.dataCenterIds,
     };
-    this.meter.open("serverless", endpointId, workerOpening(endpoint, workerId, this.deps.catalog), "persist", attributes);
+    this.meter.open(
+      "serverless",
+      endpointId,
+      workerOpening(endpoint, workerId, this.deps.catalog),
+      "persist",
+      attributes,
+    );
   }
 
   /**

@@ -38,7 +38,10 @@ export class BillingV1 implements BillingOperations {
   }
 
   /** `GET /billing/networkvolumes`: network volume storage of the whole account, per bucket. */
-  async networkVolumes(query: NetworkVolumeBillingQuery = {}, options?: CallOptions): Promise<NetworkVolumeBillingRecord[]> {
+  async networkVolumes(
+    query: NetworkVolumeBillingQuery = {},
+    options?: CallOptions,
+  ): Promise<NetworkVolumeBillingRecord[]> {
     const q = this.checked(NetworkVolumeBillingQuerySchema, query, "network volume billing", "networkVolumeBilling");
     return this.read("networkVolumes", "/billing/networkvolumes", q, NetworkVolumeBillingRecordListSchema, options);
   }

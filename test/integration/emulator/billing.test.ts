@@ -50,7 +50,15 @@ describe("billing computed from the emulator clock", () => {
     const answer = await v2(`/v2/billing/pods?${window(0, 3 * HOUR)}`, "/v2/billing/pods");
     expect(answer.records).toEqual([
       { startTime: at(0), endTime: at(HOUR), podId, totalAmount: 0.43, gpuAmount: 0.43, cpuAmount: 0, diskAmount: 0 },
-      { startTime: at(2 * HOUR), endTime: at(3 * HOUR), podId, totalAmount: 0.215, gpuAmount: 0.215, cpuAmount: 0, diskAmount: 0 },
+      {
+        startTime: at(2 * HOUR),
+        endTime: at(3 * HOUR),
+        podId,
+        totalAmount: 0.215,
+        gpuAmount: 0.215,
+        cpuAmount: 0,
+        diskAmount: 0,
+      },
     ]);
     expect(answer.metadata).toEqual({
       query: { startTime: at(0), endTime: at(3 * HOUR), bucketSize: "hour", podId: null },
@@ -66,7 +74,12 @@ describe("billing computed from the emulator clock", () => {
   });
 
   it("bills CPU and interruptible pods at their prices, and filters by pod and GPU type", async () => {
-    const cpu = await api.post("/v1/pods", { imageName: "img:1", computeType: "CPU", cpuFlavorIds: ["cpu5c"], vcpuCount: 4 });
+    const cpu = await api.post("/v1/pods", {
+      imageName: "img:1",
+      computeType: "CPU",
+      cpuFlavorIds: ["cpu5c"],
+      vcpuCount: 4,
+    });
     const spot = await api.post("/v1/pods", { imageName: "img:1", gpuTypeIds: ["NVIDIA A40"], interruptible: true });
     expect([cpu.body.costPerHr, spot.body.costPerHr]).toEqual([0.16, 0.2]);
     await ctx.clock.advance(2 * HOUR);
@@ -83,7 +96,12 @@ describe("billing computed from the emulator clock", () => {
   it("bills network volumes by the GB-hour per tier, and serverless workers by the second at their GPU's serverless price", async () => {
     await api.post("/v2/network-volumes", { name: "fast", size: 730, dataCenter: "EU-RO-1", type: "HIGH_PERFORMANCE" });
     const standard = await api.post("/v1/networkvolumes", { name: "std", size: 100, dataCenterId: "US-TX-3" });
-    const endpoint = await api.post("/v1/endpoints", { name: "e", templateId: "echo", gpuTypeIds: ["NVIDIA L4"], workersMin: 1 });
+    const endpoint = await api.post("/v1/endpoints", {
+      name: "e",
+      templateId: "echo",
+      gpuTypeIds: ["NVIDIA L4"],
+      workersMin: 1,
+    });
     await ctx.clock.advance(HOUR);
     // Grown to 200 GB for the second hour.
     await api.patch(`/v1/networkvolumes/${standard.body.id}`, { size: 200 });
@@ -103,19 +121,37 @@ describe("billing computed from the emulator clock", () => {
         highPerformanceStorageDiskSpaceBilledGb: 730,
       },
     ]);
-    const perVolume = await v2(`/v2/billing/network-volumes?${q}&networkVolumeId=${standard.body.id}`, "/v2/billing/network-volumes");
+    const perVolume = await v2(
+      `/v2/billing/network-volumes?${q}&networkVolumeId=${standard.body.id}`,
+      "/v2/billing/network-volumes",
+    );
     expect(perVolume.records).toEqual([
-      expect.objectContaining({ networkVolumeId: standard.body.id, standardAmount: Math.round(standardAmount * 1e6) / 1e6, highPerformanceAmount: 0 }),
+      expect.objectContaining({
+        networkVolumeId: standard.body.id,
+        standardAmount: Math.round(standardAmount * 1e6) / 1e6,
+        highPerformanceAmount: 0,
+      }),
     ]);
 
     const serverless = await api.get(`/v1/billing/endpoints?${q}`);
     expect(openApiProblems("BillingRecords", serverless.body)).toEqual([]);
-    expect(serverless.body).toEqual([{ time: at(0), amount: 1.36, timeBilledMs: 2 * HOUR, endpointId: endpoint.body.id }]);
+    expect(serverless.body).toEqual([
+      { time: at(0), amount: 1.36, timeBilledMs: 2 * HOUR, endpointId: endpoint.body.id },
+    ]);
     const byWorker = await api.get(`/v1/billing/endpoints?${q}&grouping=podId`);
     expect(byWorker.body).toEqual([expect.objectContaining({ amount: 1.36, podId: expect.any(String) })]);
     const v2Serverless = await v2(`/v2/billing/serverless?${q}`, "/v2/billing/serverless");
     expect(v2Serverless.records).toEqual([
-      { startTime: at(0), endTime: at(24 * HOUR), serverlessId: endpoint.body.id, totalAmount: 1.36, gpuAmount: 1.36, cpuAmount: 0, diskAmount: 0, feeAmount: 0 },
+      {
+        startTime: at(0),
+        endTime: at(24 * HOUR),
+        serverlessId: endpoint.body.id,
+        totalAmount: 1.36,
+        gpuAmount: 1.36,
+        cpuAmount: 0,
+        diskAmount: 0,
+        feeAmount: 0,
+      },
     ]);
 
     const all = await v2(`/v2/billing?${q}`, "/v2/billing");
@@ -135,19 +171,39 @@ describe("billing computed from the emulator clock", () => {
   });
 
   it("bills clusters per cluster, and answers the public endpoints' billing with no records", async () => {
-    const body = { name: "c", type: "TRAINING", image: "img:1", compute: { gpuTypeId: "NVIDIA A40", gpuCountPerPod: 2, podCount: 2 } };
+    const body = {
+      name: "c",
+      type: "TRAINING",
+      image: "img:1",
+      compute: { gpuTypeId: "NVIDIA A40", gpuCountPerPod: 2, podCount: 2 },
+    };
     const cluster = await api.post("/v2/clusters", body);
     await ctx.clock.advance(HOUR);
     const q = window(0, HOUR);
     const answer = await v2(`/v2/billing/clusters?${q}`, "/v2/billing/clusters");
     expect(answer.records).toEqual([
-      { startTime: at(0), endTime: at(HOUR), clusterId: cluster.body.id, totalAmount: 1.6, gpuAmount: 1.6, diskAmount: 0, networkingAmount: 0 },
+      {
+        startTime: at(0),
+        endTime: at(HOUR),
+        clusterId: cluster.body.id,
+        totalAmount: 1.6,
+        gpuAmount: 1.6,
+        diskAmount: 0,
+        networkingAmount: 0,
+      },
     ]);
     expect(answer.metadata.uniqueClusterCount).toBe(1);
     // Cluster members are the cluster's spend, not pods'.
     expect((await v2(`/v2/billing/pods?${q}`, "/v2/billing/pods")).records).toEqual([]);
     const endpoints = await v2(`/v2/billing/endpoints?${q}`, "/v2/billing/endpoints");
-    expect(endpoints).toEqual({ records: [], metadata: { query: { startTime: at(0), endTime: at(HOUR), bucketSize: "hour" }, recordCount: 0, totals: { totalAmount: 0 } } });
+    expect(endpoints).toEqual({
+      records: [],
+      metadata: {
+        query: { startTime: at(0), endTime: at(HOUR), bucketSize: "hour" },
+        recordCount: 0,
+        totals: { totalAmount: 0 },
+      },
+    });
   });
 
   it("refuses a bad window naming the parameter (v2: problem objects, a malformed time is a 422)", async () => {

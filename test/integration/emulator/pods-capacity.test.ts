@@ -4,7 +4,11 @@ import { openApiProblems } from "./openapi-shape";
 import { v2ResponseProblems } from "./openapi-v2";
 
 /** Two L4s in EU-RO-1, one in US-TX-3, nothing else anywhere: every test starts its own emulator. */
-const STOCK = { gpusPerType: 0, vcpusPerFlavor: 0, stock: { "EU-RO-1": { "NVIDIA L4": 2 }, "US-TX-3": { "NVIDIA L4": 1 } } };
+const STOCK = {
+  gpusPerType: 0,
+  vcpusPerFlavor: 0,
+  stock: { "EU-RO-1": { "NVIDIA L4": 2 }, "US-TX-3": { "NVIDIA L4": 1 } },
+};
 const ctx = useTestEmulator({ capacity: STOCK });
 const { api } = ctx;
 
@@ -65,7 +69,9 @@ describe("pods on finite capacity", () => {
     expect(second.status).toBe(400);
     expect(second.body.message).toContain('in data centers "US-TX-3"');
     const wrong = await createV1({ networkVolumeId: volume.body.id, dataCenterIds: ["EU-RO-1"] });
-    expect(wrong.body.message).toMatch(/dataCenterIds = \["EU-RO-1"\]: must include US-TX-3, the data center of network volume/);
+    expect(wrong.body.message).toMatch(
+      /dataCenterIds = \["EU-RO-1"\]: must include US-TX-3, the data center of network volume/,
+    );
     const v2 = await api.post("/v2/pods", {
       name: "v2",
       image: "img:1",
@@ -91,11 +97,20 @@ describe("pods on finite capacity", () => {
   });
 
   it("places a cluster's pods in one data center from the same stock, and frees them on delete", async () => {
-    const body = { name: "c", type: "TRAINING", image: "img:1", compute: { gpuTypeId: "NVIDIA L4", gpuCountPerPod: 1, podCount: 2 } };
+    const body = {
+      name: "c",
+      type: "TRAINING",
+      image: "img:1",
+      compute: { gpuTypeId: "NVIDIA L4", gpuCountPerPod: 1, podCount: 2 },
+    };
     const cluster = await api.post("/v2/clusters", body);
     expect(cluster.status).toBe(201);
     expect(v2ResponseProblems("POST", "/v2/clusters", 201, cluster.body)).toEqual([]);
-    expect(cluster.body).toMatchObject({ dataCenterId: "EU-RO-1", pods: { total: 2, byStatus: { RUNNING: 2 } }, compute: body.compute });
+    expect(cluster.body).toMatchObject({
+      dataCenterId: "EU-RO-1",
+      pods: { total: 2, byStatus: { RUNNING: 2 } },
+      compute: body.compute,
+    });
     // Three L4s in all, two per data center at most: a second cluster of two does not fit anywhere.
     const second = await api.post("/v2/clusters", body);
     expect(second.status).toBe(400);

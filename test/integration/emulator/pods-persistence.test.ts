@@ -28,9 +28,13 @@ describe("pods, clusters, SSH keys and billing across a restart with a state fil
     const stateFile = path.join(dir, "state.json");
     const first = await emulatorAt(stateFile, 0);
     await first.api.put("/v2/account/ssh-keys", { keys: ["ssh-ed25519 AAAAkept me"] });
-    const running = (await first.api.post("/v1/pods", { imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], env: { SECRET: "s3cr3t" } })).body;
+    const running = (
+      await first.api.post("/v1/pods", { imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], env: { SECRET: "s3cr3t" } })
+    ).body;
     const volume = (await first.api.post("/v1/networkvolumes", { name: "v", size: 730, dataCenterId: "EU-RO-1" })).body;
-    const endpoint = (await first.api.post("/v1/endpoints", { templateId: "echo", gpuTypeIds: ["NVIDIA L4"], workersMin: 1 })).body;
+    const endpoint = (
+      await first.api.post("/v1/endpoints", { templateId: "echo", gpuTypeIds: ["NVIDIA L4"], workersMin: 1 })
+    ).body;
     await first.clock.advance(HOUR);
     await first.emu.close();
     expect(await readFile(stateFile, "utf8")).not.toContain(KEY);
@@ -39,7 +43,10 @@ describe("pods, clusters, SSH keys and billing across a restart with a state fil
     const second = await emulatorAt(stateFile, 2 * HOUR);
     try {
       const { api } = second;
-      expect((await api.get(`/v1/pods/${running.id}`)).body).toMatchObject({ desiredStatus: "RUNNING", env: { SECRET: "s3cr3t" } });
+      expect((await api.get(`/v1/pods/${running.id}`)).body).toMatchObject({
+        desiredStatus: "RUNNING",
+        env: { SECRET: "s3cr3t" },
+      });
       expect((await api.get("/v2/account/ssh-keys")).body).toEqual({ keys: ["ssh-ed25519 AAAAkept me"] });
       // The one L4 is held by the loaded pod: a second one cannot be placed...
       const full = await api.post("/v1/pods", { imageName: "img:1", gpuTypeIds: ["NVIDIA L4"] });
@@ -67,7 +74,13 @@ describe("pods, clusters, SSH keys and billing across a restart with a state fil
     const capacity = { gpusPerType: 2 };
     const emu = await startEmulator({ port: 0, apiKeys: [KEY], stateFile, capacity, rateLimits: false });
     const api = clientFor(emu, KEY);
-    const body = { name: "c", type: "RAY", image: "img:1", dataCenterIds: ["EU-SE-1"], compute: { gpuTypeId: "NVIDIA A40", gpuCountPerPod: 1, podCount: 2 } };
+    const body = {
+      name: "c",
+      type: "RAY",
+      image: "img:1",
+      dataCenterIds: ["EU-SE-1"],
+      compute: { gpuTypeId: "NVIDIA A40", gpuCountPerPod: 1, podCount: 2 },
+    };
     const cluster = (await api.post("/v2/clusters", body)).body;
     await emu.close();
     const again = await startEmulator({ port: 0, apiKeys: [KEY], stateFile, capacity, rateLimits: false });

@@ -75,7 +75,10 @@ describe("v1 pods (/v1/pods)", () => {
   it("resets a pod: the container disk is wiped (counted, and said in lastStatusChange), the pod keeps running", async () => {
     const pod = await create();
     const reset = await api.post(`/v1/pods/${pod.id}/reset`);
-    expect(conforming(reset.body)).toMatchObject({ desiredStatus: "RUNNING", lastStatusChange: expect.stringMatching(/^Reset by User: container disk wiped/) });
+    expect(conforming(reset.body)).toMatchObject({
+      desiredStatus: "RUNNING",
+      lastStatusChange: expect.stringMatching(/^Reset by User: container disk wiped/),
+    });
     const state = await api.get("/_emulator/state");
     expect(state.body.pods.find((p: { id: string }) => p.id === pod.id).containerDiskWipes).toBe(1);
   });
@@ -83,13 +86,21 @@ describe("v1 pods (/v1/pods)", () => {
   it("updates name and locked in place with PATCH, and resets with POST .../update or a PATCH of another field", async () => {
     const pod = await create();
     const renamed = await api.patch(`/v1/pods/${pod.id}`, { name: "renamed", locked: true });
-    expect(conforming(renamed.body)).toMatchObject({ name: "renamed", locked: true, lastStatusChange: pod.lastStatusChange });
+    expect(conforming(renamed.body)).toMatchObject({
+      name: "renamed",
+      locked: true,
+      lastStatusChange: pod.lastStatusChange,
+    });
     const stop = await api.post(`/v1/pods/${pod.id}/stop`);
     expect(stop.status).toBe(400);
     expect(stop.body.message).toMatch(/locked = true: the pod is locked, which disables stopping it/);
     expect((await api.post(`/v1/pods/${pod.id}/reset`)).status).toBe(400);
     expect((await api.post(`/v1/pods/${pod.id}/update`, { imageName: "runpod/pytorch:2.2.0" })).status).toBe(400);
-    const updated = await api.post(`/v1/pods/${pod.id}/update`, { imageName: "runpod/pytorch:2.2.0", env: {}, locked: false });
+    const updated = await api.post(`/v1/pods/${pod.id}/update`, {
+      imageName: "runpod/pytorch:2.2.0",
+      env: {},
+      locked: false,
+    });
     expect(conforming(updated.body)).toMatchObject({ image: "runpod/pytorch:2.2.0", env: {}, locked: false });
     expect(updated.body.lastStatusChange).toMatch(/^Reset by update: container disk wiped/);
     const patched = await api.patch(`/v1/pods/${pod.id}`, { ports: ["8888/http"] });
@@ -100,7 +111,13 @@ describe("v1 pods (/v1/pods)", () => {
 
   it("lists with the OpenAPI's filters", async () => {
     const gpu = await create({ name: "filter-gpu", gpuTypeIds: ["NVIDIA A40"] });
-    const cpu = await create({ name: "filter-cpu", computeType: "CPU", cpuFlavorIds: ["cpu3c"], vcpuCount: 4, gpuTypeIds: undefined });
+    const cpu = await create({
+      name: "filter-cpu",
+      computeType: "CPU",
+      cpuFlavorIds: ["cpu3c"],
+      vcpuCount: 4,
+      gpuTypeIds: undefined,
+    });
     expect(cpu).toMatchObject({ cpuFlavorId: "cpu3c", vcpuCount: 4, memoryInGb: 8, costPerHr: 0.12, volumeInGb: 0 });
     await api.post(`/v1/pods/${gpu.id}/stop`);
     const ids = async (query: string) => {
@@ -128,7 +145,9 @@ describe("v1 pods (/v1/pods)", () => {
     const noImage = await api.post("/v1/pods", { ...GPU_POD, imageName: undefined });
     expect(noImage.body.message).toMatch(/imageName = undefined: is required unless templateId/);
     const v2Only = await api.post("/v1/pods", { ...GPU_POD, startSsh: true });
-    expect(v2Only.body.message).toMatch(/startSsh = true: SSH key injection at create \(startSsh\) exist only on management API v2/);
+    expect(v2Only.body.message).toMatch(
+      /startSsh = true: SSH key injection at create \(startSsh\) exist only on management API v2/,
+    );
   });
 
   it("fills a pod from a template of the account, the body winning and env merged", async () => {
@@ -139,7 +158,12 @@ describe("v1 pods (/v1/pods)", () => {
       containerDiskInGb: 30,
     });
     const pod = await create({ imageName: undefined, templateId: t.body.id, env: { B: "body" } });
-    expect(pod).toMatchObject({ image: "ghcr.io/acme/trainer:1.0", env: { A: "template", B: "body" }, containerDiskInGb: 30, templateId: t.body.id });
+    expect(pod).toMatchObject({
+      image: "ghcr.io/acme/trainer:1.0",
+      env: { A: "template", B: "body" },
+      containerDiskInGb: 30,
+      templateId: t.body.id,
+    });
   });
 
   it("keeps accounts apart: another key neither sees nor changes the pod", async () => {

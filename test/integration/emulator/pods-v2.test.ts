@@ -57,10 +57,18 @@ describe("v2 pods (/v2/pods)", () => {
   it("stops, starts, restarts and terminates through action; an action not valid now is a 409", async () => {
     const pod = await create();
     const stopped = await call("POST", `${PODS}/${pod.id}/action`, ACTION, { action: "stop" });
-    expect(stopped.body).toMatchObject({ status: "EXITED", actions: ["start", "terminate"], cost: 0, runtime: null, startedAt: null });
+    expect(stopped.body).toMatchObject({
+      status: "EXITED",
+      actions: ["start", "terminate"],
+      cost: 0,
+      runtime: null,
+      startedAt: null,
+    });
     const again = await call("POST", `${PODS}/${pod.id}/action`, ACTION, { action: "stop" });
     expect(again.status).toBe(409);
-    expect(again.body.detail).toMatch(/action stop is not valid now: the pod is EXITED \(valid now: start, terminate\)/);
+    expect(again.body.detail).toMatch(
+      /action stop is not valid now: the pod is EXITED \(valid now: start, terminate\)/,
+    );
     expect((await call("POST", `${PODS}/${pod.id}/action`, ACTION, { action: "restart" })).status).toBe(409);
     const started = await call("POST", `${PODS}/${pod.id}/action`, ACTION, { action: "start" });
     expect(started.body.status).toBe("RUNNING");
@@ -87,18 +95,31 @@ describe("v2 pods (/v2/pods)", () => {
     const renamed = await call("PATCH", `${PODS}/${pod.id}`, ITEM, { name: "renamed" });
     expect(renamed.body).toMatchObject({ name: "renamed", image: GPU_POD.image, env: GPU_POD.env });
     await ctx.clock.advance(10_000);
-    const patched = await call("PATCH", `${PODS}/${pod.id}`, ITEM, { image: "runpod/pytorch:2.2.0", env: { B: "2" }, args: "python -m train" });
-    expect(patched.body).toMatchObject({ image: "runpod/pytorch:2.2.0", env: { B: "2" }, args: "python -m train", name: "renamed" });
+    const patched = await call("PATCH", `${PODS}/${pod.id}`, ITEM, {
+      image: "runpod/pytorch:2.2.0",
+      env: { B: "2" },
+      args: "python -m train",
+    });
+    expect(patched.body).toMatchObject({
+      image: "runpod/pytorch:2.2.0",
+      env: { B: "2" },
+      args: "python -m train",
+      name: "renamed",
+    });
     expect(patched.body.runtime.uptime).toBe(0);
     const state = await api.get("/_emulator/state");
     expect(state.body.pods.find((p: { id: string }) => p.id === pod.id).containerDiskWipes).toBe(1);
-    const grow = await call("PATCH", `${PODS}/${pod.id}`, ITEM, { mounts: { persistent: { size: 40, path: "/data" } } });
+    const grow = await call("PATCH", `${PODS}/${pod.id}`, ITEM, {
+      mounts: { persistent: { size: 40, path: "/data" } },
+    });
     expect(grow.body.mounts).toEqual({ persistent: { size: 40, path: "/data" } });
   });
 
   it("answers the OpenAPI's mount rules, contract violations (422) and cross-field rules (400) as problem objects", async () => {
     const pod = await create();
-    const network = await call("PATCH", `${PODS}/${pod.id}`, ITEM, { mounts: { network: [{ volumeId: "x", path: "/v" }] } });
+    const network = await call("PATCH", `${PODS}/${pod.id}`, ITEM, {
+      mounts: { network: [{ volumeId: "x", path: "/v" }] },
+    });
     expect(network.status).toBe(400);
     expect(network.body.errors[0]).toMatch(/^\$\.mounts\.network: the pod was created without a network volume/);
     const shape = await call("POST", PODS, PODS, { ...GPU_POD, bogus: 1, disk: 0 });
@@ -114,7 +135,12 @@ describe("v2 pods (/v2/pods)", () => {
 
   it("creates a CPU pod: vCPUs of a flavor, its memory from the flavor, no persistent mount", async () => {
     const pod = await create({ gpu: undefined, mounts: undefined, cpu: { id: "cpu5c", vcpuCount: 8 } });
-    expect(pod).toMatchObject({ cpu: { id: "cpu5c", vcpuCount: 8, memory: 16 }, cost: 0.32, mounts: {}, cudaVersion: null });
+    expect(pod).toMatchObject({
+      cpu: { id: "cpu5c", vcpuCount: 8, memory: 16 },
+      cost: 0.32,
+      mounts: {},
+      cudaVersion: null,
+    });
     expect(pod.gpu).toBeUndefined();
     const cpu = { ...GPU_POD, gpu: undefined, mounts: undefined };
     // The OpenAPI's schema says `minimum: 2` (a contract violation, 422); "a power of two" is its
@@ -123,8 +149,14 @@ describe("v2 pods (/v2/pods)", () => {
     const odd = await call("POST", PODS, PODS, { ...cpu, cpu: { id: "cpu5c", vcpuCount: 3 } });
     expect(odd.status).toBe(400);
     expect(odd.body.errors).toEqual(["$.cpu.vcpuCount: must be a power of two (got 3)"]);
-    const persistent = await call("POST", PODS, PODS, { ...GPU_POD, gpu: undefined, cpu: { id: "cpu5c", vcpuCount: 2 } });
-    expect(persistent.body.errors).toEqual([expect.stringMatching(/^\$\.mounts\.persistent: is not available on CPU pods/)]);
+    const persistent = await call("POST", PODS, PODS, {
+      ...GPU_POD,
+      gpu: undefined,
+      cpu: { id: "cpu5c", vcpuCount: 2 },
+    });
+    expect(persistent.body.errors).toEqual([
+      expect.stringMatching(/^\$\.mounts\.persistent: is not available on CPU pods/),
+    ]);
   });
 
   it("serves a pod's life as Server-Sent Events, with tail, source, since and Last-Event-ID", async () => {
@@ -139,11 +171,15 @@ describe("v2 pods (/v2/pods)", () => {
     expect(all.headers["content-type"]).toMatch(/^text\/event-stream/);
     const events = String(all.body).trim().split("\n\n");
     expect(events).toHaveLength(5);
-    expect(events[0]).toMatch(/^id: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\/000000000001\ndata: \{"ts":"[^"]+","source":"system","line":"pod created: 1 x NVIDIA L4 in EU-RO-1"\}$/);
+    expect(events[0]).toMatch(
+      /^id: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\/000000000001\ndata: \{"ts":"[^"]+","source":"system","line":"pod created: 1 x NVIDIA L4 in EU-RO-1"\}$/,
+    );
     expect(events[2]).toContain('"line":"pod stopped"');
     const system = await api.get(`${PODS}/${pod.id}/logs?source=system&tail=2`);
     expect(String(system.body).match(/"line":"[^"]+"/g)).toEqual(['"line":"pod stopped"', '"line":"pod started"']);
-    const resumed = await api.send("GET", `${PODS}/${pod.id}/logs`, undefined, { "last-event-id": events[2]!.split("\n")[0]!.slice(4) });
+    const resumed = await api.send("GET", `${PODS}/${pod.id}/logs`, undefined, {
+      "last-event-id": events[2]!.split("\n")[0]!.slice(4),
+    });
     expect(String(resumed.body).trim().split("\n\n")).toHaveLength(2);
     expect((await api.get(`${PODS}/${pod.id}/logs?tail=6000`)).status).toBe(400);
     expect((await api.get(`${PODS}/${pod.id}/logs?since=yesterday`)).status).toBe(422);
@@ -166,9 +202,18 @@ describe("v2 pods (/v2/pods)", () => {
   });
 
   it("reads a pod made through v1 with v2 (and the other way round) under one id", async () => {
-    const v1 = await api.post("/v1/pods", { imageName: "img:1", gpuTypeIds: ["NVIDIA A40"], dockerStartCmd: ["python", "a b.py"] });
+    const v1 = await api.post("/v1/pods", {
+      imageName: "img:1",
+      gpuTypeIds: ["NVIDIA A40"],
+      dockerStartCmd: ["python", "a b.py"],
+    });
     const asV2 = await call("GET", `${PODS}/${v1.body.id}`, ITEM);
-    expect(asV2.body).toMatchObject({ id: v1.body.id, image: "img:1", gpu: { id: "NVIDIA A40", count: 1 }, args: 'python "a b.py"' });
+    expect(asV2.body).toMatchObject({
+      id: v1.body.id,
+      image: "img:1",
+      gpu: { id: "NVIDIA A40", count: 1 },
+      args: 'python "a b.py"',
+    });
     const v2 = await create({ args: 'python "a b.py"' });
     expect((await api.get(`/v1/pods/${v2.id}`)).body.dockerStartCmd).toEqual(["python", "a b.py"]);
     expect((await other.get(`${PODS}/${v2.id}`)).status).toBe(404);

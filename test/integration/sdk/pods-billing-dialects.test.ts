@@ -24,7 +24,9 @@ const clients = {} as Record<ApiVersion, RunpodClient>;
 beforeAll(async () => {
   clock = new ManualClock({ epochOrigin: T0 });
   // No A40 anywhere: a create listing it first falls through to the next type.
-  const capacity = { stock: Object.fromEntries(["EU-RO-1", "US-TX-3", "EU-SE-1"].map((dc) => [dc, { "NVIDIA A40": 0 }])) };
+  const capacity = {
+    stock: Object.fromEntries(["EU-RO-1", "US-TX-3", "EU-SE-1"].map((dc) => [dc, { "NVIDIA A40": 0 }])),
+  };
   emulator = await startEmulator({ port: 0, apiKeys: ["pods"], rateLimits: false, clock, capacity });
   clients.v1 = new RunpodClient({ apiKey: "pods", apiUrl: emulator.apiUrlV1, queueUrl: emulator.queueUrl });
   clients.v2 = new RunpodClient({ apiKey: "pods", apiUrl: emulator.apiUrlV2, queueUrl: emulator.queueUrl });
@@ -72,10 +74,15 @@ describe.each(["v1", "v2"] as const)("version-neutral pods on %s", (version) => 
     expect(await client.pods.get(pod.id)).toMatchObject({ id: pod.id, desiredStatus: "RUNNING" });
     expect((await client.pods.list({ name: `neutral-${version}` })).map((p) => p.id)).toEqual([pod.id]);
     expect(await client.pods.list({ name: `neutral-${version}`, desiredStatus: "EXITED" })).toEqual([]);
-    expect((await client.pods.list({ gpuTypeId: ["NVIDIA L4"], computeType: "GPU" })).map((p) => p.id)).toContain(pod.id);
+    expect((await client.pods.list({ gpuTypeId: ["NVIDIA L4"], computeType: "GPU" })).map((p) => p.id)).toContain(
+      pod.id,
+    );
 
     await expect(client.pods.stop(pod.id)).rejects.toBeInstanceOf(APIError);
-    expect(await client.pods.updateInPlace(pod.id, { name: "renamed", locked: false })).toMatchObject({ name: "renamed", locked: false });
+    expect(await client.pods.updateInPlace(pod.id, { name: "renamed", locked: false })).toMatchObject({
+      name: "renamed",
+      locked: false,
+    });
     await client.pods.stop(pod.id);
     await client.pods.stop(pod.id); // already stopped: no error, as on v1
     expect((await client.pods.get(pod.id)).desiredStatus).toBe("EXITED");
@@ -83,8 +90,17 @@ describe.each(["v1", "v2"] as const)("version-neutral pods on %s", (version) => 
     await client.pods.start(pod.id);
     expect((await client.pods.get(pod.id)).desiredStatus).toBe("RUNNING");
     await client.pods.restart(pod.id);
-    const updated = await client.pods.update(pod.id, { imageName: "runpod/pytorch:2.2.0", env: { MODEL: "mistral" }, dockerStartCmd: ["python", "-m", "train"] });
-    expect(updated).toMatchObject({ image: "runpod/pytorch:2.2.0", env: { MODEL: "mistral" }, dockerStartCmd: ["python", "-m", "train"], name: "renamed" });
+    const updated = await client.pods.update(pod.id, {
+      imageName: "runpod/pytorch:2.2.0",
+      env: { MODEL: "mistral" },
+      dockerStartCmd: ["python", "-m", "train"],
+    });
+    expect(updated).toMatchObject({
+      image: "runpod/pytorch:2.2.0",
+      env: { MODEL: "mistral" },
+      dockerStartCmd: ["python", "-m", "train"],
+      name: "renamed",
+    });
     const grown = await client.pods.update(pod.id, { volumeInGb: 40 });
     expect(grown.volumeInGb).toBe(40);
     await client.pods.delete(pod.id);
@@ -93,13 +109,26 @@ describe.each(["v1", "v2"] as const)("version-neutral pods on %s", (version) => 
 
   it("creates a CPU pod and one on a network volume, in the volume's data center", async () => {
     const client = clients[version];
-    const cpu = await client.pods.create({ imageName: "img:1", computeType: "CPU", cpuFlavorIds: ["cpu3c"], vcpuCount: 4 });
+    const cpu = await client.pods.create({
+      imageName: "img:1",
+      computeType: "CPU",
+      cpuFlavorIds: ["cpu3c"],
+      vcpuCount: 4,
+    });
     expect(cpu).toMatchObject({ cpuFlavorId: "cpu3c", vcpuCount: 4, costPerHr: 0.12 });
     const volume = await client.networkVolumes.create({ name: "v", size: 10, dataCenterId: "EU-SE-1" });
-    const mounted = await client.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], networkVolumeId: volume.id, volumeMountPath: "/data" });
+    const mounted = await client.pods.create({
+      imageName: "img:1",
+      gpuTypeIds: ["NVIDIA L4"],
+      networkVolumeId: volume.id,
+      volumeMountPath: "/data",
+    });
     expect(mounted).toMatchObject({ volumeMountPath: "/data", volumeInGb: 0 });
     expect((await client.pods.list({ networkVolumeId: volume.id })).map((p) => p.id)).toEqual([mounted.id]);
-    const where = version === "v1" ? (await client.v1.pods.get(mounted.id, { includeMachine: true })).machine?.dataCenterId : mounted.dataCenterId;
+    const where =
+      version === "v1"
+        ? (await client.v1.pods.get(mounted.id, { includeMachine: true })).machine?.dataCenterId
+        : mounted.dataCenterId;
     expect(where).toBe("EU-SE-1");
     await Promise.all([client.pods.delete(cpu.id), client.pods.delete(mounted.id)]);
   });
@@ -132,25 +161,42 @@ describe("what only one version has", () => {
     const before = await requests();
     const err = await clients.v2.pods.reset(pod.id).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnsupportedOperationError);
-    expect((err as Error).message).toMatch(/^pods\.reset is not available on management API v2 \(only on v1\).*update \(PATCH\) replaces the container/);
+    expect((err as Error).message).toMatch(
+      /^pods\.reset is not available on management API v2 \(only on v1\).*update \(PATCH\) replaces the container/,
+    );
     expect(await requests()).toBe(before);
     await clients.v1.pods.delete(pod.id);
   });
 
   it("refuses inputs only one version has before sending, naming the field and both versions", async () => {
     const before = await requests();
-    const spot = await clients.v2.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], interruptible: true }).catch((e: unknown) => e);
+    const spot = await clients.v2.pods
+      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], interruptible: true })
+      .catch((e: unknown) => e);
     expect(spot).toBeInstanceOf(RequestValidationError);
-    expect((spot as Error).message).toMatch(/interruptible = true: interruptible \(spot\) pods exist only on management API v1/);
-    const priority = await clients.v2.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], dataCenterPriority: "custom", minRAMPerGPU: 16 }).catch((e: unknown) => e);
-    expect((priority as RequestValidationError).problems.map((p) => p.field)).toEqual(["dataCenterPriority", "minRAMPerGPU"]);
-    const ssh = await clients.v1.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], startSsh: true }).catch((e: unknown) => e);
+    expect((spot as Error).message).toMatch(
+      /interruptible = true: interruptible \(spot\) pods exist only on management API v1/,
+    );
+    const priority = await clients.v2.pods
+      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], dataCenterPriority: "custom", minRAMPerGPU: 16 })
+      .catch((e: unknown) => e);
+    expect((priority as RequestValidationError).problems.map((p) => p.field)).toEqual([
+      "dataCenterPriority",
+      "minRAMPerGPU",
+    ]);
+    const ssh = await clients.v1.pods
+      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], startSsh: true })
+      .catch((e: unknown) => e);
     expect((ssh as Error).message).toMatch(/startSsh = true: .* only on management API v2/);
     const byType = await clients.v2.billing.pods({ grouping: "gpuTypeId" }).catch((e: unknown) => e);
-    expect((byType as Error).message).toMatch(/grouping = "gpuTypeId": pod billing groupings by GPU type exist only on management API v1/);
+    expect((byType as Error).message).toMatch(
+      /grouping = "gpuTypeId": pod billing groupings by GPU type exist only on management API v1/,
+    );
     const lastN = await clients.v1.billing.pods({ lastN: 3 }).catch((e: unknown) => e);
     expect((lastN as Error).message).toMatch(/lastN = 3: lastN billing windows exist only on management API v2/);
-    const smallVolume = await clients.v2.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], volumeInGb: 5 }).catch((e: unknown) => e);
+    const smallVolume = await clients.v2.pods
+      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], volumeInGb: 5 })
+      .catch((e: unknown) => e);
     expect((smallVolume as Error).message).toMatch(/volumeInGb = 5: must be at least 10 GB \(on management API v2\)/);
     const v1Only = await clients.v2.v1.pods.list().catch((e: unknown) => e);
     expect(v1Only).toMatchObject({ code: "unsupported_operation", operation: "v1.pods.list" });
@@ -165,7 +211,13 @@ describe("what only one version has", () => {
     const startTime = new Date(T0 + start).toISOString();
     const endTime = new Date(T0 + start + 2 * HOUR).toISOString();
     for (const client of [clients.v1, clients.v2]) {
-      const pods = await client.billing.pods({ bucketSize: "day", startTime, endTime, grouping: "podId", podId: pod.id });
+      const pods = await client.billing.pods({
+        bucketSize: "day",
+        startTime,
+        endTime,
+        grouping: "podId",
+        podId: pod.id,
+      });
       expect(pods).toEqual([expect.objectContaining({ amount: 0.86, podId: pod.id })]);
       const volumes = await client.billing.networkVolumes({ bucketSize: "day", startTime, endTime });
       // This volume and the two 10 GB ones of the tests above, two hours at $0.07 per GB-month of 730 hours.
@@ -191,11 +243,18 @@ describe("what only one version has", () => {
     expect(logs.map((l) => l.line)).toEqual([expect.stringMatching(/^pod created/), "pod stopped"]);
     expect(logs[1]!.id).toMatch(/\/000000000003$/);
     expect(await v2.pods.action(pod.id, "terminate")).toBeUndefined();
-    const cluster = await v2.clusters.create({ name: "c", type: "TRAINING", image: "img:1", compute: { gpuTypeId: "NVIDIA L4", gpuCountPerPod: 1, podCount: 2 } });
+    const cluster = await v2.clusters.create({
+      name: "c",
+      type: "TRAINING",
+      image: "img:1",
+      compute: { gpuTypeId: "NVIDIA L4", gpuCountPerPod: 1, podCount: 2 },
+    });
     expect((await v2.clusters.pods(cluster.id)).map((p) => p.cluster?.rank)).toEqual([0, 1]);
     expect((await v2.clusters.rename(cluster.id, "renamed")).name).toBe("renamed");
     expect((await v2.clusters.list()).map((c) => c.id)).toContain(cluster.id);
-    expect((await v2.pods.list({ includeClusterPods: true })).filter((p) => p.cluster?.id === cluster.id)).toHaveLength(2);
+    expect((await v2.pods.list({ includeClusterPods: true })).filter((p) => p.cluster?.id === cluster.id)).toHaveLength(
+      2,
+    );
     await v2.clusters.delete(cluster.id);
     await expect(v2.clusters.get(cluster.id)).rejects.toBeInstanceOf(NotFoundError);
   });

@@ -11,8 +11,9 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --port PORT                 port to listen on, 0 for any free port (default 8787)
   --api-key KEY               accepted bearer key, repeatable; each key is its own account
                               (default: the documented key "emulator-key")
-  --state-file FILE           persist volumes, endpoints, templates and registry auths in FILE
-                              (atomic writes; registry passwords only as hashes)
+  --state-file FILE           persist volumes, endpoints, templates, registry auths, pods,
+                              clusters, SSH keys and billed usage in FILE (atomic writes;
+                              registry passwords only as hashes)
   --handlers DIR              load handler files NAME.js / NAME.mjs as templates NAME
   --time-scale N              one real ms counts as N platform ms (default 1; 0 = manual clock,
                               moved by POST /_emulator/clock/advance)

@@ -1,3 +1,4 @@
+export type { CapacitySettings } from "./capacity/capacity";
 export type { AdvanceableClock, EmulatorClock } from "./clock/clock";
 export { ManualClock, ScaledClock } from "./clock/clock";
 export type { Scheduler } from "./clock/scheduler";

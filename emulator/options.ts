@@ -19,8 +19,9 @@ export interface EmulatorOptions {
   /** Accepted bearer keys, each its own account. Default `["emulator-key"]`. */
   apiKeys?: readonly string[];
   /**
-   * Persist volumes, endpoints, templates and registry auths here (atomic writes; registry
-   * passwords only as hashes); jobs are not persisted. Default: none.
+   * Persist volumes, endpoints, templates, registry auths, pods, clusters, SSH keys and billed
+   * usage here (atomic writes; registry passwords only as hashes); jobs are not persisted.
+   * Default: none.
    */
   stateFile?: string;
   /** Directory of handler files `NAME.js` / `NAME.mjs` adding templates `NAME`. */

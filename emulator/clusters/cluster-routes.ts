@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import * as V2 from "../../sdk/schemas/v2";
 import { rfc3339 } from "../billing/billing-buckets";
-import { injectedEnv, meterPod, podCost } from "../pods/pod-lifecycle";
+import { injectedEnv } from "../pods/pod-create";
+import { meterPod, podCost } from "../pods/pod-lifecycle";
 import { logLine, type PodRecord } from "../pods/pod-record";
 import { renderPodV2 } from "../pods/pod-render";
 import { parseV2Body } from "../pods/v2-request";

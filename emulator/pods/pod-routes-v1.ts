@@ -10,7 +10,8 @@ import { booleanParam, list, type RawQuery } from "../management/v2/catalog-quer
 import type { ServerContext } from "../server/server-context";
 import { badField, badRequest, notFound, parseOr400 } from "../server/http-errors";
 import type { Account } from "../store/account";
-import { createPod, endPod, restartPod, startPod, stopPod, wipeContainer } from "./pod-lifecycle";
+import { createPod } from "./pod-create";
+import { endPod, restartPod, startPod, stopPod, wipeContainer } from "./pod-lifecycle";
 import type { PodRecord } from "./pod-record";
 import { renderPodV1 } from "./pod-render";
 import { specFromV1 } from "./pod-spec";

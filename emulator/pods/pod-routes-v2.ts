@@ -5,7 +5,8 @@ import { booleanParam, enumList, type RawQuery, wholeNumber } from "../managemen
 import type { ServerContext } from "../server/server-context";
 import { badField, notFound, unprocessableField } from "../server/http-errors";
 import type { Account } from "../store/account";
-import { createPod, endPod, restartPod, startPod, stopPod, wipeContainer } from "./pod-lifecycle";
+import { createPod } from "./pod-create";
+import { endPod, restartPod, startPod, stopPod, wipeContainer } from "./pod-lifecycle";
 import { renderEventStream, selectLogLines } from "./pod-logs";
 import { podActions, type PodRecord } from "./pod-record";
 import { renderPodV2 } from "./pod-render";

@@ -43,6 +43,13 @@ describe("pods on finite capacity", () => {
     expect((await api.post(`/v1/pods/${a.body.id}/start`)).status).toBe(200);
   });
 
+  it("gives a reset account's GPUs back to the stock", async () => {
+    expect((await createV1({ dataCenterIds: ["US-TX-3"] })).status).toBe(201);
+    expect((await createV1({ dataCenterIds: ["US-TX-3"] })).status).toBe(400);
+    expect((await api.post("/_emulator/reset")).status).toBe(204);
+    expect((await createV1({ dataCenterIds: ["US-TX-3"] })).status).toBe(201);
+  });
+
   it("orders data centers by availability by default and by the list with dataCenterPriority custom", async () => {
     const available = await createV1({ dataCenterIds: ["US-TX-3", "EU-RO-1"] });
     expect(available.body.id).toBeDefined();

@@ -45,7 +45,11 @@ export function billingTable(
       if (segment.start >= window.end || (segment.end ?? now) <= window.start) continue;
       const group = groupOf(record, segment);
       if (group === undefined) continue;
-      for (const [from, to] of buckets) {
+      // Only the buckets the span overlaps: from the first that ends after it starts.
+      const end = Math.min(segment.end ?? now, now, window.end);
+      for (let i = firstBucketEndingAfter(buckets, segment.start); i < buckets.length; i++) {
+        const [from, to] = buckets[i]!;
+        if (from >= end) break;
         const ms = overlapMs(segment, from, to, Math.min(now, window.end));
         if (ms <= 0) continue;
         const groups = table.get(from)!;
@@ -65,6 +69,18 @@ export function billingTable(
     }
   }
   return table;
+}
+
+/** The index of the first bucket whose end is after `t` (binary search over buckets in order). */
+function firstBucketEndingAfter(buckets: readonly [number, number][], t: number): number {
+  let lo = 0;
+  let hi = buckets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (buckets[mid]![1] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Dollars as answered: rounded to a millionth, so float noise does not show. */

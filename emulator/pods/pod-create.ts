@@ -87,6 +87,12 @@ function containerOf(account: Account, spec: PodSpec) {
 /** The placement request of a spec, with every input checked against the catalog (400s naming the field). */
 function placementRequest(account: Account, services: PodServices, spec: PodSpec): PlacementRequest {
   const { catalog } = services;
+  // Data centers and CUDA versions the platform does not sell are a 400 naming them, as for endpoints.
+  const { dataCenters: dcField, cuda: cudaField } = spec.fields;
+  catalog.assertKnown(
+    { [dcField]: "dataCenter", [cudaField]: "cudaVersion" },
+    { [dcField]: spec.dataCenterIds, [cudaField]: spec.allowedCudaVersions },
+  );
   const dataCenters = allowedDataCenters(account, services, spec);
   if (spec.computeType === "CPU") {
     const flavors = spec.cpuFlavorIds.length ? spec.cpuFlavorIds : catalog.cpuFlavors().map((f) => f.id);

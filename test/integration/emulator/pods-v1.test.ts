@@ -142,6 +142,15 @@ describe("v1 pods (/v1/pods)", () => {
     expect(bad.body.message).toMatch(/cloudType = "MOON": must be one of SECURE, COMMUNITY/);
     const unknown = await api.post("/v1/pods", { ...GPU_POD, gpuTypeIds: ["NVIDIA X9000"] });
     expect(unknown.body.message).toMatch(/gpuTypeIds\.0 = "NVIDIA X9000": is not a GPU type the platform knows/);
+    const place = await api.post("/v1/pods", {
+      ...GPU_POD,
+      dataCenterIds: ["EU-RO-1", "eu-ro-1"],
+      allowedCudaVersions: ["10.1"],
+    });
+    expect(place.body.message).toMatch(
+      /dataCenterIds\.1 = "eu-ro-1": is not a data center the platform knows \(did you mean "EU-RO-1"\?\)/,
+    );
+    expect(place.body.message).toMatch(/allowedCudaVersions\.0 = "10\.1": is not a CUDA version the platform knows/);
     const noImage = await api.post("/v1/pods", { ...GPU_POD, imageName: undefined });
     expect(noImage.body.message).toMatch(/imageName = undefined: is required unless templateId/);
     const v2Only = await api.post("/v1/pods", { ...GPU_POD, startSsh: true });

@@ -7,14 +7,25 @@ export type SegmentOpening = Omit<UsageSegment, "start" | "end">;
 /** How a write reaches the state file: with the write that caused it (`stage`), or on its own (`persist`). */
 export type MeterWrite = "stage" | "persist";
 
+/** A span kept in memory while it runs (a serverless worker's), with what its record needs. */
+interface LiveSpan {
+  kind: UsageKind;
+  resourceId: string;
+  segment: UsageSegment;
+  attributes: UsageRecord["attributes"];
+}
+
 /**
  * One account's meter: opens and closes spans of billed time in the `usage` collection, on a
  * clock that never runs backwards across restarts (platform epoch time, but never before the
  * latest time the loaded state file holds), so a restart can neither bill negative time nor forget
- * what ran.
+ * what ran. Spans of what the state file does not keep (serverless workers, like jobs) run in
+ * memory (`openLive`) and are written when they end (`closeLive`), so a file never holds a span
+ * of a worker that no longer exists.
  */
 export class UsageMeter {
   private floor = 0;
+  private readonly live = new Map<string, LiveSpan>();
 
   constructor(
     private readonly usage: Collection<UsageRecord>,
@@ -31,9 +42,42 @@ export class UsageMeter {
     for (const s of record.segments) this.floor = Math.max(this.floor, s.start, s.end ?? 0);
   }
 
-  /** Every usage record of `kind`. */
+  /** Every usage record of `kind`, with the spans running in memory. */
   *records(kind?: UsageKind): Iterable<UsageRecord> {
-    for (const r of this.usage.values()) if (kind === undefined || r.kind === kind) yield r;
+    const live = new Map<string, LiveSpan[]>();
+    for (const span of this.live.values()) {
+      if (kind !== undefined && span.kind !== kind) continue;
+      const id = idOf(span.kind, span.resourceId);
+      live.set(id, [...(live.get(id) ?? []), span]);
+    }
+    for (const r of this.usage.values()) {
+      if (kind !== undefined && r.kind !== kind) continue;
+      const running = live.get(r.id);
+      live.delete(r.id);
+      yield running ? { ...r, segments: [...r.segments, ...running.map((s) => s.segment)] } : r;
+    }
+    for (const [id, spans] of live) {
+      const { kind: k, resourceId, attributes } = spans[0]!;
+      yield { id, kind: k, resourceId, attributes, segments: spans.map((s) => s.segment) };
+    }
+  }
+
+  /** Opens a span kept in memory while it runs (a serverless worker's). */
+  openLive(kind: UsageKind, resourceId: string, opening: SegmentOpening, attributes?: UsageRecord["attributes"]): void {
+    const key = `${idOf(kind, resourceId)}\u0000${opening.podId ?? ""}`;
+    this.live.set(key, { kind, resourceId, attributes, segment: { ...opening, start: this.now() } });
+  }
+
+  /** Ends a span kept in memory and writes it, closed, to the resource's record (persisted). */
+  closeLive(kind: UsageKind, resourceId: string, podId: string | undefined): void {
+    const key = `${idOf(kind, resourceId)}\u0000${podId ?? ""}`;
+    const span = this.live.get(key);
+    if (!span) return;
+    this.live.delete(key);
+    const record = this.recordOf(kind, resourceId);
+    if (span.attributes) record.attributes = span.attributes;
+    record.segments.push({ ...span.segment, end: this.now() });
+    this.write(record, "persist");
   }
 
   /** The open span of `podId` (or the resource's only one) of a resource, if any. */

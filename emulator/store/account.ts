@@ -117,7 +117,7 @@ export class Account implements Collections {
   /** A serverless worker of one of the account's endpoints is billed by the second while it is up. */
   private meterWorker(endpointId: string, workerId: string, event: "start" | "stop"): void {
     const endpoint = this.endpoints.get(endpointId);
-    if (event === "stop") return this.meter.close("serverless", endpointId, workerId, "persist");
+    if (event === "stop") return this.meter.closeLive("serverless", endpointId, workerId);
     // Pre-deployed models are the platform's own endpoints: not billed here.
     if (!endpoint) return;
     const template = this.templates.get(endpoint.templateId ?? "");
@@ -126,13 +126,7 @@ export class Account implements Collections {
       imageName: template?.imageName,
       dataCenterIds: endpoint.dataCenterIds,
     };
-    this.meter.open(
-      "serverless",
-      endpointId,
-      workerOpening(endpoint, workerId, this.deps.catalog),
-      "persist",
-      attributes,
-    );
+    this.meter.openLive("serverless", endpointId, workerOpening(endpoint, workerId, this.deps.catalog), attributes);
   }
 
   /**

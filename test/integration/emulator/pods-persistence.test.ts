@@ -64,6 +64,10 @@ describe("pods, clusters, SSH keys and billing across a restart with a state fil
       const serverless = (await api.get(`/v1/billing/endpoints?${day}&endpointId=${endpoint.id}`)).body;
       expect(serverless).toEqual([expect.objectContaining({ amount: 0.68, timeBilledMs: HOUR })]);
       expect((await api.get(`/v1/networkvolumes/${volume.id}`)).status).toBe(200);
+      // An hour later the restarted worker has billed its hour too; the hour the emulator was down, no worker ran.
+      await second.clock.advance(HOUR);
+      const later = (await api.get(`/v1/billing/endpoints?${day}&endpointId=${endpoint.id}`)).body;
+      expect(later).toEqual([expect.objectContaining({ amount: 1.36, timeBilledMs: 2 * HOUR })]);
     } finally {
       await second.emu.close();
     }

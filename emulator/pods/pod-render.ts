@@ -138,6 +138,7 @@ export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalo
     actions: pod.clusterId !== undefined ? [] : podActions(pod),
     image: pod.imageName,
     args: startCommandToArgs(pod.dockerStartCmd),
+    // v2 answers `disk` with its create minimum of 1: a v1 pod of 0 GB reads as 1.
     disk: Math.max(1, pod.containerDiskInGb),
     env: pod.env,
     ports: pod.ports,

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import type { CapacitySettings } from "./capacity/capacity";
 import type { FaultRule } from "./faults/fault-rules";
 import { ADDITIONAL_VALUE_OPTIONS, additionalValueProblem } from "./management/platform-options";
 import type { EmulatorOptions } from "./options";
@@ -10,8 +11,9 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --port PORT                 port to listen on, 0 for any free port (default 8787)
   --api-key KEY               accepted bearer key, repeatable; each key is its own account
                               (default: the documented key "emulator-key")
-  --state-file FILE           persist volumes, endpoints, templates and registry auths in FILE
-                              (atomic writes; registry passwords only as hashes)
+  --state-file FILE           persist volumes, endpoints, templates, registry auths, pods,
+                              clusters, SSH keys and billed usage in FILE (atomic writes;
+                              registry passwords only as hashes)
   --handlers DIR              load handler files NAME.js / NAME.mjs as templates NAME
   --time-scale N              one real ms counts as N platform ms (default 1; 0 = manual clock,
                               moved by POST /_emulator/clock/advance)
@@ -38,6 +40,14 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --add-cpu-flavor ID         a CPU flavor besides this release's list, repeatable
   --gpu-pool ID=POOL          the serverless pool of a GPU type (an added one, or to move one),
                               repeatable, e.g. --gpu-pool "NVIDIA B300=BLACKWELL_288"
+  --gpu-stock N | "DC:TYPE=N"  GPUs of each type in each data center (a number, default 16), or
+                              of one type in one data center, repeatable,
+                              e.g. --gpu-stock 4 --gpu-stock "EU-RO-1:NVIDIA L4=2"
+  --cpu-stock N | "DC:FLAVOR=N"
+                              vCPUs of each CPU flavor in each data center (default 512), or of
+                              one flavor in one data center, repeatable
+  --preemption-rate R         chance per platform hour that a running interruptible pod is
+                              preempted (0..1, default 0), drawn from the seeded stream
   --log                       log every request
   --help                      show this help
 `;
@@ -130,10 +140,38 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
     }
     options.gpuPools = pools;
   }
+  const capacity = stockOptions(values["gpu-stock"], values["cpu-stock"]);
+  if (capacity) options.capacity = capacity;
+  options.preemptionRate = number("preemption-rate", values["preemption-rate"], rate, "must be between 0 and 1");
   for (const key of Object.keys(options) as (keyof EmulatorOptions)[]) {
     if (options[key] === undefined) delete options[key];
   }
   return { help: values.help === true, options };
+}
+
+/**
+ * The stock flags: a bare number sets the stock of every GPU type (or CPU flavor) in every data
+ * center; `DC:RESOURCE=N` the stock of one resource in one data center.
+ */
+function stockOptions(gpu: string[] | undefined, cpu: string[] | undefined): Partial<CapacitySettings> | undefined {
+  if (!gpu && !cpu) return undefined;
+  const settings: Partial<CapacitySettings> = {};
+  const stock: Record<string, Record<string, number>> = {};
+  const read = (flag: string, entry: string, setAll: (n: number) => void) => {
+    if (/^\s*\d+\s*$/.test(entry)) return setAll(Number(entry));
+    const m = /^([^:]+):(.+)=\s*(\d+)\s*$/.exec(entry);
+    if (!m) {
+      throw new CliUsageError(
+        `--${flag} ${JSON.stringify(entry)}: must be a whole number or DATA_CENTER:${flag === "gpu-stock" ? "GPU_TYPE" : "CPU_FLAVOR"}=N, e.g. "EU-RO-1:${flag === "gpu-stock" ? "NVIDIA L4" : "cpu3c"}=2"`,
+      );
+    }
+    const dc = m[1]!.trim();
+    (stock[dc] ??= {})[m[2]!.trim()] = Number(m[3]);
+  };
+  for (const entry of gpu ?? []) read("gpu-stock", entry, (n) => (settings.gpusPerType = n));
+  for (const entry of cpu ?? []) read("cpu-stock", entry, (n) => (settings.vcpusPerFlavor = n));
+  if (Object.keys(stock).length) settings.stock = stock;
+  return settings;
 }
 
 function parse(args: string[]) {
@@ -165,6 +203,9 @@ function parse(args: string[]) {
       "add-cuda-version": { type: "string", multiple: true },
       "add-cpu-flavor": { type: "string", multiple: true },
       "gpu-pool": { type: "string", multiple: true },
+      "gpu-stock": { type: "string", multiple: true },
+      "cpu-stock": { type: "string", multiple: true },
+      "preemption-rate": { type: "string" },
       seed: { type: "string" },
       log: { type: "boolean" },
       help: { type: "boolean", short: "h" },

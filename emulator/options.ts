@@ -19,8 +19,9 @@ export interface EmulatorOptions {
   /** Accepted bearer keys, each its own account. Default `["emulator-key"]`. */
   apiKeys?: readonly string[];
   /**
-   * Persist volumes, endpoints, templates and registry auths here (atomic writes; registry
-   * passwords only as hashes); jobs are not persisted. Default: none.
+   * Persist volumes, endpoints, templates, registry auths, pods, clusters, SSH keys and billed
+   * usage here (atomic writes; registry passwords only as hashes); jobs are not persisted.
+   * Default: none.
    */
   stateFile?: string;
   /** Directory of handler files `NAME.js` / `NAME.mjs` adding templates `NAME`. */
@@ -62,6 +63,15 @@ export interface EmulatorOptions {
    * (otherwise serverless cannot rent it), or a known type moves to another one.
    */
   gpuPools?: Readonly<Record<string, string>>;
-  /** The machines' stock: GPUs per type and vCPUs per flavor in each data center. Default: 16 GPUs, 512 vCPUs. */
+  /**
+   * The machines' stock: GPUs per type and vCPUs per flavor in each data center (`--gpu-stock`,
+   * `--cpu-stock`). Default: 16 GPUs, 512 vCPUs. Pods and clusters take from it.
+   */
   capacity?: Partial<CapacitySettings>;
+  /**
+   * Chance, per platform hour, that a running interruptible pod is preempted (0 to 1), drawn once
+   * a platform minute from each account's seeded stream (`--preemption-rate`). Default 0: only
+   * `POST /_emulator/pods/{id}/preempt` preempts.
+   */
+  preemptionRate?: number;
 }

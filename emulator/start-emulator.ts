@@ -49,6 +49,12 @@ function rateLimitSettings(option: EmulatorOptions["rateLimits"]): RateLimitSett
   return { ...DEFAULT_RATE_LIMIT_SETTINGS, ...option };
 }
 
+function preemptionRate(rate: number | undefined): number {
+  if (rate === undefined) return 0;
+  if (!(rate >= 0 && rate <= 1)) throw new Error(`preemptionRate ${String(rate)}: must be a number from 0 to 1`);
+  return rate;
+}
+
 function urlHost(host: string): string {
   if (host === "0.0.0.0") return "127.0.0.1";
   if (host === "::") return "[::1]";
@@ -90,6 +96,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       defaultFaults: faults,
       webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
       seed,
+      capacity,
+      catalog,
     },
     options.stateFile ? new StateFile(path.resolve(options.stateFile)) : undefined,
   );
@@ -102,6 +110,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     images,
     catalog,
     capacity,
+    preemption: { ratePerHour: preemptionRate(options.preemptionRate), seed },
     log: options.log ?? false,
     origin: () => baseUrl,
   });

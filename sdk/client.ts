@@ -1,10 +1,12 @@
 import { type ApiVersion, type RunpodClientOptions, resolveClientConfig } from "./config";
 import { EndpointJobs } from "./jobs/endpoint-jobs";
 import type {
+  BillingOperations,
   ContainerRegistryAuthOperations,
   EndpointOperations,
   ManagementApi,
   NetworkVolumeOperations,
+  PodOperations,
   TemplateOperations,
 } from "./management/neutral-api";
 import { ManagementV1 } from "./management/v1/management-v1";
@@ -14,6 +16,8 @@ import { GpuCatalogCache } from "./management/v2-dialect/gpu-catalog-cache";
 import { NetworkVolumesOnV2 } from "./management/v2-dialect/network-volumes";
 import { ContainerRegistryAuthsOnV2 } from "./management/v2-dialect/registry-auths";
 import { TemplatesOnV2 } from "./management/v2-dialect/templates";
+import { BillingOnV2 } from "./management/v2-dialect/billing";
+import { PodsOnV2 } from "./management/v2-dialect/pods";
 import { Transport } from "./transport";
 
 /**
@@ -21,8 +25,8 @@ import { Transport } from "./transport";
  * queue-based job operations (`/v2/<endpoint_id>/...`).
  *
  * The management base URL (`apiUrl`) names the version: `https://api.runpod.io/v2` (the default)
- * or a URL ending in `/v1`. `networkVolumes`, `endpoints`, `templates` and
- * `containerRegistryAuth` are the version-neutral operations (v1's field names, on either
+ * or a URL ending in `/v1`. `networkVolumes`, `endpoints`, `templates`,
+ * `containerRegistryAuth`, `pods` and `billing` are the version-neutral operations (v1's field names, on either
  * version); `v1` and `v2` hold each version's own operations, and refuse, before sending, to
  * run on a client that talks the other version.
  *
@@ -43,6 +47,10 @@ export class RunpodClient implements ManagementApi {
   readonly templates: TemplateOperations;
   /** Container registry credentials, on either version. */
   readonly containerRegistryAuth: ContainerRegistryAuthOperations;
+  /** Pods, on either version (`reset` is v1's alone). */
+  readonly pods: PodOperations;
+  /** Billing of pods, serverless endpoints and network volumes, on either version. */
+  readonly billing: BillingOperations;
   /** Management API v1's own operations (`https://rest.runpod.io/v1`). */
   readonly v1: ManagementV1;
   /** Management API v2's own operations (`https://api.runpod.io/v2`). */
@@ -64,6 +72,8 @@ export class RunpodClient implements ManagementApi {
     this.containerRegistryAuth = onV2
       ? new ContainerRegistryAuthsOnV2(this.v2.registries)
       : this.v1.containerRegistryAuth;
+    this.pods = onV2 ? new PodsOnV2(this.v2.pods) : this.v1.pods;
+    this.billing = onV2 ? new BillingOnV2(this.v2.billing) : this.v1.billing;
   }
 
   /** Job operations of an endpoint or a pre-deployed model id. */

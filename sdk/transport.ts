@@ -41,6 +41,8 @@ export interface TransportRequest<T> {
   idempotent: boolean;
   /** Schema of a 2xx body; `undefined` when the body is ignored (e.g. 204). */
   schema?: z.ZodType<T> | undefined;
+  /** Resolve to the 2xx body as text, unparsed (a server-sent event stream such as pod logs). */
+  text?: boolean | undefined;
   /** The caller's per-call options: abort signal and timeout. */
   options?: CallOptions | undefined;
 }
@@ -299,6 +301,7 @@ function parseErrorBody(text: string): ErrorBody {
 }
 
 function parseSuccess<T>(req: TransportRequest<T>, path: string, status: number, text: string): T {
+  if (req.text) return text as T;
   if (!req.schema) return undefined as T;
   let json: unknown;
   try {

@@ -73,6 +73,15 @@ export class Capacity {
     return true;
   }
 
+  /**
+   * Takes `count` units whether or not they are free: what already runs (a pod loaded from the
+   * state file) holds its machine even when the stock was set lower since.
+   */
+  take(dataCenterId: string, resource: string, count: number): void {
+    const k = key(dataCenterId, resource);
+    this.used.set(k, (this.used.get(k) ?? 0) + count);
+  }
+
   /** Gives back `count` units (never below none in use). */
   release(dataCenterId: string, resource: string, count: number): void {
     const k = key(dataCenterId, resource);

@@ -28,6 +28,8 @@ export interface RuntimeServices {
   webhooks: WebhookSender;
   newJobId(): string;
   newWorkerId(): string;
+  /** Told when a worker of an endpoint starts or stops (billing counts its seconds). */
+  onWorker?(endpointId: string, workerId: string, event: "start" | "stop"): void;
 }
 
 /**
@@ -47,7 +49,13 @@ export class EndpointRuntime {
     private readonly services: RuntimeServices,
   ) {
     this.watchers = new JobWatchers(services.scheduler);
-    this.pool = new WorkerPool(settings, services.scheduler, services.newWorkerId, (w) => this.timeOut(w));
+    this.pool = new WorkerPool(
+      settings,
+      services.scheduler,
+      services.newWorkerId,
+      (w) => this.timeOut(w),
+      (w, event) => services.onWorker?.(endpointId, w.id, event),
+    );
   }
 
   /** Applies new endpoint settings; running jobs continue. */

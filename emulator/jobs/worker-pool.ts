@@ -73,6 +73,7 @@ export class WorkerPool {
     private readonly scheduler: Scheduler,
     private readonly newId: () => string,
     private readonly onTimeout: (w: Worker) => void,
+    private readonly onWorker: (w: Worker, event: "start" | "stop") => void = () => undefined,
   ) {
     this.settings = capped(settings);
     this.ensureMinimum();
@@ -143,6 +144,7 @@ export class WorkerPool {
       this.scheduler.cancel(w.idle);
       this.scheduler.cancel(w.timeout);
       w.log.close();
+      this.onWorker(w, "stop");
     }
     this.idleWorkers.length = 0;
     this.busyWorkers.clear();
@@ -153,6 +155,7 @@ export class WorkerPool {
     const w = new Worker(this.newId(), now, this.onTimeout, (w) => this.onIdleTimeout(w));
     w.version = this.settings.version ?? 0;
     w.log.add(now, "system", `worker ${w.id} started (configuration version ${w.version})`);
+    this.onWorker(w, "start");
     return w;
   }
 
@@ -180,5 +183,6 @@ export class WorkerPool {
   private stopped(w: Worker): void {
     w.log.add(this.scheduler.now(), "system", `worker ${w.id} stopped`);
     w.log.close();
+    this.onWorker(w, "stop");
   }
 }

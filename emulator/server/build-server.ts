@@ -1,5 +1,8 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { registerAdminRoutes } from "../admin/admin-routes";
+import { registerBillingRoutesV1 } from "../billing/billing-routes-v1";
+import { registerBillingRoutesV2 } from "../billing/billing-routes-v2";
+import { registerClusterRoutes } from "../clusters/cluster-routes";
 import { loseChosenAnswers } from "../faults/fault-injector";
 import { registerJobRoutes } from "../jobs/job-routes";
 import { registerLoadBalancerRoutes } from "../jobs/load-balancer-routes";
@@ -13,7 +16,11 @@ import { registerRegistryRoutesV2 } from "../management/v2/registry-routes";
 import { registerServerlessRoutesV2 } from "../management/v2/serverless-routes";
 import { registerServerlessWorkerRoutesV2 } from "../management/v2/serverless-worker-routes";
 import { registerTemplateRoutesV2 } from "../management/v2/template-routes";
+import { registerSshKeyRoutes } from "../management/v2/ssh-key-routes";
 import { registerImageRoutes } from "../models/image-routes";
+import { registerPodRoutesV1 } from "../pods/pod-routes-v1";
+import { registerPodRoutesV2 } from "../pods/pod-routes-v2";
+import { registerPreemption } from "../pods/preemption";
 import { type ErrorBody, HttpError, isManagementV2Path, sendError } from "./http-errors";
 import { createRequestHook } from "./request-hook";
 import type { RegisterRoutes, ServerContext } from "./server-context";
@@ -34,6 +41,13 @@ const ROUTES: readonly RegisterRoutes[] = [
   registerLoadBalancerRoutes,
   registerAdminRoutes,
   registerImageRoutes,
+  registerPodRoutesV1,
+  registerPodRoutesV2,
+  registerPreemption,
+  registerClusterRoutes,
+  registerSshKeyRoutes,
+  registerBillingRoutesV1,
+  registerBillingRoutesV2,
 ];
 
 let bootCounter = 0;

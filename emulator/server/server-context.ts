@@ -22,10 +22,20 @@ export interface ServerContext {
   catalog: PlatformCatalog;
   /** The machines: GPUs and vCPUs per data center, and what of them is in use. */
   capacity: Capacity;
+  /** Preemption of interruptible pods by chance (none when absent or at rate 0). */
+  preemption?: PreemptionSettings;
   /** Log every request (fastify's logger); off by default, the hot path stays quiet. */
   log: boolean;
   /** The origin clients reach the emulator at (`publicUrl`, else the listening address): for addresses in answers. */
   origin(): string;
+}
+
+/** The preemption settings (`preemptionRate` option, `--preemption-rate` flag). */
+export interface PreemptionSettings {
+  /** Chance, per platform hour, that a running interruptible pod is preempted (0 to 1). Default 0. */
+  ratePerHour: number;
+  /** The emulator's seed: each account draws from its own stream of it. */
+  seed: number;
 }
 
 /** A module's routes: `build-server.ts` calls each registrar once, in order. */

@@ -1,6 +1,9 @@
 import { ENDPOINT_DEFAULTS } from "../../sdk/schemas";
 import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
 import { type AccountStats, emptyStats, resetStats } from "../admin/stats";
+import { volumeOpening, workerOpening } from "../billing/resource-usage";
+import { UsageMeter } from "../billing/usage-meter";
+import type { Capacity } from "../capacity/capacity";
 import type { Scheduler } from "../clock/scheduler";
 import type { CompiledFaultRule } from "../faults/fault-rules";
 import type { Template } from "../handlers/handler-types";
@@ -11,6 +14,8 @@ import type { Worker } from "../jobs/worker-pool";
 import type { EndpointRecord } from "../management/endpoint-record-schema";
 import type { TemplateRecord } from "../management/template-record-schema";
 import { WebhookSender } from "../jobs/webhooks";
+import type { PlatformCatalog } from "../management/platform-catalog";
+import { PodReservations } from "../pods/pod-reservations";
 import type { RateBucket } from "../limits/rate-limiter";
 import { Collection, type CollectionHooks } from "./collection";
 import { COLLECTION_NAMES, type CollectionName, type CollectionRecord, type Collections } from "./collections";
@@ -29,6 +34,10 @@ export interface AccountDeps {
   seed: number;
   /** Saves every account's management state (the state file); resolves once it is on disk. */
   persist: () => Promise<void>;
+  /** The machines every account's pods run on. */
+  capacity: Capacity;
+  /** What the platform sells, at which prices (billing). */
+  catalog: PlatformCatalog;
 }
 
 /**
@@ -58,6 +67,14 @@ export class Account implements Collections {
   readonly templates: Collections["templates"];
   readonly containerRegistryAuths: Collections["containerRegistryAuths"];
   readonly ecrDelegations: Collections["ecrDelegations"];
+  readonly pods: Collections["pods"];
+  readonly clusters: Collections["clusters"];
+  readonly sshKeys: Collections["sshKeys"];
+  readonly usage: Collections["usage"];
+  /** What the account is billed: spans of time at a rate (emulator/billing/). */
+  readonly meter: UsageMeter;
+  /** The GPUs and vCPUs the account's running pods hold. */
+  readonly reservations: PodReservations;
   readonly stats: AccountStats = emptyStats();
   readonly rateBuckets = new Map<string, RateBucket>();
   faults: readonly CompiledFaultRule[] = [];
@@ -75,7 +92,14 @@ export class Account implements Collections {
   ) {
     const collection = <K extends CollectionName>(hooks?: CollectionHooks<CollectionRecord<K>>) =>
       new Collection<CollectionRecord<K>>(deps.persist, hooks);
-    this.networkVolumes = collection<"networkVolumes">();
+    this.usage = collection<"usage">({ onPut: (record) => this.meter.observe(record) });
+    this.meter = new UsageMeter(this.usage, () => deps.scheduler.clock.epochOrigin + deps.scheduler.now());
+    this.reservations = new PodReservations(deps.capacity);
+    // A volume is billed by the GB-hour from its creation to its deletion, at its size and tier.
+    this.networkVolumes = collection<"networkVolumes">({
+      onPut: (volume) => this.meter.open("networkVolume", volume.id, volumeOpening(volume), "stage"),
+      onDelete: (id) => this.meter.closeAll("networkVolume", id, "stage"),
+    });
     // An endpoint's job runtime follows its record: configured on every write, disposed on delete.
     this.endpoints = collection<"endpoints">({
       onPut: (endpoint) => this.configureRuntime(endpoint),
@@ -84,6 +108,13 @@ export class Account implements Collections {
     this.templates = collection<"templates">();
     this.containerRegistryAuths = collection<"containerRegistryAuths">();
     this.ecrDelegations = collection<"ecrDelegations">();
+    // What a pod holds of the stock follows its record (also when the state file loads).
+    this.pods = collection<"pods">({
+      onPut: (pod) => this.reservations.sync(pod),
+      onDelete: (id) => this.reservations.release(id),
+    });
+    this.clusters = collection<"clusters">();
+    this.sshKeys = collection<"sshKeys">();
     this.setFaults(deps.defaultFaults);
     this.webhooks = new WebhookSender(deps.scheduler, this.stats.webhooks, deps.webhookTimeoutMs);
     this.services = {
@@ -93,7 +124,23 @@ export class Account implements Collections {
       webhooks: this.webhooks,
       newJobId,
       newWorkerId,
+      onWorker: (endpointId, workerId, event) => this.meterWorker(endpointId, workerId, event),
     };
+  }
+
+  /** A serverless worker of one of the account's endpoints is billed by the second while it is up. */
+  private meterWorker(endpointId: string, workerId: string, event: "start" | "stop"): void {
+    const endpoint = this.endpoints.get(endpointId);
+    if (event === "stop") return this.meter.closeLive("serverless", endpointId, workerId);
+    // Pre-deployed models are the platform's own endpoints: not billed here.
+    if (!endpoint) return;
+    const template = this.templates.get(endpoint.templateId ?? "");
+    const attributes = {
+      templateId: endpoint.templateId,
+      imageName: template?.imageName,
+      dataCenterIds: endpoint.dataCenterIds,
+    };
+    this.meter.openLive("serverless", endpointId, workerOpening(endpoint, workerId, this.deps.catalog), attributes);
   }
 
   /**

@@ -53,6 +53,15 @@ export class Collection<T extends { id: string }> {
     return this.persist();
   }
 
+  /**
+   * Creates or replaces a record without persisting it: for a write another write carries, such as
+   * the billing usage a pod's start adds, which the pod's own `put` right after persists with it.
+   */
+  stage(record: T): void {
+    this.records.set(record.id, record);
+    this.hooks.onPut?.(record);
+  }
+
   /** Removes a record (a missing id is no error); resolves once the removal is persisted. */
   delete(id: string): Promise<void> {
     const existed = this.records.delete(id);

@@ -4,6 +4,10 @@ import { EcrDelegationRecordSchema } from "../management/ecr-delegation-record";
 import { EndpointRecordSchema } from "../management/endpoint-record-schema";
 import { RegistryAuthRecordSchema } from "../management/registry-auth-record";
 import { TemplateRecordSchema } from "../management/template-record-schema";
+import { UsageRecordSchema } from "../billing/usage-record";
+import { ClusterRecordSchema } from "../clusters/cluster-record";
+import { SshKeysRecordSchema } from "../management/v2/ssh-keys-record";
+import { PodRecordSchema } from "../pods/pod-record";
 import type { Collection } from "./collection";
 
 /**
@@ -18,6 +22,11 @@ export const COLLECTION_SCHEMAS = {
   templates: TemplateRecordSchema,
   containerRegistryAuths: RegistryAuthRecordSchema,
   ecrDelegations: EcrDelegationRecordSchema,
+  pods: PodRecordSchema,
+  clusters: ClusterRecordSchema,
+  sshKeys: SshKeysRecordSchema,
+  // Last: a reset clears it after the others, whose deletions close their billed spans in it.
+  usage: UsageRecordSchema,
 } as const;
 
 /** The name of a management collection. */

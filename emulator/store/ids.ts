@@ -56,3 +56,7 @@ export function newJobId(): string {
 export const newTemplateId = (): string => randomId(10);
 /** A container registry auth id (25 characters starting with `c`, the shape of the platform's `clzdaifot0001l90809257ynb`). */
 export const newRegistryAuthId = (): string => `c${randomId(24)}`;
+/** A pod id (14 characters, like the platform's `xedezhzb9la3ye`). */
+export const newPodId = (): string => randomId(14);
+/** A cluster id (10 characters). */
+export const newClusterId = (): string => randomId(10);

@@ -1,4 +1,5 @@
 import type { ApiVersion } from "../config";
+import { BILLING_VERSION_FIELDS, POD_VERSION_FIELDS } from "./pod-version-fields";
 import { type FieldProblem, renderValue } from "./validation";
 
 /** An input that only one management API version can carry (issue 28: it fails on the other, naming both). */
@@ -44,6 +45,8 @@ export const VERSION_ONLY_FIELDS: Readonly<Record<string, Readonly<Record<string
       neutral: [[]],
     },
   },
+  ...POD_VERSION_FIELDS,
+  ...BILLING_VERSION_FIELDS,
 };
 
 /** Whether `value` is one of the values that mean "not used" (lists compared by their items). */

@@ -14,3 +14,5 @@ export * from "./api-version-fields";
 export * from "./container-args";
 export * from "./gpu-pools";
 export * from "./rate-limits";
+export * from "./pod";
+export * from "./billing";

@@ -46,6 +46,9 @@ export const PLATFORM_VALUE_FIELDS = {
     cpuFlavorIds: "cpuFlavor",
   },
   NetworkVolume: { dataCenterId: "dataCenter" },
+  // A pod's CPU flavors are not here: pods also rent the memory-optimized cpu3m and cpu5m, which
+  // the snapshot of `cpuFlavorIds` (the endpoints' four) does not hold; the catalog judges them.
+  Pod: { gpuTypeIds: "gpuType", dataCenterIds: "dataCenter", allowedCudaVersions: "cudaVersion" },
 } as const satisfies Record<string, Record<string, PlatformValueKind>>;
 
 /** Lower-case, whitespace removed: the key under which a whitespace or case variant meets its original. */

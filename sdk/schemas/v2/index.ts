@@ -11,3 +11,7 @@ export * from "./serverless";
 export * from "./serverless-workers";
 export * from "./template";
 export * from "./registry";
+export * from "./pod";
+export * from "./cluster";
+export * from "./billing";
+export * from "./account";

@@ -7,6 +7,7 @@ type Schema = {
   items?: Schema;
   enum?: unknown[];
   $ref?: string;
+  nullable?: boolean;
 };
 
 /** The response schemas of the platform's OpenAPI description (a subset, so the repository carries it). */
@@ -29,6 +30,7 @@ export function openApiProblems(name: string, value: unknown, extraProperties: r
   const problems: string[] = [];
   const walk = (schema: Schema, v: unknown, at: string) => {
     const s = resolve(schema);
+    if (v === null && s.nullable) return;
     if (s.enum && !s.enum.includes(v)) problems.push(`${at}: ${JSON.stringify(v)} is not in the enum`);
     switch (s.type) {
       case "object":

@@ -1,0 +1,63 @@
+import type { PlacementPriority } from "../../sdk/schemas";
+
+/*
+ * Where a pod goes (issue 22: capacity is finite): the first GPU type (or CPU flavor) of the
+ * pod's list with enough free units in one of its data centers, in v1's priority semantics.
+ * `custom` takes the list's order; `availability` takes the most free first (ties: the list's
+ * order). Pure: the caller passes what is free.
+ */
+
+/** What a placement asks for. */
+export interface PlacementRequest {
+  /** GPU types or CPU flavors, in the caller's order. */
+  resources: readonly string[];
+  /** GPUs or vCPUs needed, all in one data center. */
+  count: number;
+  /** Allowed data centers, in the caller's order. */
+  dataCenters: readonly string[];
+  /** How to order the resources. */
+  resourcePriority: PlacementPriority;
+  /** How to order the data centers. */
+  dataCenterPriority: PlacementPriority;
+}
+
+/** A chosen resource in a chosen data center. */
+export interface Placement {
+  resource: string;
+  dataCenterId: string;
+}
+
+/** Free units of `resource` in `dataCenterId`. */
+export type FreeUnits = (dataCenterId: string, resource: string) => number;
+
+/** `items` ordered by `score` (highest first) when `priority` is `availability`, else as given. */
+function ordered(items: readonly string[], priority: PlacementPriority, score: (item: string) => number): string[] {
+  if (priority === "custom") return [...items];
+  return items
+    .map((item, index) => ({ item, index, score: score(item) }))
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .map((e) => e.item);
+}
+
+/** The placement of a request, or undefined when no data center has enough of any resource. */
+export function choosePlacement(request: PlacementRequest, free: FreeUnits): Placement | undefined {
+  const { resources, count, dataCenters } = request;
+  const total = (resource: string) => dataCenters.reduce((sum, dc) => sum + Math.max(0, free(dc, resource)), 0);
+  for (const resource of ordered(resources, request.resourcePriority, total)) {
+    const fitting = dataCenters.filter((dc) => free(dc, resource) >= count);
+    const [dataCenterId] = ordered(fitting, request.dataCenterPriority, (dc) => free(dc, resource));
+    if (dataCenterId !== undefined) return { resource, dataCenterId };
+  }
+  return undefined;
+}
+
+/** Why a request could not be placed, in the platform's words plus what was looked for. */
+export function placementFailure(request: PlacementRequest, kind: "gpu" | "cpu"): string {
+  const unit = kind === "gpu" ? (request.count === 1 ? "GPU" : "GPUs") : request.count === 1 ? "vCPU" : "vCPUs";
+  const what = kind === "gpu" ? "GPU type" : "CPU flavor";
+  const list = (items: readonly string[]) => items.map((i) => JSON.stringify(i)).join(", ");
+  if (request.dataCenters.length === 0) {
+    return "there are no instances currently available: no data center is left to place the pod in";
+  }
+  return `there are no instances currently available: no ${what} of ${list(request.resources)} has ${request.count} free ${unit} in data centers ${list(request.dataCenters)}`;
+}

@@ -1,0 +1,256 @@
+import type { Capacity } from "../capacity/capacity";
+import type { PlatformCatalog } from "../management/platform-catalog";
+import { atLeast } from "../management/v2/catalog-query";
+import { SSH_KEYS_ID } from "../management/v2/ssh-keys-record";
+import { badField, badRequest } from "../server/http-errors";
+import type { Account } from "../store/account";
+import { newPodId, randomId } from "../store/ids";
+import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
+import { meterPod, podCost } from "./pod-lifecycle";
+import { logLine, type PodPlacement, type PodRecord } from "./pod-record";
+import type { PodSpec } from "./pod-spec";
+
+/*
+ * A pod's creation (issue 22), the same through v1 and v2: every input checked against the
+ * catalog (400s naming the field as the request named it), the container filled from the
+ * template, the pod placed on free GPUs (or vCPUs) of the stock, and created RUNNING holding them.
+ */
+
+/**
+ * What one emulated machine offers per GPU: v1's machine filters (`minRAMPerGPU`, ...) asking
+ * for more cannot be placed.
+ */
+export const EMULATED_MACHINE: Readonly<Record<string, number>> = {
+  minVCPUPerGPU: 8,
+  minRAMPerGPU: 62,
+  minDiskBandwidthMBps: 4000,
+  minDownloadMbps: 5000,
+  minUploadMbps: 5000,
+};
+
+/** What a route needs of the server besides the account. */
+export interface PodServices {
+  catalog: PlatformCatalog;
+  capacity: Capacity;
+}
+
+/** The highest CUDA version the emulated hosts report that the spec accepts; undefined when none does. */
+function hostCudaVersion(catalog: PlatformCatalog, spec: PodSpec): string | undefined {
+  const versions = catalog
+    .values("cudaVersion")
+    .filter((v) => spec.allowedCudaVersions.length === 0 || spec.allowedCudaVersions.includes(v))
+    .filter((v) => spec.minCudaVersion === undefined || atLeast(v, spec.minCudaVersion))
+    .sort((a, b) => (atLeast(a, b) ? (a === b ? 0 : -1) : 1));
+  return versions[0];
+}
+
+/** The data centers a spec may be placed in, in its order (every data center of the catalog when it names none). */
+function allowedDataCenters(account: Account, services: PodServices, spec: PodSpec): string[] {
+  const catalog = services.catalog;
+  let dcs = spec.dataCenterIds.length ? spec.dataCenterIds : catalog.dataCenters().map((d) => d.id);
+  if (spec.countryCodes.length)
+    dcs = dcs.filter((id) => spec.countryCodes.includes(catalog.dataCenter(id)?.countryCode ?? ""));
+  if (spec.globalNetworking) dcs = dcs.filter((id) => catalog.dataCenter(id)?.globalNetwork === true);
+  if (spec.networkVolumeId !== undefined) {
+    // A pod mounting a network volume runs in the volume's data center, and only there.
+    const volume = account.networkVolumes.get(spec.networkVolumeId);
+    if (!volume)
+      throw badField(spec.fields.networkVolume, spec.networkVolumeId, "is not a network volume of this account");
+    if (spec.dataCenterIds.length && !spec.dataCenterIds.includes(volume.dataCenterId)) {
+      throw badField(
+        spec.fields.dataCenters,
+        spec.dataCenterIds,
+        `must include ${volume.dataCenterId}, the data center of network volume ${volume.id}: a pod runs where its network volume is`,
+      );
+    }
+    dcs = dcs.filter((id) => id === volume.dataCenterId);
+  }
+  return dcs;
+}
+
+/** The container settings of a spec, its template's filling what it leaves out (v1 and v2: body fields win, env merged). */
+function containerOf(account: Account, spec: PodSpec) {
+  const template = spec.templateId === undefined ? undefined : account.templates.get(spec.templateId);
+  return {
+    imageName: spec.imageName ?? template?.imageName,
+    env: { ...(template?.env ?? {}), ...(spec.env ?? {}) },
+    ports: spec.ports ?? template?.ports ?? [],
+    containerDiskInGb: spec.containerDiskInGb ?? template?.containerDiskInGb ?? 50,
+    volumeInGb: spec.volumeInGb ?? (spec.computeType === "CPU" ? 0 : (template?.volumeInGb ?? 20)),
+    volumeMountPath: spec.volumeMountPath ?? template?.volumeMountPath ?? "/workspace",
+    containerRegistryAuthId: spec.containerRegistryAuthId ?? template?.containerRegistryAuthId,
+    dockerEntrypoint: spec.dockerEntrypoint ?? template?.dockerEntrypoint ?? [],
+    dockerStartCmd: spec.dockerStartCmd ?? template?.dockerStartCmd ?? [],
+  };
+}
+
+/** The placement request of a spec, with every input checked against the catalog (400s naming the field). */
+function placementRequest(account: Account, services: PodServices, spec: PodSpec): PlacementRequest {
+  const { catalog } = services;
+  // Data centers and CUDA versions the platform does not sell are a 400 naming them, as for endpoints.
+  const { dataCenters: dcField, cuda: cudaField } = spec.fields;
+  catalog.assertKnown(
+    { [dcField]: "dataCenter", [cudaField]: "cudaVersion" },
+    { [dcField]: spec.dataCenterIds, [cudaField]: spec.allowedCudaVersions },
+  );
+  const dataCenters = allowedDataCenters(account, services, spec);
+  if (spec.computeType === "CPU") {
+    const flavors = spec.cpuFlavorIds.length ? spec.cpuFlavorIds : catalog.cpuFlavors().map((f) => f.id);
+    for (const [i, id] of flavors.entries()) {
+      const flavor = catalog.cpuFlavor(id);
+      if (!flavor)
+        throw badField(
+          `${spec.fields.cpuFlavors}${spec.fields.cpuFlavors.includes(".") ? "" : `.${i}`}`,
+          id,
+          "is not a CPU flavor the platform knows",
+        );
+      if (spec.vcpuCount < flavor.vcpu.min || spec.vcpuCount > flavor.vcpu.max) {
+        throw badField(
+          spec.fields.vcpuCount,
+          spec.vcpuCount,
+          `must be between ${flavor.vcpu.min} and ${flavor.vcpu.max} for CPU flavor ${id}`,
+        );
+      }
+    }
+    return {
+      resources: flavors,
+      count: spec.vcpuCount,
+      dataCenters,
+      resourcePriority: spec.cpuFlavorPriority,
+      dataCenterPriority: spec.dataCenterPriority,
+    };
+  }
+  if (spec.gpuTypeIds.length === 0) {
+    throw badField(spec.fields.gpuTypes, [], "is required for a GPU pod: name the GPU types it may rent");
+  }
+  for (const [i, id] of spec.gpuTypeIds.entries()) {
+    const gpu = catalog.gpuType(id);
+    const field = spec.fields.gpuTypes.includes(".") ? spec.fields.gpuTypes : `${spec.fields.gpuTypes}.${i}`;
+    if (!gpu) throw badField(field, id, "is not a GPU type the platform knows");
+    const max = spec.cloudType === "COMMUNITY" ? gpu.maxCount.community : gpu.maxCount.secure;
+    if (spec.gpuCount > max)
+      throw badField(
+        spec.fields.gpuCount,
+        spec.gpuCount,
+        `must be at most ${max} for ${id} on ${spec.cloudType} cloud`,
+      );
+  }
+  for (const [name, value] of Object.entries(spec.machineFilters)) {
+    const offered = EMULATED_MACHINE[name] ?? 0;
+    if (value > offered) {
+      throw badField(name, value, `there are no instances currently available: no machine offers more than ${offered}`);
+    }
+  }
+  return {
+    resources: spec.gpuTypeIds,
+    count: spec.gpuCount,
+    dataCenters,
+    resourcePriority: spec.gpuTypePriority,
+    dataCenterPriority: spec.dataCenterPriority,
+  };
+}
+
+/**
+ * A new pod from a spec, placed and holding its units, its billing staged: the caller `put`s it.
+ * Every refusal is a 400 naming the field (v2's template lookup is the caller's: a 404).
+ */
+export function createPod(account: Account, services: PodServices, spec: PodSpec): PodRecord {
+  const { catalog } = services;
+  const container = containerOf(account, spec);
+  if (!container.imageName) {
+    throw badField(spec.fields.image, undefined, "is required unless templateId names a template with an image");
+  }
+  if (
+    container.containerRegistryAuthId !== undefined &&
+    !account.containerRegistryAuths.has(container.containerRegistryAuthId)
+  ) {
+    throw badField(
+      spec.fields.registry,
+      container.containerRegistryAuthId,
+      "is not a container registry auth of this account",
+    );
+  }
+  const request = placementRequest(account, services, spec);
+  const gpu = spec.computeType === "GPU";
+  const cudaVersion = gpu ? hostCudaVersion(catalog, spec) : null;
+  if (gpu && cudaVersion === undefined) {
+    throw badField(
+      spec.fields.cuda,
+      spec.allowedCudaVersions,
+      "there are no instances currently available: no machine reports an accepted CUDA version",
+    );
+  }
+  const kind = gpu ? "gpu" : "cpu";
+  // A data center the platform does not know has no machines.
+  const free = (dc: string, resource: string) =>
+    services.catalog.dataCenter(dc) ? services.capacity.free(dc, resource, kind) : 0;
+  const unplaceable = () =>
+    badRequest([
+      {
+        field: gpu ? spec.fields.gpuTypes : spec.fields.cpuFlavors,
+        value: JSON.stringify(request.resources),
+        rule: placementFailure(request, kind),
+      },
+    ]);
+  const chosen = choosePlacement(request, free);
+  if (!chosen) throw unplaceable();
+  const placement: PodPlacement = gpu
+    ? { dataCenterId: chosen.dataCenterId, gpuTypeId: chosen.resource, gpuCount: spec.gpuCount }
+    : { dataCenterId: chosen.dataCenterId, cpuFlavorId: chosen.resource, vcpuCount: spec.vcpuCount };
+  const id = newPodId();
+  // Chosen from what is free just now, in the same turn: the reservation holds.
+  if (!account.reservations.tryReserve(id, placement)) throw unplaceable();
+  const now = account.meter.now();
+  const env = injectedEnv(account, spec, container.env);
+  const pod: PodRecord = {
+    id,
+    name: spec.name,
+    status: "RUNNING",
+    imageName: container.imageName,
+    env,
+    ports: container.ports,
+    containerDiskInGb: container.containerDiskInGb ?? 50,
+    volumeInGb: spec.networkVolumeId !== undefined ? 0 : (container.volumeInGb ?? 0),
+    volumeMountPath: container.volumeMountPath,
+    dockerEntrypoint: container.dockerEntrypoint,
+    dockerStartCmd: container.dockerStartCmd,
+    cloudType: spec.cloudType,
+    interruptible: spec.interruptible,
+    locked: spec.locked,
+    globalNetworking: spec.globalNetworking,
+    cudaVersion: cudaVersion ?? null,
+    placement,
+    costPerHr: 0,
+    createdAt: now,
+    startedAt: now,
+    lastStatusChange: `Rented by User: ${new Date(now).toISOString()}`,
+    containerDiskWipes: 0,
+    logs: [],
+  };
+  if (spec.networkVolumeId !== undefined) pod.networkVolumeId = spec.networkVolumeId;
+  if (container.containerRegistryAuthId !== undefined) pod.containerRegistryAuthId = container.containerRegistryAuthId;
+  if (spec.templateId !== undefined && spec.keepTemplate) pod.templateId = spec.templateId;
+  pod.costPerHr = podCost(catalog, pod);
+  const where = `${placement.gpuTypeId !== undefined ? `${placement.gpuCount} x ${placement.gpuTypeId}` : `${placement.vcpuCount} vCPUs of ${placement.cpuFlavorId}`} in ${placement.dataCenterId}`;
+  logLine(pod, now, "system", `pod created: ${where}`);
+  logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
+  meterPod(account, pod);
+  return pod;
+}
+
+/**
+ * The env a create leaves the pod with: `startSsh` injects the account's SSH keys as `PUBLIC_KEY`
+ * and `startJupyter` a generated `JUPYTER_PASSWORD`, unless the request sets them (OpenAPI v2
+ * `CreatePodRequest`). Later env updates replace the env whole: a `PUBLIC_KEY` not sent back is gone.
+ */
+export function injectedEnv(
+  account: Account,
+  spec: Pick<PodSpec, "startSsh" | "startJupyter">,
+  env: Record<string, string>,
+): Record<string, string> {
+  const out = { ...env };
+  const keys = account.sshKeys.get(SSH_KEYS_ID)?.keys ?? [];
+  if (spec.startSsh && keys.length && out.PUBLIC_KEY === undefined) out.PUBLIC_KEY = keys.join("\n");
+  if (spec.startJupyter && out.JUPYTER_PASSWORD === undefined) out.JUPYTER_PASSWORD = randomId(20);
+  return out;
+}

@@ -1,0 +1,93 @@
+import { cpuPodPricePerHour, gpuPodPricePerHour } from "../billing/prices";
+import type { PlatformCatalog } from "../management/platform-catalog";
+import type { Account } from "../store/account";
+import { logLine, type PodRecord } from "./pod-record";
+
+/*
+ * A pod's life (issue 22), the same through v1 and v2, after its creation (pod-create.ts): stop
+ * to EXITED, its units back to the stock; start to RUNNING on its machine's units again (or a 400
+ * when they are taken); restart; a container wipe (v1's reset and reset update, v2's container
+ * PATCH); preemption of an interruptible pod; delete. Each function changes the record and stages
+ * its billing; the route then `put`s (or deletes) the pod, which persists both.
+ */
+
+/** Dollars per hour of a pod running on its placement, at its cloud's price (half when interruptible). */
+export function podCost(
+  catalog: PlatformCatalog,
+  pod: Pick<PodRecord, "placement" | "cloudType" | "interruptible">,
+): number {
+  const p = pod.placement;
+  if (p.gpuTypeId !== undefined) {
+    const price = catalog.gpuType(p.gpuTypeId)?.price ?? { secure: 0, community: 0 };
+    return gpuPodPricePerHour(price, p.gpuCount ?? 1, pod.cloudType, pod.interruptible);
+  }
+  const flavor = catalog.cpuFlavor(p.cpuFlavorId ?? "");
+  return cpuPodPricePerHour(flavor?.price.securePerVcpu ?? 0, p.vcpuCount ?? 0, pod.interruptible);
+}
+
+/** Opens (or ends) the pod's billed span to match its status; staged, the pod's own write persists it. */
+export function meterPod(account: Account, pod: PodRecord): void {
+  const kind = pod.clusterId !== undefined ? "cluster" : "pod";
+  const resourceId = pod.clusterId ?? pod.id;
+  if (pod.status !== "RUNNING") return account.meter.close(kind, resourceId, pod.id, "stage");
+  const component = pod.placement.gpuTypeId !== undefined ? "gpu" : "cpu";
+  const opening = { podId: pod.id, component, ratePerHour: pod.costPerHr, gpuTypeId: pod.placement.gpuTypeId } as const;
+  account.meter.open(kind, resourceId, opening, "stage");
+}
+
+/**
+ * Starts a stopped pod on its machine's units again; false when they are taken (the caller
+ * answers 400). A running pod is left alone (true).
+ */
+export function startPod(account: Account, pod: PodRecord): boolean {
+  if (pod.status === "RUNNING") return true;
+  if (!account.reservations.tryReserve(pod.id, pod.placement)) return false;
+  const now = account.meter.now();
+  pod.status = "RUNNING";
+  pod.startedAt = now;
+  pod.lastStatusChange = `Started by User: ${new Date(now).toISOString()}`;
+  logLine(pod, now, "system", "pod started");
+  logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
+  meterPod(account, pod);
+  return true;
+}
+
+/** Stops a running pod (its units go back to the stock when it is written); `why` is the log's words. */
+export function stopPod(account: Account, pod: PodRecord, why: "user" | "preempted"): void {
+  if (pod.status === "EXITED") return;
+  const now = account.meter.now();
+  pod.status = "EXITED";
+  pod.lastStatusChange =
+    why === "user" ? `Exited by User: ${new Date(now).toISOString()}` : `Preempted: ${new Date(now).toISOString()}`;
+  logLine(pod, now, "system", why === "user" ? "pod stopped" : "pod preempted: its interruptible GPUs were reclaimed");
+  meterPod(account, pod);
+}
+
+/** Restarts a running pod's container in place (its disk kept). */
+export function restartPod(account: Account, pod: PodRecord): void {
+  const now = account.meter.now();
+  pod.startedAt = now;
+  pod.lastStatusChange = `Restarted by User: ${new Date(now).toISOString()}`;
+  logLine(pod, now, "system", "container restarted");
+  logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
+}
+
+/**
+ * Replaces the container, its disk wiped (v1's reset and reset update, v2's container PATCH);
+ * the pod volume and a network volume keep their data. A stopped pod stays stopped.
+ */
+export function wipeContainer(account: Account, pod: PodRecord, why: string): void {
+  const now = account.meter.now();
+  pod.containerDiskWipes += 1;
+  pod.lastStatusChange = `${why}: container disk wiped at ${new Date(now).toISOString()}`;
+  logLine(pod, now, "system", `${why}: container replaced, container disk wiped`);
+  if (pod.status !== "RUNNING") return;
+  pod.startedAt = now;
+  logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
+}
+
+/** Ends a pod's billing before it is deleted (the delete releases its units). */
+export function endPod(account: Account, pod: PodRecord): void {
+  pod.status = "EXITED";
+  meterPod(account, pod);
+}

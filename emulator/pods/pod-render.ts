@@ -1,0 +1,201 @@
+import { createHash } from "node:crypto";
+import type { Pod } from "../../sdk/schemas";
+import { startCommandToArgs } from "../../sdk/schemas";
+import type * as V2 from "../../sdk/schemas/v2";
+import { rfc3339 } from "../billing/billing-buckets";
+import type { PlatformCatalog } from "../management/platform-catalog";
+import type { Account } from "../store/account";
+import { podActions, type PodRecord } from "./pod-record";
+
+/*
+ * One pod record answered in two dialects: v1's `Pod` (OpenAPI v1; `machine`, `networkVolume` and
+ * `savingsPlans` only with their `include*` flags) and v2's `Pod` (OpenAPI v2, every required
+ * field). Addresses are made up, deterministic per pod, in the documentation ranges
+ * (203.0.113.0/24, RFC 5737; `*.emulator.invalid`, RFC 2606).
+ */
+
+/** GPUs and RAM of the emulated machines, per GPU (`vcpuCount` and `memoryInGb` of a GPU pod). */
+const PER_GPU = { vcpus: 8, memoryGb: 62 };
+
+function hashOf(text: string): number {
+  return createHash("sha256").update(text).digest().readUInt32BE(0);
+}
+
+/** The pod's public address while it runs. */
+function publicIp(pod: PodRecord): string {
+  return `203.0.113.${(hashOf(pod.id) % 254) + 1}`;
+}
+
+/** The public port a TCP port of the pod is published on. */
+function publicPort(pod: PodRecord, port: number): number {
+  return 10_000 + (hashOf(`${pod.id}/${port}`) % 50_000);
+}
+
+/** The pod's TCP ports as numbers. */
+function tcpPorts(pod: PodRecord): number[] {
+  return pod.ports.filter((p) => p.endsWith("/tcp")).map((p) => Number(p.split("/")[0]));
+}
+
+function memoryGb(pod: PodRecord, catalog: PlatformCatalog): number {
+  const p = pod.placement;
+  if (p.gpuTypeId !== undefined) return PER_GPU.memoryGb * (p.gpuCount ?? 1);
+  return (catalog.cpuFlavor(p.cpuFlavorId ?? "")?.ramGbPerVcpu ?? 4) * (p.vcpuCount ?? 0);
+}
+
+/** Which of v1's extra facts to include (`include*` query flags). */
+export interface V1Includes {
+  machine?: boolean | undefined;
+  networkVolume?: boolean | undefined;
+  savingsPlans?: boolean | undefined;
+}
+
+/** The v1 answer (OpenAPI v1 `Pod`). */
+export function renderPodV1(pod: PodRecord, account: Account, catalog: PlatformCatalog, include: V1Includes = {}): Pod {
+  const running = pod.status === "RUNNING";
+  const p = pod.placement;
+  const gpu = p.gpuTypeId !== undefined ? catalog.gpuType(p.gpuTypeId) : undefined;
+  const out: Pod = {
+    id: pod.id,
+    name: pod.name,
+    image: pod.imageName,
+    desiredStatus: pod.status,
+    costPerHr: pod.costPerHr,
+    adjustedCostPerHr: pod.costPerHr,
+    vcpuCount: p.gpuTypeId !== undefined ? PER_GPU.vcpus * (p.gpuCount ?? 1) : (p.vcpuCount ?? 0),
+    memoryInGb: memoryGb(pod, catalog),
+    containerDiskInGb: pod.containerDiskInGb,
+    volumeInGb: pod.volumeInGb,
+    volumeMountPath: pod.volumeMountPath,
+    volumeEncrypted: false,
+    env: pod.env,
+    ports: pod.ports,
+    portMappings: running
+      ? Object.fromEntries(tcpPorts(pod).map((port) => [String(port), publicPort(pod, port)]))
+      : null,
+    publicIp: running ? publicIp(pod) : null,
+    locked: pod.locked,
+    interruptible: pod.interruptible,
+    dockerEntrypoint: pod.dockerEntrypoint,
+    dockerStartCmd: pod.dockerStartCmd,
+    machineId: `m${pod.id.slice(0, 11)}`,
+    lastStartedAt: pod.startedAt === null ? undefined : new Date(pod.startedAt).toISOString(),
+    lastStatusChange: pod.lastStatusChange,
+    consumerUserId: account.userId,
+  };
+  if (out.lastStartedAt === undefined) delete out.lastStartedAt;
+  if (gpu) {
+    out.gpu = {
+      id: gpu.id,
+      count: p.gpuCount ?? 1,
+      displayName: gpu.name,
+      securePrice: gpu.price.secure,
+      communityPrice: gpu.price.community,
+      secureSpotPrice: gpu.price.secure / 2,
+      communitySpotPrice: gpu.price.community / 2,
+    };
+  } else {
+    out.cpuFlavorId = p.cpuFlavorId ?? "";
+  }
+  if (pod.templateId !== undefined) out.templateId = pod.templateId;
+  if (pod.containerRegistryAuthId !== undefined) out.containerRegistryAuthId = pod.containerRegistryAuthId;
+  if (include.machine) {
+    out.machine = {
+      dataCenterId: p.dataCenterId,
+      location: catalog.dataCenter(p.dataCenterId)?.name ?? p.dataCenterId,
+      secureCloud: pod.cloudType === "SECURE",
+      supportPublicIp: true,
+      costPerHr: pod.costPerHr,
+      ...(gpu
+        ? { gpuTypeId: gpu.id, gpuDisplayName: gpu.name, currentPricePerGpu: pod.costPerHr / (p.gpuCount ?? 1) }
+        : {}),
+      ...(p.cpuFlavorId !== undefined ? { cpuTypeId: p.cpuFlavorId, cpuCount: p.vcpuCount ?? 0 } : {}),
+    };
+  }
+  if (include.networkVolume && pod.networkVolumeId !== undefined) {
+    const volume = account.networkVolumes.get(pod.networkVolumeId);
+    out.networkVolume = volume
+      ? { id: volume.id, name: volume.name, size: volume.size, dataCenterId: volume.dataCenterId }
+      : { id: pod.networkVolumeId };
+  }
+  if (include.savingsPlans) out.savingsPlans = [];
+  return out;
+}
+
+/** The v2 answer (OpenAPI v2 `Pod`) at billing time `now`. */
+export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalog): V2.Pod {
+  const running = pod.status === "RUNNING";
+  const p = pod.placement;
+  const ip = publicIp(pod);
+  const direct = running && pod.ports.includes("22/tcp");
+  const mounts: V2.Pod["mounts"] = {};
+  if (pod.networkVolumeId !== undefined)
+    mounts.network = [{ volumeId: pod.networkVolumeId, path: pod.volumeMountPath }];
+  else if (pod.volumeInGb > 0) mounts.persistent = { size: pod.volumeInGb, path: pod.volumeMountPath };
+  const out: V2.Pod = {
+    id: pod.id,
+    name: pod.name,
+    status: pod.status,
+    actions: pod.clusterId !== undefined ? [] : podActions(pod),
+    image: pod.imageName,
+    args: startCommandToArgs(pod.dockerStartCmd),
+    // v2 answers `disk` with its create minimum of 1: a v1 pod of 0 GB reads as 1.
+    disk: Math.max(1, pod.containerDiskInGb),
+    env: pod.env,
+    ports: pod.ports,
+    registry: pod.containerRegistryAuthId ?? null,
+    mounts,
+    cloud: pod.cloudType,
+    dataCenterId: p.dataCenterId,
+    cudaVersion: pod.cudaVersion,
+    ssh: {
+      proxy: {
+        host: "ssh.emulator.invalid",
+        port: 22,
+        username: `${pod.id}-${(hashOf(pod.id) >>> 0).toString(16).padStart(8, "0")}`,
+        command: `ssh ${pod.id}-${(hashOf(pod.id) >>> 0).toString(16).padStart(8, "0")}@ssh.emulator.invalid`,
+      },
+      direct: direct
+        ? { host: ip, port: publicPort(pod, 22), username: "root", command: `ssh root@${ip} -p ${publicPort(pod, 22)}` }
+        : null,
+    },
+    template: pod.templateId ?? null,
+    // OpenAPI v2: "Current cost in USD per hour (0.0 when EXITED or TERMINATED)".
+    cost: running ? pod.costPerHr : 0,
+    locked: pod.locked,
+    globalNetworking: pod.globalNetworking
+      ? {
+          enabled: true,
+          ip: `10.65.${hashOf(pod.id) % 256}.${(hashOf(`${pod.id}/g`) % 254) + 1}`,
+          internalDns: `${pod.id}.runpod.internal`,
+        }
+      : { enabled: false },
+    runtime: running
+      ? {
+          uptime: Math.max(0, Math.floor((now - (pod.startedAt ?? now)) / 1000)),
+          ...(p.gpuTypeId !== undefined
+            ? { gpus: Array.from({ length: p.gpuCount ?? 1 }, () => ({ util: 0, memoryUtil: 0 })) }
+            : {}),
+          cpu: { util: 0 },
+          memory: { util: 0 },
+          ports: pod.ports.map((spec) => {
+            const [port, type] = spec.split("/");
+            const tcp = type === "tcp";
+            return {
+              private: Number(port),
+              public: tcp ? publicPort(pod, Number(port)) : null,
+              type: type ?? "tcp",
+              ip: tcp ? ip : null,
+            };
+          }),
+        }
+      : null,
+    createdAt: rfc3339(pod.createdAt),
+    startedAt: pod.startedAt === null || !running ? null : rfc3339(pod.startedAt),
+  };
+  if (p.gpuTypeId !== undefined) out.gpu = { id: p.gpuTypeId, count: p.gpuCount ?? 1 };
+  else out.cpu = { id: p.cpuFlavorId ?? "", vcpuCount: p.vcpuCount ?? 0, memory: Math.max(1, memoryGb(pod, catalog)) };
+  if (pod.clusterId !== undefined) {
+    out.cluster = { id: pod.clusterId, rank: pod.clusterRank ?? null, ip: `10.65.0.${(pod.clusterRank ?? 0) + 2}` };
+  }
+  return out;
+}

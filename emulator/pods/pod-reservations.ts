@@ -1,0 +1,73 @@
+import type { Capacity } from "../capacity/capacity";
+import type { PodPlacement, PodRecord } from "./pod-record";
+
+/** What a placement holds of the stock: a resource (GPU type or CPU flavor), its kind and how many. */
+interface Held {
+  dataCenterId: string;
+  resource: string;
+  kind: "gpu" | "cpu";
+  count: number;
+}
+
+/** What a placement takes of the stock. */
+export function heldBy(placement: PodPlacement): Held {
+  return placement.gpuTypeId !== undefined
+    ? {
+        dataCenterId: placement.dataCenterId,
+        resource: placement.gpuTypeId,
+        kind: "gpu",
+        count: placement.gpuCount ?? 1,
+      }
+    : {
+        dataCenterId: placement.dataCenterId,
+        resource: placement.cpuFlavorId ?? "",
+        kind: "cpu",
+        count: placement.vcpuCount ?? 0,
+      };
+}
+
+function same(a: Held | undefined, b: Held | undefined): boolean {
+  return a?.dataCenterId === b?.dataCenterId && a?.resource === b?.resource && a?.count === b?.count;
+}
+
+/**
+ * The stock one account's running pods hold (issue 22: a stopped pod's GPUs go back to the
+ * stock). A start or a create reserves first (`tryReserve`: it fails when the units are not
+ * free); every write of a pod then `sync`s, which releases what a stopped or deleted pod held and,
+ * for a running pod loaded from the state file, takes its units again: reservations are
+ * recomputed from the running pods when the file loads.
+ */
+export class PodReservations {
+  private readonly held = new Map<string, Held>();
+
+  constructor(private readonly capacity: Capacity) {}
+
+  /** Reserves a placement for a pod about to run; false (nothing taken) when the units are not free. */
+  tryReserve(podId: string, placement: PodPlacement): boolean {
+    const wanted = heldBy(placement);
+    if (same(this.held.get(podId), wanted)) return true;
+    if (!this.capacity.reserve(wanted.dataCenterId, wanted.resource, wanted.kind, wanted.count)) return false;
+    this.release(podId);
+    this.held.set(podId, wanted);
+    return true;
+  }
+
+  /** Makes the stock held match a pod's record: a running pod holds its placement, any other none. */
+  sync(pod: PodRecord): void {
+    const wanted = pod.status === "RUNNING" ? heldBy(pod.placement) : undefined;
+    if (same(this.held.get(pod.id), wanted)) return;
+    this.release(pod.id);
+    if (wanted) {
+      this.capacity.take(wanted.dataCenterId, wanted.resource, wanted.count);
+      this.held.set(pod.id, wanted);
+    }
+  }
+
+  /** Gives back what a pod holds. */
+  release(podId: string): void {
+    const held = this.held.get(podId);
+    if (!held) return;
+    this.capacity.release(held.dataCenterId, held.resource, held.count);
+    this.held.delete(podId);
+  }
+}

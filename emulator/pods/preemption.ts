@@ -1,0 +1,68 @@
+import type { FastifyInstance } from "fastify";
+import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
+import { Timer } from "../clock/scheduler";
+import type { ServerContext } from "../server/server-context";
+import { badField, notFound } from "../server/http-errors";
+import type { Account } from "../store/account";
+import { stopPod } from "./pod-lifecycle";
+import type { PodRecord } from "./pod-record";
+import { renderPodV1 } from "./pod-render";
+
+/*
+ * Preemption of interruptible pods (issue 22): the platform may stop an interruptible pod at any
+ * time to give its GPUs to someone else. The emulator does it on request
+ * (`POST /_emulator/pods/{id}/preempt`) and, with a preemption rate, by chance: once a platform
+ * minute each running interruptible pod is preempted with the probability that makes `rate` the
+ * chance of being preempted within a platform hour. The draws come from the account's own seeded
+ * stream (`seed` and the account, as the fault injector's), so a seed replays the same preemptions.
+ */
+
+/** How often the chance is drawn, in platform ms. */
+export const PREEMPTION_TICK_MS = 60_000;
+
+/** The chance per tick that gives `ratePerHour` per hour: 1 - (1 - rate)^(tick / hour). */
+export function chancePerTick(ratePerHour: number, tickMs = PREEMPTION_TICK_MS): number {
+  if (ratePerHour >= 1) return 1;
+  return 1 - (1 - ratePerHour) ** (tickMs / 3_600_000);
+}
+
+/** Preempts a running interruptible pod: EXITED, its GPUs back to the stock once written. */
+export function preempt(account: Account, pod: PodRecord): Promise<void> {
+  stopPod(account, pod, "preempted");
+  return account.pods.put(pod);
+}
+
+/** The admin route and, with a rate, the draws. */
+export function registerPreemption(app: FastifyInstance, ctx: ServerContext): void {
+  app.post<{ Params: { id: string } }>("/_emulator/pods/:id/preempt", { config: { admin: true } }, async (req) => {
+    const pod = req.account.pods.get(req.params.id);
+    if (!pod) throw notFound(`pod ${req.params.id} not found`);
+    if (!pod.interruptible)
+      throw badField("id", pod.id, "is not an interruptible pod: only interruptible pods are preempted");
+    if (pod.status !== "RUNNING") throw badField("id", pod.id, "is not running");
+    await preempt(req.account, pod);
+    return renderPodV1(pod, req.account, ctx.catalog);
+  });
+
+  const settings = ctx.preemption;
+  if (!settings || settings.ratePerHour <= 0) return;
+  const chance = chancePerTick(settings.ratePerHour);
+  const streams = new Map<string, () => number>();
+  const stream = (account: Account) => {
+    let random = streams.get(account.userId);
+    if (!random)
+      streams.set(account.userId, (random = seededRandom(deriveSeed(settings.seed, `${account.userId}/preemption`))));
+    return random;
+  };
+  const tick = new Timer(() => {
+    for (const account of ctx.store.accounts.values()) {
+      for (const pod of account.pods.values()) {
+        if (pod.interruptible && pod.status === "RUNNING" && stream(account)() < chance) {
+          preempt(account, pod).catch(() => undefined);
+        }
+      }
+    }
+    ctx.scheduler.after(tick, PREEMPTION_TICK_MS);
+  });
+  app.addHook("onReady", async () => ctx.scheduler.after(tick, PREEMPTION_TICK_MS));
+}

@@ -7,6 +7,7 @@ import type { Template } from "../handlers/handler-types";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import { EndpointRuntime, type RuntimeServices, type RuntimeSettings } from "../jobs/endpoint-runtime";
 import { WebhookSender } from "../jobs/webhooks";
+import type { QuotaCounts } from "../limits/management-quota";
 import type { RateBucket } from "../limits/rate-limiter";
 import { Collection, type CollectionHooks } from "./collection";
 import { COLLECTION_NAMES, type CollectionName, type CollectionRecord, type Collections } from "./collections";
@@ -50,6 +51,8 @@ export class Account implements Collections {
   readonly containerRegistryAuths: Collections["containerRegistryAuths"];
   readonly stats: AccountStats = emptyStats();
   readonly rateBuckets = new Map<string, RateBucket>();
+  /** The account's counts in each window of management API v2's quota. */
+  readonly quotaCounts: QuotaCounts = [];
   faults: readonly CompiledFaultRule[] = [];
   /** The account's stream of fault decisions (see `EmulatorOptions.seed`). */
   random: () => number = Math.random;
@@ -160,6 +163,7 @@ export class Account implements Collections {
     for (const runtime of this.runtimes.values()) runtime.dispose();
     this.runtimes.clear();
     this.rateBuckets.clear();
+    this.quotaCounts.length = 0;
     this.setFaults(this.deps.defaultFaults);
     resetStats(this.stats);
     return this.deps.persist();

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** The benchmarks, in the order they run. */
-export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale"] as const;
+export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale", "management"] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
 
@@ -24,6 +24,8 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --only LIST     comma-separated subset of ${BENCHMARKS.join(",")} (default: all)
                   scale: up, unchanged preview and destroy at 10, 100 and 500 resources against
                   the no-op baseline, with the curve drawn as scale.svg next to the report
+                  management: the client's management calls per second on v2 against v1, and
+                  bursts of 1,000 v2 calls against a quota of 50 a second (about 2 minutes)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,

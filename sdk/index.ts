@@ -23,6 +23,12 @@ export { CatalogV2 } from "./management/v2/catalog";
 export { ManagementV2 } from "./management/v2/management-v2";
 export { NetworkVolumesV2 } from "./management/v2/network-volumes";
 export { NetworkVolumesOnV2, volumeCreateToV2, volumeFromV2 } from "./management/v2-dialect/network-volumes";
+export {
+  parseRateLimit,
+  parseRateLimitPolicy,
+  type QuotaPolicyWindow,
+  type QuotaReading,
+} from "./rate-limit/rate-limit-headers";
 export * from "./retry-policy";
 export * from "./schemas";
 /** The management API v2 wire schemas and types (`V2.NetworkVolumeSchema`, `V2.NetworkVolume`, ...). */

@@ -77,7 +77,10 @@ export function managementSection(
         "time lost waiting past a window's end: the client learns a window's end from `t` (whole seconds) and from the first answer of a new window; see the notes.",
     },
   ];
-  const notes: string[] = [];
+  const cpuRatio = pairedRatio(dialects.get(V2)!.cpuMicros, v1.cpuMicros);
+  const notes: string[] = [
+    `Client CPU per call, v2 (quota off) over v1: ${format.ratio(cpuRatio)} (median of per-round ratios; below 1 means the v2 client spends less CPU per call). Calls per second also depend on the emulator process and on whatever else runs on the machine; CPU per call is the client's alone.`,
+  ];
   for (const [name, sample] of dialects) {
     if (sample.firstError !== undefined) notes.push(`${name}: first error: ${errorText(sample.firstError)}`);
   }

@@ -24,8 +24,11 @@ import type { QuotaPolicyWindow, QuotaReading } from "./rate-limit-headers";
  *   that window at once: its count is the answer's, and its end is bounded anew. This also pins
  *   the end of windows too short for `t` to tell anything (a one-second window always says
  *   `t=1`).
- * - Answers of requests sent before a window rolled over are used for the new window only when
- *   they prove they were counted in it (the rule above); the others were counted in the old one.
+ * - An answer of a request sent before a window rolled over and received after it may prove, by
+ *   the rule above, that it was counted in the new window: its count is then the new window's.
+ *   Otherwise it still counts against the new window, without its count: a slot lost at worst,
+ *   never one too many (a request held up past a window's end, on a busy machine, is counted in
+ *   the next one).
  * - Before the first answer, one request at a time (it brings the policy); an account without
  *   rate-limit headers is not paced at all.
  * - `Retry-After` on a 429 holds every request for that long.
@@ -162,6 +165,11 @@ export class QuotaTracker {
         // Counted in the current window (or a later one, whose end is later still).
         w.endsBy = Math.min(w.endsBy, endsBy);
         w.remaining = Math.min(w.remaining ?? remaining, remaining);
+      } else if (answer.status !== 429) {
+        // Sent before the window rolled over and answered after: counted in the old window or the
+        // new one, and nothing says which. It counts against the new one: a request short, at
+        // worst, instead of one too many.
+        w.remaining = Math.max(0, (w.remaining ?? 1) - 1);
       }
     }
   }

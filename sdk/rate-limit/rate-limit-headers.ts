@@ -37,7 +37,7 @@ export interface QuotaPolicyWindow {
 type HeaderValue = string | string[] | undefined;
 
 /** Parses `RateLimit`; an empty list when absent or unreadable. */
-export function parseRateLimit(value: HeaderValue): QuotaReading[] {
+export function parseRateLimit(value: string | string[] | undefined): QuotaReading[] {
   return namedMembers(value, "r", "t").map(([window, remaining, resetSeconds]) => ({
     window,
     remaining,
@@ -46,7 +46,7 @@ export function parseRateLimit(value: HeaderValue): QuotaReading[] {
 }
 
 /** Parses `RateLimit-Policy`; an empty list when absent or unreadable. */
-export function parseRateLimitPolicy(value: HeaderValue): QuotaPolicyWindow[] {
+export function parseRateLimitPolicy(value: string | string[] | undefined): QuotaPolicyWindow[] {
   return namedMembers(value, "q", "w").map(([window, quota, windowSeconds]) => ({ window, quota, windowSeconds }));
 }
 

@@ -153,16 +153,20 @@ describe("QuotaTracker: knowing when a window ends better than to the second", (
     expect(tracker.windowState("second")).toMatchObject({ remaining: 0, endsBy: 1_010 });
   });
 
-  it("after a window rolls over, uses an earlier request's answer only when it proves it was counted in the new one", () => {
+  it("after a window rolls over, counts an earlier request's answer against the new window, by its count when it proves it was counted there", () => {
     const tracker = primed({ second: [2, 1] }); // ends by 1,010
     const straddler: SendTicket = tracker.sent(900); // lowest count known then: 2
     const late: SendTicket = tracker.sent(905);
+    const refused: SendTicket = tracker.sent(906);
     expect(tracker.decide(1_010)).toEqual(SEND); // rolled over: 50 again
-    // Counted in the old window: 1 left there. Not news about the new one.
+    // 1 left: the old window's count, or the new one's after 49 others? Nothing tells; it takes a slot.
     tracker.answer(late, answer(1_020, { second: [1, 1] }));
-    expect(tracker.windowState("second")?.remaining).toBe(50);
-    // Counted in the new window (more left than when it was sent): 49 left in it.
-    tracker.answer(straddler, answer(1_030, { second: [49, 1] }));
     expect(tracker.windowState("second")?.remaining).toBe(49);
+    // A refusal was counted nowhere.
+    tracker.answer(refused, answer(1_021, { second: [0, 1] }, { status: 429, retryAfterMs: undefined }));
+    expect(tracker.windowState("second")?.remaining).toBe(49);
+    // More left than when it was sent: counted in the new window, which has 48 left.
+    tracker.answer(straddler, answer(1_030, { second: [48, 1] }));
+    expect(tracker.windowState("second")?.remaining).toBe(48);
   });
 });

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** The benchmarks, in the order they run. */
-export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale", "batch"] as const;
+export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale", "batch", "management"] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
 
@@ -34,6 +34,8 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   emulator's real rate limits, with and without injected 429s and lost answers,
                   and ours' memory at 10,000 and 100,000 jobs (about 15 minutes); a full
                   \`--only batch\` run replaces its own section of bench/RESULTS.md
+                  management: the client's management calls per second on v2 against v1, and
+                  bursts of 1,000 v2 calls against a quota of 50 a second (about 2 minutes)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,

@@ -5,6 +5,8 @@ import { REPO_ROOT } from "../scripts/pulumi-cli";
 import { BENCH_USAGE, type BenchFlags, parseBenchFlags } from "./bench-flags";
 import { CLIENT_FULL, CLIENT_QUICK, runClientBench } from "./client-bench";
 import { EMULATOR_FULL, EMULATOR_QUICK, runEmulatorBench } from "./emulator-bench";
+import { runManagementBench } from "./management-bench";
+import { MANAGEMENT_FULL, MANAGEMENT_QUICK } from "./management-settings";
 import { PULUMI_FULL, PULUMI_QUICK, type PulumiBenchSettings, runPulumiBench } from "./pulumi-bench";
 import { pulumiSection } from "./pulumi-report";
 import { benchPulumiCommand } from "./pulumi-stack";
@@ -44,6 +46,17 @@ function commandLine(args: readonly string[]): string {
 }
 
 async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pulumiVersion?: string }> {
+  const run = await runOneToFive(flags);
+  if (flags.only.includes("management")) {
+    log("6. management API v2: dialects and quota");
+    run.sections.push(await runManagementBench(flags.quick ? MANAGEMENT_QUICK : MANAGEMENT_FULL, log));
+    print(run.sections[run.sections.length - 1]!);
+  }
+  return run;
+}
+
+/** Benchmarks 1 to 5 (the Pulumi CLI is provided only when one of 3, 4 or 5 runs). */
+async function runOneToFive(flags: BenchFlags): Promise<{ sections: BenchSection[]; pulumiVersion?: string }> {
   const sections: BenchSection[] = [];
   const wants = (name: BenchFlags["only"][number]) => flags.only.includes(name);
   if (wants("client")) {

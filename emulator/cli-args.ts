@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { CapacitySettings } from "./capacity/capacity";
 import type { FaultRule } from "./faults/fault-rules";
+import { parseQuotaSpec } from "./limits/management-quota";
 import { ADDITIONAL_VALUE_OPTIONS, additionalValueProblem } from "./management/platform-options";
 import type { EmulatorOptions } from "./options";
 
@@ -20,6 +21,10 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --no-rate-limits            turn the spec's rate limits off
   --rate-limit-multiplier X   scale every base rate limit (default 1)
   --requests-per-worker N     requests_per_worker of the dynamic rate-limit rule (default 10)
+  --management-quota SPEC     management API v2's per-user quota: comma-separated NAME=QUOTA
+                              (NAME second, minute, hour or day) or NAME=QUOTA/SECONDS for a
+                              window of any length (default "minute=60,hour=3000,day=50000")
+  --no-management-quota       turn management API v2's quota off (no RateLimit headers, no 429)
   --fault-route PATTERN       route the --fault-* flags apply to, e.g. "GET /v2" (default: all)
   --fault-latency-ms MS       added latency
   --fault-jitter-ms MS        up to this much more latency, random
@@ -97,6 +102,17 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
         ...(multiplier !== undefined ? { multiplier } : {}),
         ...(perWorker !== undefined ? { requestsPerWorker: perWorker } : {}),
       };
+  if (values["no-management-quota"] && values["management-quota"] !== undefined) {
+    throw new CliUsageError("--management-quota and --no-management-quota: give one or the other");
+  }
+  if (values["no-management-quota"]) options.managementQuota = false;
+  else if (values["management-quota"] !== undefined) {
+    try {
+      options.managementQuota = parseQuotaSpec(values["management-quota"]);
+    } catch (error) {
+      throw new CliUsageError(`--management-quota ${(error as Error).message}`);
+    }
+  }
   const fault: FaultRule = {
     route: values["fault-route"] ?? "*",
     latencyMs: number("fault-latency-ms", values["fault-latency-ms"], whole, "must be a whole number of ms"),
@@ -189,6 +205,8 @@ function parse(args: string[]) {
       "no-rate-limits": { type: "boolean" },
       "rate-limit-multiplier": { type: "string" },
       "requests-per-worker": { type: "string" },
+      "management-quota": { type: "string" },
+      "no-management-quota": { type: "boolean" },
       "fault-route": { type: "string" },
       "fault-latency-ms": { type: "string" },
       "fault-jitter-ms": { type: "string" },

@@ -4,6 +4,7 @@ export { ManualClock, ScaledClock } from "./clock/clock";
 export type { Scheduler } from "./clock/scheduler";
 export type { FaultRule } from "./faults/fault-rules";
 export type { JobContext, JobHandler } from "./handlers/handler-types";
+export { DEFAULT_QUOTA_WINDOWS, parseQuotaSpec, type QuotaWindow } from "./limits/management-quota";
 export { DEFAULT_REQUESTS_PER_WORKER, RATE_LIMITS } from "./limits/rate-limit-table";
 export type { RateLimitSettings } from "./limits/rate-limiter";
 export { IMAGE_MODEL_IDS } from "./models/image-model";

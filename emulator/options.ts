@@ -1,6 +1,7 @@
 import type { EmulatorClock } from "./clock/clock";
 import type { FaultRule } from "./faults/fault-rules";
 import type { CapacitySettings } from "./capacity/capacity";
+import type { QuotaWindow } from "./limits/management-quota";
 import type { RateLimitSettings } from "./limits/rate-limiter";
 
 /** The API key accepted when none is configured (documented; use your own outside local tests). */
@@ -32,6 +33,12 @@ export interface EmulatorOptions {
   clock?: EmulatorClock;
   /** Rate limits of the spec: `false` turns them off; an object tunes them. Default on, as in the spec. */
   rateLimits?: boolean | Partial<RateLimitSettings>;
+  /**
+   * Management API v2's per-user quota (`RateLimit` / `RateLimit-Policy` on every authenticated
+   * v2 management answer, 429 above it): `false` turns it off; a list of windows replaces the
+   * default, the OpenAPI's example policy (60 a minute, 3,000 an hour, 50,000 a day).
+   */
+  managementQuota?: boolean | readonly QuotaWindow[];
   /** Fault rules every account starts with (runtime changes go through `/_emulator/faults`). */
   faults?: readonly FaultRule[];
   /**

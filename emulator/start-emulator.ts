@@ -5,6 +5,7 @@ import { type EmulatorClock, ManualClock, ScaledClock } from "./clock/clock";
 import { Scheduler } from "./clock/scheduler";
 import { compileFaultRule } from "./faults/fault-rules";
 import { loadHandlerFiles, TemplateRegistry } from "./handlers/template-registry";
+import { DEFAULT_QUOTA_WINDOWS, ManagementQuota } from "./limits/management-quota";
 import { DEFAULT_RATE_LIMIT_SETTINGS, RateLimiter, type RateLimitSettings } from "./limits/rate-limiter";
 import { Capacity, DEFAULT_CAPACITY } from "./capacity/capacity";
 import { PlatformCatalog } from "./management/platform-catalog";
@@ -102,10 +103,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     options.stateFile ? new StateFile(path.resolve(options.stateFile)) : undefined,
   );
   const limiter = new RateLimiter(clock, rateLimitSettings(options.rateLimits));
+  const quotaOption = options.managementQuota;
+  const quota = new ManagementQuota(clock, {
+    enabled: quotaOption !== false,
+    windows: Array.isArray(quotaOption) ? quotaOption : DEFAULT_QUOTA_WINDOWS,
+  });
   const app = buildServer({
     store,
     scheduler,
     limiter,
+    quota,
     templates,
     images,
     catalog,

@@ -50,6 +50,12 @@ export interface RunpodClientOptions {
    * to make a run's retry delays replayable.
    */
   random?: (() => number) | undefined;
+  /**
+   * Pace management requests on API v2 by the account's rate limit (the `RateLimit` headers of
+   * every answer), so a burst waits for a window to reset instead of running into 429s. Default
+   * true; `false` sends at once and relies on retrying 429s.
+   */
+  pacing?: boolean | undefined;
 }
 
 /** Options after defaults are applied. */
@@ -67,6 +73,8 @@ export interface ResolvedClientConfig {
   connections: number;
   /** Source of the retry jitter, uniform in [0, 1). */
   random: () => number;
+  /** Whether management requests on v2 are paced by the account's rate limit. */
+  pacing: boolean;
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
@@ -120,6 +128,7 @@ export function resolveClientConfig(
     retryMaxDelayMs: options.retryMaxDelayMs ?? 20_000,
     connections: options.connections ?? 64,
     random: options.random ?? Math.random,
+    pacing: options.pacing ?? true,
   };
 }
 

@@ -156,6 +156,38 @@ const API_ERROR_CLASSES: Partial<Record<RunpodErrorCode, typeof APIError>> = {
   server_error: InternalServerError,
 };
 
+/**
+ * A management request on API v2 was not sent: a window of the account's rate limit (per the
+ * platform's `RateLimit` headers) is spent, or a 429's `Retry-After` holds every request, until
+ * after the request's retry budget (`retryBudgetMs`) runs out. Same code as a 429
+ * (`rate_limited`); nothing reached the platform.
+ */
+export class QuotaExhaustedError extends RunpodError {
+  override name = "QuotaExhaustedError";
+  constructor(
+    readonly request: RequestInfo,
+    /** The spent window's name, e.g. `minute`; undefined when a 429's `Retry-After` holds requests. */
+    readonly window: string | undefined,
+    /** The window's quota, when the platform said it (`RateLimit-Policy`). */
+    readonly quota: number | undefined,
+    /** How long until requests may go again, in ms. */
+    readonly retryAfterMs: number,
+    /** What was left of the retry budget, in ms. */
+    readonly budgetLeftMs: number,
+  ) {
+    const of = quota === undefined ? "" : ` of ${quota} requests`;
+    const why =
+      window === undefined
+        ? "the platform's Retry-After holds requests"
+        : `the account's ${window} quota${of} is spent`;
+    super(
+      "rate_limited",
+      `${request.method} ${request.path}: not sent: ${why} for ${Math.ceil(retryAfterMs / 1000)} s more, beyond this ` +
+        `request's retry budget (${Math.max(0, Math.round(budgetLeftMs))} ms left; raise retryBudgetMs to wait longer)`,
+    );
+  }
+}
+
 /** The connection failed or was dropped before a complete answer arrived. */
 export class ConnectionError extends RunpodError {
   override name = "ConnectionError";

@@ -82,6 +82,12 @@ export {
   v1FieldName,
 } from "./management/v2-dialect/pod-translation";
 export { PodsOnV2, podMatchesFilters } from "./management/v2-dialect/pods";
+export {
+  parseRateLimit,
+  parseRateLimitPolicy,
+  type QuotaPolicyWindow,
+  type QuotaReading,
+} from "./rate-limit/rate-limit-headers";
 export * from "./retry-policy";
 export * from "./schemas";
 /** The management API v2 wire schemas and types (`V2.NetworkVolumeSchema`, `V2.NetworkVolume`, ...). */

@@ -15,6 +15,7 @@ import {
 import { EventStreamStatusError, type ServerSentEvent, streamEvents } from "./event-stream";
 import { type Exchange, exchange } from "./http-exchange";
 import { sleepUnlessAborted } from "./polling";
+import { type ManagementPacer, sharedPacer } from "./rate-limit/management-pacer";
 import { type AttemptOutcome, parseRetryAfter, retryDecision } from "./retry-policy";
 import { ErrorBodySchema } from "./schemas/job";
 import { fieldProblems } from "./schemas/validation";
@@ -45,6 +46,11 @@ export interface TransportRequest<T> {
   text?: boolean | undefined;
   /** The caller's per-call options: abort signal and timeout. */
   options?: CallOptions | undefined;
+  /**
+   * A management request (sent to `apiUrl`, which may equal `queueUrl`): on API v2 it is paced by
+   * the account's rate limit (sdk/rate-limit/). Job requests leave it unset.
+   */
+  management?: boolean | undefined;
 }
 
 /** undici's codes for "no answer within the timeout". */
@@ -90,6 +96,8 @@ export class Transport {
   /** Requests sent, attempts included (for tests and benchmarks). */
   attempts = 0;
   private headers: { key: string; value: Readonly<Record<string, string>> } | undefined;
+  /** The pacer of the account of the key last used (shared by every client of it in this process). */
+  private pacing: { key: string; pacer: ManagementPacer } | undefined;
 
   constructor(readonly config: ResolvedClientConfig) {
     this.dispatcher = new Agent({
@@ -106,14 +114,23 @@ export class Transport {
    * common first-attempt success runs through one async frame, `attempt` (issue 14).
    */
   send<T>(req: TransportRequest<T>): Promise<T> {
-    let headers: Readonly<Record<string, string>>;
+    let apiKey: string;
     try {
-      headers = this.headersFor(requireApiKey(this.config));
+      apiKey = requireApiKey(this.config);
     } catch (err) {
       return Promise.reject(err);
     }
+    const headers = this.headersFor(apiKey);
     const { origin, prefix } = splitBase(req.base);
-    return this.attempt(req, origin, requestPath(prefix, req), headers, 1, Date.now());
+    const paced = req.management === true && this.config.pacing && this.config.apiVersion === "v2";
+    const pacer = paced ? this.pacerFor(apiKey) : undefined;
+    return this.attempt(req, origin, requestPath(prefix, req), headers, 1, Date.now(), pacer);
+  }
+
+  /** The account's management pacer, looked up once per key. */
+  private pacerFor(apiKey: string): ManagementPacer {
+    if (this.pacing?.key !== apiKey) this.pacing = { key: apiKey, pacer: sharedPacer(this.config.apiUrl, apiKey) };
+    return this.pacing.pacer;
   }
 
   /** The headers of every request with this key, built once per key (undici only reads them). */
@@ -143,10 +160,14 @@ export class Transport {
     headers: Readonly<Record<string, string>>,
     attempt: number,
     started: number,
+    pacer: ManagementPacer | undefined,
   ): Promise<T> {
     const signal = req.options?.signal;
     if (signal?.aborted) throw new AbortError(requestInfo(req, path));
     const timeoutMs = req.options?.timeoutMs ?? this.config.timeoutMs;
+    // A paced request waits its turn within what is left of its retry budget (or fails without sending).
+    const budgetLeftMs = this.config.retryBudgetMs - (Date.now() - started);
+    const ticket = pacer && (await pacer.acquire(requestInfo(req, path), budgetLeftMs, signal));
     this.attempts++;
     let answer: Exchange;
     try {
@@ -162,22 +183,25 @@ export class Transport {
         timeoutMs,
       });
     } catch (err) {
+      if (ticket) pacer!.failed(ticket);
       const info = requestInfo(req, path);
       if (signal?.aborted) throw new AbortError(info);
       const code = (err as { code?: string }).code ?? "";
       if (TIMEOUT_CODES.has(code)) {
         const timeout = new TimeoutError(info, timeoutMs);
-        return this.retry(req, origin, path, headers, attempt, started, { kind: "timeout" }, timeout);
+        return this.retry(req, origin, path, headers, attempt, started, { kind: "timeout" }, timeout, pacer);
       }
       const maybeDelivered = !NOT_DELIVERED_CODES.has(code);
       const error = new ConnectionError(info, maybeDelivered, err);
-      return this.retry(req, origin, path, headers, attempt, started, { kind: "connection", maybeDelivered }, error);
+      const outcome = { kind: "connection", maybeDelivered } as const;
+      return this.retry(req, origin, path, headers, attempt, started, outcome, error, pacer);
     }
-    const { status, text } = answer;
+    const { status, headers: responseHeaders, text } = answer;
+    if (ticket) pacer!.answered(ticket, status, responseHeaders);
     if (status >= 200 && status < 300) return parseSuccess(req, path, status, text);
     const error = errorOfAnswer(requestInfo(req, path), answer);
-    const retryAfterMs = error.retryAfterMs;
-    return this.retry(req, origin, path, headers, attempt, started, { kind: "response", status, retryAfterMs }, error);
+    const outcome = { kind: "response", status, retryAfterMs: error.retryAfterMs } as const;
+    return this.retry(req, origin, path, headers, attempt, started, outcome, error, pacer);
   }
 
   /**
@@ -217,6 +241,7 @@ export class Transport {
     started: number,
     outcome: AttemptOutcome,
     failure: RunpodError,
+    pacer: ManagementPacer | undefined,
   ): Promise<T> {
     const { maxAttempts, retryBudgetMs, retryBaseDelayMs, retryMaxDelayMs, random } = this.config;
     const decision = retryDecision(
@@ -228,7 +253,7 @@ export class Transport {
     if (!decision.retry) throw failure;
     if (!(await sleepUnlessAborted(decision.delayMs, req.options?.signal)))
       throw new AbortError(requestInfo(req, path));
-    return this.attempt(req, origin, path, headers, attempt + 1, started);
+    return this.attempt(req, origin, path, headers, attempt + 1, started, pacer);
   }
 
   /** Closes pooled connections. */

@@ -10,6 +10,8 @@ export interface AccountStats {
   byRoute: Map<string, number>;
   /** Requests refused with 429 by the spec's rate limits (not by fault injection). */
   rateLimited: number;
+  /** Requests refused with 429 by management API v2's per-user quota. */
+  managementQuotaRefused: number;
   /** Requests being handled now (answer not yet sent or abandoned). */
   inFlight: number;
   /** The most requests ever in flight at once (a client's concurrency, e.g. under `pulumi up --parallel`). */
@@ -24,6 +26,7 @@ export function emptyStats(): AccountStats {
     requests: 0,
     byRoute: new Map(),
     rateLimited: 0,
+    managementQuotaRefused: 0,
     inFlight: 0,
     peakInFlight: 0,
     faults: emptyFaultStats(),
@@ -36,6 +39,7 @@ export function resetStats(stats: AccountStats): void {
   stats.requests = 0;
   stats.byRoute.clear();
   stats.rateLimited = 0;
+  stats.managementQuotaRefused = 0;
   stats.peakInFlight = stats.inFlight;
   Object.assign(stats.faults, emptyFaultStats());
   Object.assign(stats.webhooks, emptyWebhookStats());
@@ -55,6 +59,7 @@ export function renderStats(userId: string, stats: AccountStats) {
     userId,
     requests: { total: stats.requests, byRoute: Object.fromEntries(stats.byRoute) },
     rateLimited: stats.rateLimited,
+    managementQuotaRefused: stats.managementQuotaRefused,
     inFlight: stats.inFlight,
     peakInFlight: stats.peakInFlight,
     faults: { ...stats.faults },

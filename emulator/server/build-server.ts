@@ -103,7 +103,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const problems = isManagementV2Path(route.url);
     route.config = { ...(route.config ?? {}), statKey: `${method} ${route.url}`, ...(problems ? { problems } : {}) };
   });
-  app.addHook("onRequest", createRequestHook(ctx.store, ctx.limiter));
+  app.addHook("onRequest", createRequestHook(ctx.store, ctx.limiter, ctx.quota));
   app.addHook("onSend", loseChosenAnswers);
 
   // JSON only. An empty body with a JSON content type is "no body" (the Python SDK posts

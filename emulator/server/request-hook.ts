@@ -1,11 +1,13 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { countRequest } from "../admin/stats";
 import { injectFaults } from "../faults/fault-injector";
+import type { ManagementQuota } from "../limits/management-quota";
 import type { RateLimiter } from "../limits/rate-limiter";
 import type { Account } from "../store/account";
 import type { EmulatorStore } from "../store/emulator-store";
 import { bearerKey } from "./auth";
 import { sendError } from "./http-errors";
+import { chargeManagementQuota, chargesManagementQuota } from "./quota-answer";
 import "./fastify-types";
 
 const MISSING_KEY = {
@@ -16,10 +18,11 @@ const WRONG_KEY = { error: "unauthorized", message: "the API key is not valid fo
 
 /**
  * The one `onRequest` hook, in order: request id header; bearer authentication (spec
- * "Authentication": a missing or wrong key is a 401); per-account counters; fault injection;
- * the spec's rate limits. Callback style, so the common path adds no promise.
+ * "Authentication": a missing or wrong key is a 401); per-account counters; management API v2's
+ * per-user quota (before faults, as a gateway would count it); fault injection; the spec's rate
+ * limits. Callback style, so the common path adds no promise.
  */
-export function createRequestHook(store: EmulatorStore, limiter: RateLimiter) {
+export function createRequestHook(store: EmulatorStore, limiter: RateLimiter, quota: ManagementQuota) {
   return function onRequest(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     reply.header("x-request-id", req.id);
     const config = req.routeOptions.config;
@@ -39,6 +42,7 @@ export function createRequestHook(store: EmulatorStore, limiter: RateLimiter) {
       return;
     }
     countRequest(account.stats, config.statKey ?? "(no route)", reply.raw);
+    if (quota.settings.enabled && chargesManagementQuota(req) && !chargeManagementQuota(quota, account, reply)) return;
     if (account.faults.length === 0) {
       rateLimit(account, limiter, req, reply, done);
       return;

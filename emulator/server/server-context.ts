@@ -3,6 +3,7 @@ import type { Capacity } from "../capacity/capacity";
 import type { Scheduler } from "../clock/scheduler";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import type { PlatformCatalog } from "../management/platform-catalog";
+import type { ManagementQuota } from "../limits/management-quota";
 import type { RateLimiter } from "../limits/rate-limiter";
 import type { ImageStore } from "../models/image-model";
 import type { EmulatorStore } from "../store/emulator-store";
@@ -16,6 +17,8 @@ export interface ServerContext {
   store: EmulatorStore;
   scheduler: Scheduler;
   limiter: RateLimiter;
+  /** Management API v2's per-user quota. */
+  quota: ManagementQuota;
   templates: TemplateRegistry;
   images: ImageStore;
   /** GPU types, data centers, CUDA versions and CPU flavors the emulated platform knows. */

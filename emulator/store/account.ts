@@ -16,6 +16,7 @@ import type { TemplateRecord } from "../management/template-record-schema";
 import { WebhookSender } from "../jobs/webhooks";
 import type { PlatformCatalog } from "../management/platform-catalog";
 import { PodReservations } from "../pods/pod-reservations";
+import type { QuotaCounts } from "../limits/management-quota";
 import type { RateBucket } from "../limits/rate-limiter";
 import { Collection, type CollectionHooks } from "./collection";
 import { COLLECTION_NAMES, type CollectionName, type CollectionRecord, type Collections } from "./collections";
@@ -77,6 +78,8 @@ export class Account implements Collections {
   readonly reservations: PodReservations;
   readonly stats: AccountStats = emptyStats();
   readonly rateBuckets = new Map<string, RateBucket>();
+  /** The account's counts in each window of management API v2's quota. */
+  readonly quotaCounts: QuotaCounts = [];
   faults: readonly CompiledFaultRule[] = [];
   /** The account's stream of fault decisions (see `EmulatorOptions.seed`). */
   random: () => number = Math.random;
@@ -251,6 +254,7 @@ export class Account implements Collections {
     for (const balancer of this.balancers.values()) balancer.dispose();
     this.balancers.clear();
     this.rateBuckets.clear();
+    this.quotaCounts.length = 0;
     this.setFaults(this.deps.defaultFaults);
     resetStats(this.stats);
     return this.deps.persist();

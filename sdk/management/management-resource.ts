@@ -26,7 +26,7 @@ export function sendOnVersion<U>(
 ): Promise<U> {
   const talks = transport.config.apiVersion;
   if (talks !== version) return Promise.reject(new UnsupportedOperationError(operation, talks));
-  return transport.send({ ...req, base: transport.config.apiUrl });
+  return transport.send({ ...req, base: transport.config.apiUrl, management: true });
 }
 
 /** A list query value as the v2 API takes it: arrays comma-separated (OpenAPI `style: form, explode: false`). */

@@ -11,11 +11,20 @@ import { fullFormats } from "ajv-formats/dist/formats";
  */
 const DOC_FILE = path.join(__dirname, "fixtures/management-api-v2.openapi.json");
 
-type Response = { $ref?: string; content?: Record<string, { schema?: unknown }> };
+type Header = { $ref?: string; schema?: unknown };
+type Response = {
+  $ref?: string;
+  content?: Record<string, { schema?: unknown }>;
+  headers?: Record<string, Header>;
+};
 type Operation = { responses?: Record<string, Response> };
 type Doc = {
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown>; responses?: Record<string, Response> };
+  components: {
+    schemas: Record<string, unknown>;
+    responses?: Record<string, Response>;
+    headers?: Record<string, Header>;
+  };
 };
 
 const doc = JSON.parse(readFileSync(DOC_FILE, "utf8")) as Doc;
@@ -73,4 +82,51 @@ export function v2ResponseProblems(method: string, template: string, status: num
   return (validate.errors ?? []).map(
     (e) => `${e.instancePath || "(root)"} ${e.message ?? ""} ${JSON.stringify(e.params)}`,
   );
+}
+
+/** The response the OpenAPI documents for an operation and status (`default` when the status has none). */
+function documentedResponse(method: string, template: string, status: number): Response | string {
+  const operation = doc.paths[template]?.[method.toLowerCase()];
+  if (!operation) return `${method} ${template} is not an operation of the v2 OpenAPI`;
+  let response = operation.responses?.[String(status)] ?? operation.responses?.default;
+  if (response?.$ref) response = doc.components.responses?.[response.$ref.split("/").pop()!];
+  return response ?? `${method} ${template} documents no ${status} answer`;
+}
+
+/**
+ * Problems of an answer's headers against those the OpenAPI documents for `method` `template`
+ * and `status`: each documented header in `required` must be present, and every documented header
+ * present must match its schema (a header's text read as the schema's type: `Retry-After` is an
+ * integer, `RateLimit` a string). Header names are matched without regard to case.
+ */
+export function v2HeaderProblems(
+  method: string,
+  template: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  required: readonly string[] = [],
+): string[] {
+  const response = documentedResponse(method, template, status);
+  if (typeof response === "string") return [response];
+  const problems: string[] = [];
+  const documented = new Map(Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), h]));
+  for (const name of required) {
+    if (!documented.has(name.toLowerCase())) problems.push(`${status} documents no header ${name}`);
+    else if (headers[name.toLowerCase()] === undefined) problems.push(`header ${name} is missing`);
+  }
+  for (const [name, declared] of documented) {
+    const raw = headers[name];
+    if (raw === undefined) continue;
+    const header = declared.$ref ? doc.components.headers?.[declared.$ref.split("/").pop()!] : declared;
+    const schema = header?.schema as { $ref?: string; type?: string } | undefined;
+    if (!schema) continue;
+    const text = Array.isArray(raw) ? raw.join(", ") : raw;
+    const resolved = schema.$ref
+      ? (doc.components.schemas[schema.$ref.split("/").pop()!] as { type?: string })
+      : schema;
+    const value = resolved.type === "integer" && /^-?\d+$/.test(text) ? Number(text) : text;
+    const validate = schema.$ref ? validatorOf(schema.$ref) : ajv.compile(schema);
+    if (!validate(value)) problems.push(`header ${name}: ${JSON.stringify(text)} ${ajv.errorsText(validate.errors)}`);
+  }
+  return problems;
 }

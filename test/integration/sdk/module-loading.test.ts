@@ -61,4 +61,27 @@ describe("what the built package loads", () => {
     );
     expect(out).toEqual({ result: "loading", undici: true, undiciIndex: false, zod: true });
   });
+
+  it("a v2 client reads the rate-limit headers with structured-headers' CommonJS build", async () => {
+    const sdk = JSON.stringify(path.join(REPO_ROOT, "dist", "sdk"));
+    const out = await inFreshProcess(
+      report(`
+        const { parseRateLimit, RunpodClient } = require(${sdk});
+        const client = new RunpodClient({ apiKey: "loading-it", apiUrl: process.env.API_URL });
+        await client.networkVolumes.list();
+        await client.networkVolumes.list();
+        await client.close();
+        const result = {
+          parsed: parseRateLimit('"minute";r=58;t=60'),
+          files: Object.keys(require.cache)
+            .filter((f) => f.includes("structured-headers"))
+            .map((f) => f.slice(f.lastIndexOf("structured-headers"))),
+        };`),
+      { API_URL: emulator.apiUrlV2 },
+    );
+    expect(out.result).toEqual({
+      parsed: [{ window: "minute", remaining: 58, resetSeconds: 60 }],
+      files: [path.join("structured-headers", "cjs", "index.cjs")],
+    });
+  });
 });

@@ -1,16 +1,24 @@
 import type { ContainerRegistryAuthArgs } from "./container-registry-auth";
 import type { NetworkVolumeArgs } from "./network-volume";
+import type { PodArgs } from "./pod";
 import type { RunpodResourceType } from "./runpod-resource";
 import type { ServerlessEndpointArgs } from "./serverless-endpoint";
 import type { TemplateArgs } from "./template";
 
 /**
- * How each input property changes a deployed resource: in place, or by replacement. The tables
- * below are the single source for `diff`, the README's replace/update table and the tests.
+ * How each input property changes a deployed resource: in place, through a reset, or by
+ * replacement. The tables below are the single source for `diff`, the README's replace/update
+ * table and the tests.
  */
 export interface FieldRule {
   /** A change replaces the resource instead of updating it. */
   replaces?: boolean;
+  /**
+   * A change updates the same resource, but through an update that restarts what runs and wipes
+   * its local disk (a pod's reset update on v1, its `PATCH` on v2); the preview says so. Never
+   * together with `replaces`.
+   */
+  resets?: boolean;
   /** Arrays only: whether order is meaningful (a reorder is an update). Default true. */
   ordered?: boolean;
 }
@@ -41,6 +49,8 @@ export interface ResourceArgsByType {
   Template: TemplateArgs;
   /** {@link ContainerRegistryAuthArgs}. */
   ContainerRegistryAuth: ContainerRegistryAuthArgs;
+  /** {@link PodArgs}. */
+  Pod: PodArgs;
 }
 
 /** NetworkVolume inputs. `size` may only grow (checked in `check`). */
@@ -110,6 +120,63 @@ export const CONTAINER_REGISTRY_AUTH_FIELDS: FieldTable<ContainerRegistryAuthArg
   password: { replaces: true },
 };
 
+/** A field a pod's update input carries, and which the platform applies by replacing the container. */
+const RESETS: FieldRule = { resets: true };
+/** A field the pod update input cannot carry: the pod's placement and machine are fixed at creation. */
+const FIXED: FieldRule = { replaces: true };
+
+/**
+ * Pod inputs (OpenAPI v1 `PodCreateInput`, plus v2's `startSsh`/`startJupyter`/`minCudaVersion`
+ * and `desiredStatus`). `name` and `locked` update in place (`PATCH`), `desiredStatus` stops or
+ * starts the same pod; the rest of `PodUpdateInput` updates through the reset update on v1 and
+ * `PATCH` on v2, both of which replace the running container and wipe its container disk (the pod
+ * volume and a network volume keep their data). What the update input cannot carry (the machine:
+ * GPU or CPU type and count, cloud, data centers, spot, the network volume, the template, and the
+ * filters and switches that only choose a machine at creation) replaces the pod.
+ */
+export const POD_FIELDS: FieldTable<PodArgs> = {
+  name: {},
+  locked: {},
+  desiredStatus: {},
+  imageName: RESETS,
+  env: RESETS,
+  // Exposed ports are a set, as for templates.
+  ports: { resets: true, ordered: false },
+  containerDiskInGb: RESETS,
+  volumeInGb: RESETS,
+  volumeMountPath: RESETS,
+  dockerEntrypoint: RESETS,
+  dockerStartCmd: RESETS,
+  containerRegistryAuthId: RESETS,
+  globalNetworking: RESETS,
+  templateId: FIXED,
+  computeType: FIXED,
+  cloudType: FIXED,
+  // Priority lists: their order chose the machine, which is fixed once the pod is placed.
+  gpuTypeIds: FIXED,
+  gpuTypePriority: FIXED,
+  gpuCount: FIXED,
+  cpuFlavorIds: FIXED,
+  cpuFlavorPriority: FIXED,
+  vcpuCount: FIXED,
+  dataCenterIds: { replaces: true, ordered: false },
+  dataCenterPriority: FIXED,
+  countryCodes: { replaces: true, ordered: false },
+  allowedCudaVersions: { replaces: true, ordered: false },
+  minCudaVersion: FIXED,
+  interruptible: FIXED,
+  networkVolumeId: FIXED,
+  supportPublicIp: FIXED,
+  minRAMPerGPU: FIXED,
+  minVCPUPerGPU: FIXED,
+  minDiskBandwidthMBps: FIXED,
+  minDownloadMbps: FIXED,
+  minUploadMbps: FIXED,
+  // What happens once, when the pod is created (v2): an SSH key or a Jupyter password injected.
+  startSsh: FIXED,
+  startJupyter: FIXED,
+};
+
 /**
  * Every resource type's field table, by type name. Typed over {@link RunpodResourceType}, so a
  * new resource (Pod) adds its `Args` to {@link ResourceArgsByType} and one table here, and
@@ -120,4 +187,5 @@ export const FIELD_RULES: { readonly [T in RunpodResourceType]: FieldTable<Resou
   ServerlessEndpoint: SERVERLESS_ENDPOINT_FIELDS,
   Template: TEMPLATE_FIELDS,
   ContainerRegistryAuth: CONTAINER_REGISTRY_AUTH_FIELDS,
+  Pod: POD_FIELDS,
 };

@@ -10,6 +10,7 @@
  */
 export { containerRegistryAuthProvider as registryAuth } from "./container-registry-auth-provider";
 export { networkVolumeProvider as volume } from "./network-volume-provider";
+export { podProvider as pod } from "./pod-provider";
 export { configureProvider as configure } from "./provider-config";
 export { serverlessEndpointProvider as endpoint } from "./serverless-endpoint-provider";
 export { templateProvider as template } from "./template-provider";

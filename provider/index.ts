@@ -5,10 +5,12 @@ export {
   type FieldRule,
   type FieldTable,
   NETWORK_VOLUME_FIELDS,
+  POD_FIELDS,
   SERVERLESS_ENDPOINT_FIELDS,
   TEMPLATE_FIELDS,
 } from "./field-rules";
 export { NetworkVolume, type NetworkVolumeArgs } from "./network-volume";
+export { Pod, type PodArgs, type PodDesiredStatus } from "./pod";
 export { ServerlessEndpoint, type ServerlessEndpointArgs } from "./serverless-endpoint";
 export { Template, type TemplateArgs } from "./template";
 export type {
@@ -17,6 +19,7 @@ export type {
   CudaVersion,
   DataCenterId,
   GpuTypeId,
+  PodCpuFlavorId,
   ScalerType,
   TemplateCategory,
 } from "../sdk/schemas/platform-enums";

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import {
   PLATFORM_VALUE_FIELDS,
   PLATFORM_VALUE_LABELS,
+  RESOURCE_KNOWN_VALUES,
   suggestionText,
   unknownPlatformValues,
 } from "../sdk/schemas/known-values";
@@ -26,7 +27,7 @@ export function platformValueWarnings(
   inputs: Readonly<Record<string, unknown>>,
   secret: ReadonlySet<string> = new Set(),
 ): string[] {
-  const warnings = unknownPlatformValues(PLATFORM_VALUE_FIELDS[type], inputs).map(
+  const warnings = unknownPlatformValues(PLATFORM_VALUE_FIELDS[type], inputs, RESOURCE_KNOWN_VALUES[type]).map(
     ({ field, value, kind, suggestions }) => {
       const [name, index] = field.split(".");
       const at = index === undefined ? field : `${name}[${index}]`;

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 
 /** The resources of this package, by type name (the `<type>` of `pulumi-nodejs:dynamic/runpod:<type>`). */
-export type RunpodResourceType = "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth";
+export type RunpodResourceType = "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth" | "Pod";
 
 /** The key of each resource's provider in `runpod-iac/impl`. */
 const IMPL_KEYS: Record<RunpodResourceType, string> = {
@@ -9,6 +9,7 @@ const IMPL_KEYS: Record<RunpodResourceType, string> = {
   ServerlessEndpoint: "endpoint",
   Template: "template",
   ContainerRegistryAuth: "registryAuth",
+  Pod: "pod",
 };
 
 /** The engine-visible type token of a resource (DESIGN.md "Contracts users rely on"). */

@@ -1,4 +1,10 @@
-import { CPU_FLAVOR_IDS, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS } from "./platform-enums";
+import {
+  CPU_FLAVOR_IDS,
+  CUDA_VERSIONS,
+  DATA_CENTER_IDS,
+  GPU_TYPE_IDS,
+  POD_ONLY_CPU_FLAVOR_IDS,
+} from "./platform-enums";
 import { type FieldProblem, renderValue } from "./validation";
 
 /**
@@ -46,10 +52,21 @@ export const PLATFORM_VALUE_FIELDS = {
     cpuFlavorIds: "cpuFlavor",
   },
   NetworkVolume: { dataCenterId: "dataCenter" },
-  // A pod's CPU flavors are not here: pods also rent the memory-optimized cpu3m and cpu5m, which
-  // the snapshot of `cpuFlavorIds` (the endpoints' four) does not hold; the catalog judges them.
-  Pod: { gpuTypeIds: "gpuType", dataCenterIds: "dataCenter", allowedCudaVersions: "cudaVersion" },
+  // A pod's CPU flavors are judged with `RESOURCE_KNOWN_VALUES.Pod` added: pods also rent the
+  // memory-optimized cpu3m and cpu5m, which the snapshot of `cpuFlavorIds` (the endpoints' four) lacks.
+  Pod: {
+    gpuTypeIds: "gpuType",
+    dataCenterIds: "dataCenter",
+    allowedCudaVersions: "cudaVersion",
+    minCudaVersion: "cudaVersion",
+    cpuFlavorIds: "cpuFlavor",
+  },
 } as const satisfies Record<string, Record<string, PlatformValueKind>>;
+
+/** Values one kind of resource knows besides the snapshot: a pod's pod-only CPU flavors. */
+export const RESOURCE_KNOWN_VALUES: Readonly<
+  Partial<Record<keyof typeof PLATFORM_VALUE_FIELDS, AdditionalPlatformValues>>
+> = { Pod: { cpuFlavor: POD_ONLY_CPU_FLAVOR_IDS } };
 
 /** Lower-case, whitespace removed: the key under which a whitespace or case variant meets its original. */
 function looseKey(value: string): string {

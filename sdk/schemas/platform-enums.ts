@@ -135,6 +135,14 @@ export type KnownCpuFlavorId = (typeof CPU_FLAVOR_IDS)[number];
 /** A CPU flavor id: one this release knows (completed by editors) or a newer one the platform added. */
 export type CpuFlavorId = KnownCpuFlavorId | AnyOtherString;
 
+/**
+ * CPU flavors only pods rent: the memory-optimized `cpu3m` and `cpu5m` (OpenAPI v1
+ * `PodCreateInput.cpuFlavorIds`), which serverless endpoints cannot use.
+ */
+export const POD_ONLY_CPU_FLAVOR_IDS = ["cpu3m", "cpu5m"] as const;
+/** A CPU flavor of a pod: one of the endpoints' flavors, a pod-only one, or a newer one the platform added. */
+export type PodCpuFlavorId = KnownCpuFlavorId | (typeof POD_ONLY_CPU_FLAVOR_IDS)[number] | AnyOtherString;
+
 /** Kinds of worker compute. */
 export const COMPUTE_TYPES = ["GPU", "CPU"] as const;
 /** `GPU` or `CPU`. */

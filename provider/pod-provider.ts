@@ -1,0 +1,174 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { z } from "zod";
+import type { RunpodClient } from "../sdk/client";
+import type { PodReadOptions } from "../sdk/management/neutral-api";
+import { type Pod, type PodCreateInput, PodCreateInputSchema, type PodUpdateInput } from "../sdk/schemas";
+import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
+import { createOnce } from "./create-once";
+import { diffInputs } from "./diff-inputs";
+import { warnOnResource } from "./engine-notice";
+import { PartialCreateError } from "./errors";
+import { POD_FIELDS } from "./field-rules";
+import { findOwnResource } from "./own-resource";
+import { envToSend, lockProblem, planPodUpdate, POD_INPUT_KEYS, podOutputs, resetNotice } from "./pod-state";
+import { pick } from "./property-values";
+import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
+import { configuredApiVersion, configureProvider, providerClient } from "./provider-config";
+
+type Props = Record<string, unknown>;
+
+/** Inputs as the provider sees them after `check`: the create input, the status, `adoptId`. */
+const PodInputsSchema = PodCreateInputSchema.extend({
+  desiredStatus: z.enum(["RUNNING", "EXITED"], { error: "must be RUNNING or EXITED" }),
+  adoptId: z.string().optional(),
+});
+
+// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof PodInputsSchema, typeof POD_FIELDS>>;
+
+/** Every input but the status goes into the create. */
+const CREATE_KEYS = POD_INPUT_KEYS.filter((k) => k !== "desiredStatus");
+/** v1 reports a pod's network volume only when asked; v2 always does. */
+const READ: PodReadOptions = { includeNetworkVolume: true };
+
+const computeTypeOf = (pod: Pod) => (pod.cpuFlavorId ? "CPU" : "GPU");
+
+/** Carries out an in-place change (rename, lock, reset fields, stop or start), in the order a lock needs. */
+async function applyChanges(client: RunpodClient, id: string, olds: Props, news: Props): Promise<Pod> {
+  const plan = planPodUpdate(olds, news);
+  if (Object.keys(plan.inPlaceFirst).length > 0) await client.pods.updateInPlace(id, plan.inPlaceFirst);
+  if (plan.reset.length > 0) {
+    const body = pick(news, plan.reset) as PodUpdateInput;
+    if (body.env !== undefined) body.env = envToSend(body.env, (await client.pods.get(id)).env, olds.env);
+    await client.pods.update(id, body);
+  }
+  if (plan.status === "stop") await client.pods.stop(id);
+  if (plan.status === "start") await client.pods.start(id);
+  if (plan.lockAfter) await client.pods.updateInPlace(id, { locked: true });
+  return client.pods.get(id, READ);
+}
+
+/** Brings an existing pod (adopted, or left by a lost create) to the inputs, recording it in state even if that fails. */
+async function converge(client: RunpodClient, found: Pod, inputs: Props): Promise<dynamic.CreateResult> {
+  const current = podOutputs(found, inputs);
+  try {
+    return { id: found.id, outs: podOutputs(await applyChanges(client, found.id, current, inputs), inputs) };
+  } catch (err) {
+    throw new PartialCreateError(found.id, current, err);
+  }
+}
+
+async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Promise<dynamic.CreateResult> {
+  const found = await fetchForAdoption((id) => client.pods.get(id, READ), adoptId, "pod");
+  const wanted = (inputs.computeType as string | undefined) ?? "GPU";
+  if (computeTypeOf(found) !== wanted)
+    throw immutableMismatch(adoptId, "pod", "computeType", computeTypeOf(found), wanted);
+  const gpuCount = inputs.gpuCount ?? 1;
+  if (found.gpu?.count !== undefined && wanted === "GPU" && found.gpu.count !== gpuCount) {
+    throw immutableMismatch(adoptId, "pod", "gpuCount", found.gpu.count, gpuCount);
+  }
+  const volume = found.networkVolume?.id;
+  if (inputs.networkVolumeId !== undefined && volume !== inputs.networkVolumeId) {
+    throw immutableMismatch(adoptId, "pod", "networkVolumeId", volume ?? "none", inputs.networkVolumeId);
+  }
+  return converge(client, found, inputs);
+}
+
+/** Finds a pod this stack created but never heard back about: same auto-name and compute type (create-once.ts). */
+function findOwnPod(client: RunpodClient, inputs: Props, fresh: boolean): Promise<Pod | undefined> {
+  const computeType = (inputs.computeType as string | undefined) ?? "GPU";
+  return findOwnResource(
+    {
+      owner: client,
+      kind: "pods",
+      list: () => client.pods.list(),
+      get: (id) => client.pods.get(id, READ),
+      matches: (p) => p.name === inputs.name && computeTypeOf(p) === computeType && p.desiredStatus !== "TERMINATED",
+      what: `${computeType} pods named ${JSON.stringify(inputs.name)}`,
+    },
+    fresh,
+  );
+}
+
+/** The version the provider talks, or undefined when the URL names none (`check` reports that). */
+function versionOrUndefined() {
+  try {
+    return configuredApiVersion();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The dynamic provider implementation of `Pod`. */
+export const podProvider = {
+  configure: configureProvider,
+
+  async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
+    const inputs: Props = { ...news, desiredStatus: news.desiredStatus ?? "RUNNING" };
+    const failures = [
+      ...schemaFailures(PodInputsSchema, inputs),
+      ...adoptIdFailures(inputs),
+      ...versionFailures("pod", inputs),
+    ];
+    if (inputs.imageName === undefined && inputs.templateId === undefined && inputs.adoptId === undefined) {
+      failures.push({
+        property: "imageName",
+        reason: "is required: give the image the pod runs (or a templateId that names one)",
+      });
+    }
+    const locked = lockProblem(olds, inputs);
+    if (locked) failures.push({ property: "locked", reason: `true: ${locked}` });
+    return { inputs, failures };
+  },
+
+  async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+    const notice = resetNotice(olds, news, versionOrUndefined());
+    if (notice && typeof news.__urn === "string") await warnOnResource(news.__urn, notice);
+    return diffInputs(olds, news, POD_FIELDS);
+  },
+
+  async create(inputs: Props): Promise<dynamic.CreateResult> {
+    const client = await providerClient();
+    if (typeof inputs.adoptId === "string") return adopt(client, inputs, inputs.adoptId);
+    const body = pick(inputs, CREATE_KEYS) as PodCreateInput;
+    // A locked pod cannot be stopped: one meant to be stopped is locked after the stop.
+    const stopFirst = inputs.desiredStatus === "EXITED";
+    if (stopFirst) delete body.locked;
+    const { resource, existed } = await createOnce({
+      find: inputs.__autoNamed === true ? (fresh) => findOwnPod(client, inputs, fresh) : undefined,
+      create: () => client.pods.create(body),
+    });
+    if (existed) return converge(client, resource, inputs);
+    if (!stopFirst) return { id: resource.id, outs: podOutputs(resource, inputs) };
+    try {
+      await client.pods.stop(resource.id);
+      if (inputs.locked === true) await client.pods.updateInPlace(resource.id, { locked: true });
+      return { id: resource.id, outs: podOutputs(await client.pods.get(resource.id, READ), inputs) };
+    } catch (err) {
+      throw new PartialCreateError(resource.id, podOutputs(resource, { ...inputs, desiredStatus: "RUNNING" }), err);
+    }
+  },
+
+  async read(id: string, props: Props): Promise<dynamic.ReadResult> {
+    const client = await providerClient();
+    return readOrGone(
+      () => client.pods.get(id, READ),
+      (pod) => {
+        // A terminated pod is gone: the engine drops it from state, and the next `up` creates it again.
+        if (pod.desiredStatus === "TERMINATED") return {};
+        const outs = podOutputs(pod, props);
+        return { id, props: outs, inputs: pick(outs, POD_INPUT_KEYS) };
+      },
+    );
+  },
+
+  async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
+    const client = await providerClient();
+    return { outs: podOutputs(await applyChanges(client, id, olds, news), news) };
+  },
+
+  async delete(id: string): Promise<void> {
+    const client = await providerClient();
+    await deleteIfPresent(() => client.pods.delete(id));
+  },
+};

@@ -1,0 +1,171 @@
+import * as pulumi from "@pulumi/pulumi";
+// From platform-enums.ts itself, not the schemas index: a program that type-checks its use of this
+// class then never type-checks zod's declarations (see serverless-endpoint.ts).
+import type { ComputeType, CudaVersion, DataCenterId, GpuTypeId, PodCpuFlavorId } from "../sdk/schemas/platform-enums";
+import { namingInputs } from "./auto-name";
+import { warnAboutPlatformValues } from "./platform-value-warnings";
+import { isResourceOfType, RunpodResource, typeToken, withSecretOutputs } from "./runpod-resource";
+
+/** What a pod is asked to be: running (billed) or stopped (its GPUs released, its disks kept). */
+export type PodDesiredStatus = "RUNNING" | "EXITED";
+
+/**
+ * Inputs of a {@link Pod}, named as the platform's `PodCreateInput` (management API v1), plus
+ * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`. How a change applies:
+ * - in place: `name`, `locked`, and `desiredStatus` (stops or starts the same pod);
+ * - through a RESET (v1's reset update, v2's `PATCH`): `imageName`, `env`, `ports`,
+ *   `containerDiskInGb`, `volumeInGb`, `volumeMountPath`, `dockerEntrypoint`, `dockerStartCmd`,
+ *   `containerRegistryAuthId`, `globalNetworking`. The same pod keeps its id, GPUs and volumes,
+ *   but its container restarts on the new settings and its container disk is wiped; the preview
+ *   says so in words;
+ * - by REPLACEMENT (a new pod, then the old one deleted): everything else, which chooses the
+ *   machine at creation.
+ *
+ * Inputs only one API version has fail at preview on the other (v1 only: `interruptible`,
+ * `countryCodes`, the `min*` filters, priorities other than the default, `supportPublicIp`,
+ * `dockerEntrypoint`; v2 only: `startSsh`, `startJupyter`, `minCudaVersion`).
+ */
+export interface PodArgs {
+  /** Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place. */
+  name?: pulumi.Input<string>;
+  /** The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS. */
+  imageName?: pulumi.Input<string>;
+  /** A pod template to start from (its image, env, ports, disks). REPLACES. */
+  templateId?: pulumi.Input<string>;
+  /** `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement. */
+  desiredStatus?: pulumi.Input<PodDesiredStatus>;
+  /** `GPU` (default) or `CPU`. REPLACES. */
+  computeType?: pulumi.Input<ComputeType>;
+  /** `SECURE` (default) or `COMMUNITY`. REPLACES. */
+  cloudType?: pulumi.Input<"SECURE" | "COMMUNITY">;
+  /** GPU types the pod may rent, in priority order (GPU pods). REPLACES. */
+  gpuTypeIds?: pulumi.Input<pulumi.Input<GpuTypeId>[]>;
+  /** `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES. */
+  gpuTypePriority?: pulumi.Input<"availability" | "custom">;
+  /** GPUs in the pod, at least 1 (default 1). REPLACES. */
+  gpuCount?: pulumi.Input<number>;
+  /** CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES. */
+  cpuFlavorIds?: pulumi.Input<pulumi.Input<PodCpuFlavorId>[]>;
+  /** `availability` (v1's default) or `custom`. REPLACES. */
+  cpuFlavorPriority?: pulumi.Input<"availability" | "custom">;
+  /** vCPUs of a CPU pod (default 2). REPLACES. */
+  vcpuCount?: pulumi.Input<number>;
+  /** Data centers the pod may be placed in (a set). REPLACES. */
+  dataCenterIds?: pulumi.Input<pulumi.Input<DataCenterId>[]>;
+  /** `availability` (default) or `custom`. REPLACES. */
+  dataCenterPriority?: pulumi.Input<"availability" | "custom">;
+  /** Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES. */
+  countryCodes?: pulumi.Input<pulumi.Input<string>[]>;
+  /** An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES. */
+  interruptible?: pulumi.Input<boolean>;
+  /** A locked pod cannot be stopped or reset (default false). In place. */
+  locked?: pulumi.Input<boolean>;
+  /** Container disk in GB (default 50), wiped on every reset. RESETS. */
+  containerDiskInGb?: pulumi.Input<number>;
+  /** Pod volume in GB (default 20), kept across resets and stops. RESETS. */
+  volumeInGb?: pulumi.Input<number>;
+  /** Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS. */
+  volumeMountPath?: pulumi.Input<string>;
+  /** A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES. */
+  networkVolumeId?: pulumi.Input<string>;
+  /** Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS. */
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is
+   * always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated
+   * `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
+   */
+  env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Overrides the image's ENTRYPOINT (v1 only). RESETS. */
+  dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Overrides the image's CMD. RESETS. */
+  dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS. */
+  containerRegistryAuthId?: pulumi.Input<string>;
+  /** Join the global network (default false). RESETS. */
+  globalNetworking?: pulumi.Input<boolean>;
+  /** Ask for a public IP (v1 only). REPLACES. */
+  supportPublicIp?: pulumi.Input<boolean>;
+  /** CUDA versions the machine may run (a set). REPLACES. */
+  allowedCudaVersions?: pulumi.Input<pulumi.Input<CudaVersion>[]>;
+  /** Lowest CUDA version of the machine (v2 only). REPLACES. */
+  minCudaVersion?: pulumi.Input<CudaVersion>;
+  /** Least GB of RAM per GPU of the machine (v1 only). REPLACES. */
+  minRAMPerGPU?: pulumi.Input<number>;
+  /** Least vCPUs per GPU of the machine (v1 only). REPLACES. */
+  minVCPUPerGPU?: pulumi.Input<number>;
+  /** Least disk bandwidth of the machine, MB/s (v1 only). REPLACES. */
+  minDiskBandwidthMBps?: pulumi.Input<number>;
+  /** Least download speed of the machine, Mb/s (v1 only). REPLACES. */
+  minDownloadMbps?: pulumi.Input<number>;
+  /** Least upload speed of the machine, Mb/s (v1 only). REPLACES. */
+  minUploadMbps?: pulumi.Input<number>;
+  /** Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES. */
+  startSsh?: pulumi.Input<boolean>;
+  /** Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES. */
+  startJupyter?: pulumi.Input<boolean>;
+  /** Id of an existing pod to take under management instead of creating one. */
+  adoptId?: pulumi.Input<string>;
+}
+
+/**
+ * A pod: a dedicated GPU or CPU machine running one container, billed while `RUNNING`. Set
+ * `desiredStatus: "EXITED"` to stop it (GPUs released, disks kept) and `"RUNNING"` to start it
+ * again. A change to the container's settings resets the container (its disk wiped), which the
+ * preview states; a change of machine replaces the pod.
+ *
+ * Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings`
+ * (when the platform has them), `name`, `jupyterPassword` (secret, with `startJupyter`), and each
+ * input the program sets (the platform's value where a pod read reports it: what refresh compares).
+ */
+export class Pod extends RunpodResource {
+  /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
+  static readonly __pulumiType = typeToken("Pod");
+
+  /** Name on the platform. */
+  declare readonly name: pulumi.Output<string>;
+  /** `RUNNING` or `EXITED`, as the platform reports it (refresh reads a stop or a preemption as `EXITED`). */
+  declare readonly desiredStatus: pulumi.Output<PodDesiredStatus>;
+  /** Dollars per hour, as the platform reports it: the pod's price on v1; on v2 its current cost, 0 while stopped. */
+  declare readonly costPerHr: pulumi.Output<number>;
+  /** {@link costPerHr} after savings plans (v2 has none: the same). */
+  declare readonly adjustedCostPerHr: pulumi.Output<number>;
+  /** The pod's public IP, when it has one and is running. */
+  declare readonly publicIp: pulumi.Output<string | undefined>;
+  /** Public port of each exposed private port (`{ "22": 10341 }`), when running. */
+  declare readonly portMappings: pulumi.Output<Record<string, number> | undefined>;
+  /** The Jupyter password the platform generated (with `startJupyter`). Secret. */
+  declare readonly jupyterPassword: pulumi.Output<string | undefined>;
+  /** The image (when set). */
+  declare readonly imageName: pulumi.Output<string | undefined>;
+  /** Environment (when set). Secret: the whole map is ciphertext in the state. */
+  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
+  /** Whether the pod is locked (when set). */
+  declare readonly locked: pulumi.Output<boolean | undefined>;
+  /** The mounted network volume (when set). */
+  declare readonly networkVolumeId: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = {
+      ...args,
+      ...namingInputs(name, "Pod", args.name),
+      // Always an input, so that refresh's `EXITED` after an out-of-band stop is a change the next `up` undoes.
+      desiredStatus: args.desiredStatus ?? "RUNNING",
+      // Which resource the provider's preview notice is about (diff has no URN of its own).
+      __urn: pulumi.createUrn(name, typeToken("Pod"), opts?.parent),
+      // Output-only: listed (undefined) so the engine registers them as output properties.
+      costPerHr: undefined,
+      adjustedCostPerHr: undefined,
+      publicIp: undefined,
+      portMappings: undefined,
+      jupyterPassword: undefined,
+    };
+    super("Pod", name, props, withSecretOutputs(opts, ["env", "jupyterPassword"]));
+    warnAboutPlatformValues(this, "Pod", args);
+  }
+
+  /** Whether `obj` is a Pod, even across copies of this package. */
+  static override isInstance(obj: unknown): obj is Pod {
+    return isResourceOfType(obj, "Pod");
+  }
+}

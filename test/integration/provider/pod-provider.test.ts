@@ -221,3 +221,64 @@ describe.each<ApiVersion>(["v1", "v2"])("the Pod provider on management API %s",
     ]);
   });
 });
+
+describe("the Pod provider across versions and version-only features", () => {
+  const use = (version: ApiVersion) => {
+    const apiUrl = version === "v1" ? emulator.apiUrlV1 : emulator.apiUrlV2;
+    configureDirect({ apiKey: API_KEY, apiUrl, maxAttempts: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });
+    return new RunpodClient({ apiKey: API_KEY, apiUrl });
+  };
+
+  it("reads an interruptible pod the platform preempted as EXITED (v1)", async () => {
+    const client = use("v1");
+    const { id, outs } = await provider.create(gpuPod({ name: "spot", interruptible: true }));
+    expect(outs).toMatchObject({ interruptible: true, costPerHr: 0.215 });
+    await admin(`/_emulator/pods/${id}/preempt`, {});
+    expect((await provider.read(id, outs)).props).toMatchObject({ desiredStatus: "EXITED" });
+    await provider.delete(id);
+    await client.close();
+  });
+
+  it("keeps the injected PUBLIC_KEY and generated JUPYTER_PASSWORD out of drift and through an env change (v2)", async () => {
+    const client = use("v2");
+    await client.v2.account.sshKeys.put(["ssh-ed25519 AAAAC3NzaPodTest me@laptop"]);
+    const inputs = gpuPod({ name: "notebook", startSsh: true, startJupyter: true, env: { MODEL: "llama" } });
+    const { id, outs } = await provider.create(inputs);
+    expect(outs.env).toEqual({ MODEL: "llama" });
+    const password = outs.jupyterPassword as string;
+    expect(password).toMatch(/^\S{12,}$/);
+    const read = await provider.read(id, outs);
+    expect(read.props).toEqual(outs);
+    const updated = await provider.update(id, outs, { ...inputs, env: { MODEL: "mistral" } });
+    expect(updated.outs).toMatchObject({ env: { MODEL: "mistral" }, jupyterPassword: password });
+    expect((await client.pods.get(id)).env).toEqual({
+      MODEL: "mistral",
+      PUBLIC_KEY: "ssh-ed25519 AAAAC3NzaPodTest me@laptop",
+      JUPYTER_PASSWORD: password,
+    });
+    await provider.delete(id);
+    await client.v2.account.sshKeys.put([]);
+    await client.close();
+  });
+
+  it("reads a pod created through v1 through v2 with the same outputs, so switching the URL shows no change", async () => {
+    const v1 = use("v1");
+    const inputs = gpuPod({
+      name: "crossing",
+      ports: ["8888/http", "22/tcp"],
+      containerDiskInGb: 40,
+      volumeInGb: 30,
+      volumeMountPath: "/data",
+      dockerStartCmd: ["python", "train.py", "--epochs", "3"],
+      locked: false,
+    });
+    const { id, outs } = await provider.create(inputs);
+    const v2 = use("v2");
+    const read = await provider.read(id, outs);
+    expect(read.props).toEqual(outs);
+    expect(await provider.diff(id, read.props!, inputs)).toMatchObject({ changes: false });
+    await provider.delete(id);
+    await v1.close();
+    await v2.close();
+  });
+});

@@ -8,12 +8,14 @@ import {
   CONTAINER_REGISTRY_AUTH_FIELDS,
   type FieldTable,
   NETWORK_VOLUME_FIELDS,
+  POD_FIELDS,
   type ResourceArgsByType,
   SERVERLESS_ENDPOINT_FIELDS,
   TEMPLATE_FIELDS,
 } from "../../../provider/field-rules";
 import type { ContainerRegistryAuthArgs } from "../../../provider/container-registry-auth";
 import type { NetworkVolumeArgs } from "../../../provider/network-volume";
+import type { PodArgs } from "../../../provider/pod";
 import type { ServerlessEndpointArgs } from "../../../provider/serverless-endpoint";
 import type { TemplateArgs } from "../../../provider/template";
 import { ContainerRegistryAuthCreateInputSchema, NetworkVolumeCreateInputSchema } from "../../../sdk/schemas";
@@ -46,8 +48,14 @@ export const authWithNewField: FieldTable<ContainerRegistryAuthArgs & { server: 
   CONTAINER_REGISTRY_AUTH_FIELDS;
 
 // A resource type needs its Args in ResourceArgsByType before FIELD_RULES can hold its table.
-// @ts-expect-error "Pod" is not (yet) a key of ResourceArgsByType
-export type PodArgs = ResourceArgsByType["Pod"];
+// @ts-expect-error "Cluster" is not a key of ResourceArgsByType
+export type ClusterArgs = ResourceArgsByType["Cluster"];
+// Pod is, and its table is checked against PodArgs like the others.
+export const podTable: FieldTable<ResourceArgsByType["Pod"]> = POD_FIELDS;
+// @ts-expect-error PodArgs plus a field the table lacks
+export const podWithNewField: FieldTable<PodArgs & { clusterId: string }> = POD_FIELDS;
+// A rule may say a change resets: the third kind of change, besides in place and replacement.
+export const resetRule: FieldTable<{ image: string }> = { image: { resets: true } };
 
 // What `check` validates matches the table: the same keys, bookkeeping inputs aside.
 export type VolumeSchemaMatches = Expect<

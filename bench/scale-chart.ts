@@ -3,6 +3,7 @@
  * justify a charting library): log-scale x for the stack sizes, linear y in seconds, one path per
  * series, a legend. GitHub and browsers render it as an image from RESULTS.md.
  */
+import { escapeXml, niceStep } from "../cli/chart/chart-scale";
 
 /** One line of the chart. */
 export interface ChartSeries {
@@ -29,19 +30,8 @@ const WIDTH = 800;
 const HEIGHT = 440;
 const PLOT = { left: 70, right: 500, top: 50, bottom: 380 };
 
-/** Escapes text for an SVG text node or attribute. */
-export function escapeXml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
-
-/** A "nice" step (1, 2 or 5 times a power of ten) that cuts [0, max] into at most `count` parts. */
-export function niceStep(max: number, count: number): number {
-  if (!(max > 0)) return 1;
-  const raw = max / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
-  return step ?? 10 * power;
-}
+// Shared with the spend chart of `runpod-iac cost` (cli/), which must not load bench code.
+export { escapeXml, niceStep } from "../cli/chart/chart-scale";
 
 const round = (n: number) => Math.round(n * 10) / 10;
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * The package's bin, `runpod-iac <command>`: `emulator` runs the local platform,
- * `recover` makes a stack usable again after a killed `pulumi` run, on any state backend. Each command is loaded only when
- * called, so `recover` starts without the emulator's server.
+ * `recover` makes a stack usable again after a killed `pulumi` run, on any state backend, `cost`
+ * prints what a stack's resources were billed. Each command is loaded only when called, so
+ * `recover` and `cost` start without the emulator's server.
  */
 
 const USAGE = `Usage: runpod-iac <command> [options]
@@ -11,6 +12,7 @@ Commands:
   emulator   run the local platform emulator         (runpod-iac emulator --help)
   recover    unlock and repair a stack after a killed
              pulumi run, then refresh and up again    (runpod-iac recover --help)
+  cost       what a stack's resources were billed    (runpod-iac cost --help)
 `;
 
 /** Dispatches to a command; resolves to the exit code. */
@@ -21,6 +23,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("../emulator/cli.js")).emulatorMain(argv);
     case "recover":
       return (await import("./recover/recover-command.js")).recoverCommand(rest);
+    case "cost":
+      return (await import("./cost/cost-command.js")).costCommand(rest);
     case "help":
     case "--help":
     case "-h":

@@ -1,0 +1,125 @@
+import { execFile } from "node:child_process";
+import { redactText } from "../recover/backend-url";
+import { CostUsageError } from "./cost-args";
+
+/*
+ * What `cost` reads through the engine, in the project directory: the stack's resources
+ * (`pulumi stack export`), its `runpod:*` config (the secret key decrypted by the engine, as a
+ * `pulumi up` would) and its tags (for the cost ceiling's `byStackTag`).
+ */
+
+/** The kinds of resource the billing API bills. */
+export type BilledType = "Pod" | "ServerlessEndpoint" | "NetworkVolume";
+const BILLED: readonly string[] = ["Pod", "ServerlessEndpoint", "NetworkVolume"];
+const TYPE_PREFIX = "pulumi-nodejs:dynamic/runpod:";
+
+/** One of the stack's billed resources. */
+export interface StackResource {
+  type: BilledType;
+  /** The logical name (the last part of its URN). */
+  name: string;
+  /** The platform's id. */
+  id: string;
+}
+
+/** The stack's `runpod:*` settings (the key decrypted). */
+export interface StackSettingsRead {
+  apiKey?: string | undefined;
+  apiUrl?: string | undefined;
+}
+
+/** The billed resources of a `pulumi stack export` document, in the engine's order. */
+export function billedResources(exported: unknown): StackResource[] {
+  const resources = (exported as { deployment?: { resources?: unknown[] } }).deployment?.resources ?? [];
+  const out: StackResource[] = [];
+  for (const r of resources as { type?: string; urn?: string; id?: string; delete?: boolean }[]) {
+    const type = r.type?.startsWith(TYPE_PREFIX) ? r.type.slice(TYPE_PREFIX.length) : undefined;
+    if (type === undefined || !BILLED.includes(type) || !r.id || r.delete === true || !r.urn) continue;
+    out.push({ type: type as BilledType, name: r.urn.slice(r.urn.lastIndexOf("::") + 2), id: r.id });
+  }
+  return out;
+}
+
+/** Runs `pulumi` in the project directory; output redacted of `secrets`. */
+export class StackReader {
+  private readonly secrets: string[];
+
+  constructor(
+    private readonly pulumi: string,
+    private readonly cwd: string,
+    private readonly stack: string,
+    secrets: readonly string[],
+  ) {
+    this.secrets = secrets.filter((s) => s.length >= 4);
+  }
+
+  /** The billed resources of the stack; a missing stack is a usage error with the engine's words. */
+  async resources(): Promise<StackResource[]> {
+    const exported = await this.json(["stack", "export"], "read the stack's resources");
+    return billedResources(exported);
+  }
+
+  /** The stack's `runpod:apiKey` (decrypted) and `runpod:apiUrl`, when set. */
+  async settings(): Promise<StackSettingsRead> {
+    const config = (await this.json(["config", "--json"], "read the stack's config")) as Record<
+      string,
+      { value?: string; secret?: boolean }
+    >;
+    const plain = (key: string) => {
+      const v = config[key];
+      return v && !v.secret && typeof v.value === "string" && v.value !== "" ? v.value : undefined;
+    };
+    let apiKey = plain("runpod:apiKey");
+    if (apiKey === undefined && config["runpod:apiKey"]?.secret) {
+      apiKey = (await this.run(["config", "get", "runpod:apiKey"], "decrypt runpod:apiKey")).trim();
+      if (apiKey) this.secrets.push(apiKey);
+    }
+    return { apiKey: apiKey || undefined, apiUrl: plain("runpod:apiUrl") };
+  }
+
+  /** The stack's tags, by name. */
+  async tags(): Promise<Map<string, string>> {
+    const tags = (await this.json(["stack", "tag", "ls", "--json"], "read the stack's tags")) as Record<string, string>;
+    return new Map(Object.entries(tags ?? {}));
+  }
+
+  /** Redacts what this run knows to be secret. */
+  redact(text: string): string {
+    return redactText(text, this.secrets);
+  }
+
+  private async json(args: string[], what: string): Promise<unknown> {
+    const out = await this.run(args, what);
+    try {
+      return JSON.parse(out);
+    } catch {
+      throw new Error(`could not ${what}: pulumi ${args.join(" ")} printed no JSON`);
+    }
+  }
+
+  private run(args: string[], what: string): Promise<string> {
+    const argv = [...args, "--stack", this.stack, "--non-interactive"];
+    return new Promise((resolve, reject) => {
+      execFile(
+        this.pulumi,
+        argv,
+        { cwd: this.cwd, env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" }, maxBuffer: 256 << 20 },
+        (error, stdout, stderr) => {
+          if (!error) return resolve(stdout);
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === "ENOENT")
+            return reject(new CostUsageError(`could not run ${this.pulumi}: not found (give --pulumi PATH)`));
+          const words = this.redact(String(stderr || stdout || error.message).trim())
+            .split("\n")
+            .slice(-3)
+            .join(" ");
+          const missing = /no stack named|stack .* not found|could not find stack/i.test(words);
+          const message = missing
+            ? `--stack ${this.stack}: no such stack in this project's backend (${words})`
+            : `could not ${what} (pulumi ${args.join(" ")} failed: ${words})`;
+          reject(missing ? new CostUsageError(message) : new Error(message));
+        },
+      );
+    });
+  }
+}

@@ -1,9 +1,16 @@
 import { z } from "zod";
 import { ENDPOINT_DEFAULTS } from "../sdk/schemas";
-import { resourcePolicy } from "./define-policy";
+import { resourcePolicy, ruleFor } from "./define-policy";
 import { formatSetting, formatValue, resourceLabel, violationList } from "./format";
 import { withStackOverrides } from "./policy-config";
-import { isGpuEndpoint, type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
+import {
+  isGpuEndpoint,
+  isGpuPod,
+  type PodProps,
+  PodResource,
+  type ServerlessEndpointProps,
+  ServerlessEndpointResource,
+} from "./resource-types";
 import { NO_STACK, type StackContext, settingsForStack } from "./stack-context";
 import { isSet, rawProp } from "./unknown-values";
 
@@ -75,15 +82,55 @@ export function checkContradictoryInputs(
   return found.messages;
 }
 
-/** The policy: an endpoint's inputs do not contradict each other. */
+/** Fields that only mean something on a GPU pod (OpenAPI v1 `PodCreateInput`). */
+export const POD_GPU_ONLY_FIELDS = [
+  "gpuTypeIds",
+  "gpuCount",
+  "gpuTypePriority",
+  "allowedCudaVersions",
+  "minCudaVersion",
+  "minRAMPerGPU",
+  "minVCPUPerGPU",
+] as const;
+
+/** Fields that only mean something on a CPU pod. */
+export const POD_CPU_ONLY_FIELDS = ["cpuFlavorIds", "cpuFlavorPriority", "vcpuCount"] as const;
+
+/**
+ * The rule for one pod: unless `allowIgnoredFields`, no GPU field on a CPU pod and no CPU field on
+ * a GPU pod (the platform ignores them, so the program does not describe the machine it gets).
+ */
+export function checkPodContradictoryInputs(
+  name: string,
+  props: PodProps,
+  config: ContradictoryInputsConfig = {},
+  context: StackContext = NO_STACK,
+): string[] {
+  if (settingsForStack<ContradictoryInputsSettings>(config, context).values.allowIgnoredFields) return [];
+  const found = violationList(resourceLabel("Pod", name));
+  const gpu = isGpuPod(props);
+  const computeType = formatSetting(props.computeType, ENDPOINT_DEFAULTS.computeType);
+  const [ignored, podKind, fieldKind] = gpu
+    ? ([POD_CPU_ONLY_FIELDS, "GPU", "CPU"] as const)
+    : ([POD_GPU_ONLY_FIELDS, "CPU", "GPU"] as const);
+  for (const field of ignored) {
+    if (!isSet(props, field)) continue;
+    const rule = `is a ${fieldKind} setting on a ${podKind} pod (computeType = ${computeType}), which the platform ignores; remove it, or set computeType to "${fieldKind}"`;
+    found.add(field, formatValue(rawProp(props, field)), rule);
+  }
+  return found.messages;
+}
+
+/** The policy: an endpoint's or a pod's inputs do not contradict each other. */
 export const contradictoryInputsPolicy = resourcePolicy({
   name: CONTRADICTORY_INPUTS_POLICY,
   description:
-    "An endpoint must not set both networkVolumeId and networkVolumeIds, GPU fields (gpuTypeIds, gpuCount, allowedCudaVersions, minCudaVersion) on CPU workers, or CPU fields (cpuFlavorIds, vcpuCount) on GPU workers.",
+    "An endpoint must not set both networkVolumeId and networkVolumeIds, GPU fields (gpuTypeIds, gpuCount, allowedCudaVersions, minCudaVersion) on CPU workers, or CPU fields (cpuFlavorIds, vcpuCount) on GPU workers; a pod no GPU fields on a CPU pod and no CPU fields on a GPU pod.",
   enforcementLevel: "mandatory",
   config: ContradictoryInputsConfigSchema,
   remediationSteps:
-    "Keep one of networkVolumeId/networkVolumeIds, and only the fields of the endpoint's computeType (GPU is the default).",
+    "Keep one of networkVolumeId/networkVolumeIds, and only the fields of the endpoint's or pod's computeType (GPU is the default).",
   resource: ServerlessEndpointResource,
   check: checkContradictoryInputs,
+  more: [ruleFor(PodResource, checkPodContradictoryInputs)],
 });

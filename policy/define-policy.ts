@@ -51,6 +51,8 @@ export interface ResourcePolicyDefinition<P extends object, S extends z.ZodObjec
   readonly check: (name: string, props: P, config: z.infer<S>, context: StackContext) => string[];
   /** Props with the problem fixed (the `remediate` level), or undefined when nothing needs fixing. */
   readonly remediate?: (props: P) => P | undefined;
+  /** Rules for other kinds of resource judged against the same settings (e.g. pods beside endpoints). */
+  readonly more?: readonly ResourceRule<z.infer<S>>[];
 }
 
 /** A resource policy of the pack. */
@@ -59,14 +61,15 @@ export function resourcePolicy<P extends object, S extends z.ZodObject>(
 ): ResourceValidationPolicy {
   const { remediate } = def;
   // @pulumi/policy types props as `Unwrap<P>`; for the plain prop interfaces of resource-types.ts that is P.
+  const main = validateResourceOfType(def.resource, (unwrapped, args, reportViolation) => {
+    const props = unwrapped as P;
+    const why = def.notApplicable?.(props);
+    if (why !== undefined) args.notApplicable(why);
+    reportViolations(def, args, reportViolation, (config, context) => def.check(args.name, props, config, context));
+  });
   return {
     ...policyHeader(def),
-    validateResource: validateResourceOfType(def.resource, (unwrapped, args, reportViolation) => {
-      const props = unwrapped as P;
-      const why = def.notApplicable?.(props);
-      if (why !== undefined) args.notApplicable(why);
-      reportViolations(def, args, reportViolation, (config, context) => def.check(args.name, props, config, context));
-    }),
+    validateResource: def.more ? [main, ...(def.more ?? []).map((rule) => validateRule(def, rule))] : main,
     ...(remediate
       ? { remediateResource: remediateResourceOfType(def.resource, (props) => remediate(props as P) as object) }
       : {}),
@@ -101,6 +104,15 @@ export function ruleFor<P extends object, C>(
   return { resource: resource as ResourceClassStub<object>, check: check as ResourceRule<C>["check"] };
 }
 
+/** The validation of one {@link ResourceRule} under a policy's settings. */
+function validateRule<S extends z.ZodObject>(def: PolicyDefinition<S>, rule: ResourceRule<z.infer<S>>) {
+  return validateResourceOfType(rule.resource, (props, args, reportViolation) =>
+    reportViolations(def, args, reportViolation, (config, context) =>
+      rule.check(args.name, props as object, config, context),
+    ),
+  );
+}
+
 /**
  * A resource policy that judges several kinds of resource against one set of settings (e.g. data
  * centers, which both endpoints and volumes name, so a team lists a new one once).
@@ -110,13 +122,7 @@ export function resourcesPolicy<S extends z.ZodObject>(
 ): ResourceValidationPolicy {
   return {
     ...policyHeader(def),
-    validateResource: def.rules.map((rule) =>
-      validateResourceOfType(rule.resource, (props, args, reportViolation) =>
-        reportViolations(def, args, reportViolation, (config, context) =>
-          rule.check(args.name, props as object, config, context),
-        ),
-      ),
-    ),
+    validateResource: def.rules.map((rule) => validateRule(def, rule)),
   };
 }
 
@@ -134,7 +140,7 @@ export function stackResources(resources: readonly PolicyResource[]): StackResou
 /** A policy that judges the stack as a whole. */
 export interface StackPolicyDefinition<S extends z.ZodObject> extends PolicyDefinition<S> {
   /** Why the policy does not apply to this stack with these settings (e.g. no cap set), or undefined. */
-  readonly notApplicable?: (config: z.infer<S>, context: StackContext) => string | undefined;
+  readonly notApplicable?: (config: z.infer<S>, context: StackContext, stack: StackResources) => string | undefined;
   /** The rule: one message per violation. */
   readonly check: (stack: StackResources, config: z.infer<S>, context: StackContext) => string[];
 }
@@ -146,9 +152,10 @@ export function stackPolicy<S extends z.ZodObject>(def: StackPolicyDefinition<S>
     validateStack: (args, reportViolation) => {
       const config = parsePolicyConfig(def.name, def.config, args.getConfig());
       const context = currentStackContext(args.stackTags, args.resources[0]?.urn);
-      const why = def.notApplicable?.(config, context);
+      const stack = stackResources(args.resources);
+      const why = def.notApplicable?.(config, context, stack);
       if (why !== undefined) args.notApplicable(why);
-      for (const message of def.check(stackResources(args.resources), config, context)) reportViolation(message);
+      for (const message of def.check(stack, config, context)) reportViolation(message);
     },
   };
 }

@@ -2,10 +2,17 @@ import { Secret } from "@pulumi/policy/policy";
 import { z } from "zod";
 import { nearKnownValues, suggestionText } from "../sdk/schemas/known-values";
 import { GPU_TYPE_IDS } from "../sdk/schemas/platform-enums";
-import { resourcePolicy } from "./define-policy";
+import { resourcePolicy, ruleFor } from "./define-policy";
 import { formatValue, plural, resourceLabel, violationList } from "./format";
 import { nonNegativeInt, stringList, withStackOverrides } from "./policy-config";
-import { isGpuEndpoint, type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
+import {
+  isGpuEndpoint,
+  isGpuPod,
+  type PodProps,
+  PodResource,
+  type ServerlessEndpointProps,
+  ServerlessEndpointResource,
+} from "./resource-types";
 import { NO_STACK, type StackContext, type StackSettings, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
@@ -54,20 +61,43 @@ export function checkGpuPriorityList(
   context: StackContext = NO_STACK,
 ): string[] {
   if (!isGpuEndpoint(props)) return [];
+  return gpuListProblems("ServerlessEndpoint", name, props.gpuTypeIds, config, context);
+}
+
+/**
+ * The same rule for a GPU pod's `gpuTypeIds` (the types it may be placed on, in priority order).
+ * Returns one message per violation (none for CPU pods).
+ */
+export function checkPodGpuPriorityList(
+  name: string,
+  props: PodProps,
+  config: GpuPriorityListConfig = {},
+  context: StackContext = NO_STACK,
+): string[] {
+  if (!isGpuPod(props)) return [];
+  return gpuListProblems("Pod", name, props.gpuTypeIds, config, context);
+}
+
+function gpuListProblems(
+  kind: "ServerlessEndpoint" | "Pod",
+  name: string,
+  list: unknown,
+  config: GpuPriorityListConfig,
+  context: StackContext,
+): string[] {
   const settings = settingsForStack<GpuPriorityListSettings>(config, context);
   const values = settings.values;
-  const subject = resourceLabel("ServerlessEndpoint", name);
-  const found = violationList(subject);
-  const list: unknown = props.gpuTypeIds;
+  const found = violationList(resourceLabel(kind, name));
+  const noun = kind === "Pod" ? "GPU pod" : "GPU endpoint";
   if (!Array.isArray(list)) {
     const rule =
       list === undefined
-        ? "must list at least one GPU type for a GPU endpoint (GPU types in order of preference)"
+        ? `must list at least one GPU type for a ${noun} (GPU types in order of preference)`
         : "must be a list of GPU type ids";
     return found.add("gpuTypeIds", formatValue(list), rule);
   }
   if (list.length === 0) {
-    return found.add("gpuTypeIds", "[]", "must list at least one GPU type for a GPU endpoint");
+    return found.add("gpuTypeIds", "[]", `must list at least one GPU type for a ${noun}`);
   }
   const rendered = formatValue(list);
   const indexesOf = new Map<string, number[]>();
@@ -179,11 +209,11 @@ export function remediateGpuPriorityList<T extends ServerlessEndpointProps>(prop
   return copy;
 }
 
-/** The policy: checks GPU priority lists of GPU endpoints; its remediation removes duplicates. */
+/** The policy: checks GPU priority lists of GPU endpoints and GPU pods; its remediation removes an endpoint's duplicates. */
 export const gpuPriorityListPolicy = resourcePolicy({
   name: GPU_PRIORITY_LIST_POLICY,
   description:
-    "A GPU endpoint's gpuTypeIds must be a non-empty list of distinct, known GPU types that the organisation allows, with enough fallbacks, in its preferred order.",
+    "A GPU endpoint's or GPU pod's gpuTypeIds must be a non-empty list of distinct, known GPU types that the organisation allows, with enough fallbacks, in its preferred order.",
   enforcementLevel: "mandatory",
   config: GpuPriorityListConfigSchema,
   remediationSteps:
@@ -192,4 +222,5 @@ export const gpuPriorityListPolicy = resourcePolicy({
   notApplicable: (props) => (isGpuEndpoint(props) ? undefined : "the endpoint uses CPU workers"),
   check: checkGpuPriorityList,
   remediate: remediateGpuPriorityList,
+  more: [ruleFor(PodResource, checkPodGpuPriorityList)],
 });

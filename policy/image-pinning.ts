@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { parseImageReference, repositoryUnder } from "../sdk/schemas";
-import { resourcePolicy } from "./define-policy";
+import { resourcePolicy, ruleFor } from "./define-policy";
 import { formatValue, resourceLabel, violationList } from "./format";
 import { withStackOverrides } from "./policy-config";
-import { type TemplateProps, TemplateResource } from "./resource-types";
+import { type PodProps, PodResource, type TemplateProps, TemplateResource } from "./resource-types";
 import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
@@ -63,12 +63,39 @@ export function checkImagePinning(
   config: ImagePinningConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
-  const subject = resourceLabel("Template", name);
-  const found = violationList(subject);
-  const image: unknown = props.imageName;
+  return imageProblems("Template", name, props.imageName, config, context);
+}
+
+/**
+ * The same rule for a pod's `imageName`. A pod that leaves `imageName` out runs its template's
+ * image, which the template's own check judges: no message then.
+ */
+export function checkPodImagePinning(
+  name: string,
+  props: PodProps,
+  config: ImagePinningConfig = {},
+  context: StackContext = NO_STACK,
+): string[] {
+  if (props.imageName === undefined && props.templateId !== undefined) return [];
+  return imageProblems("Pod", name, props.imageName, config, context);
+}
+
+function imageProblems(
+  kind: "Template" | "Pod",
+  name: string,
+  image: unknown,
+  config: ImagePinningConfig,
+  context: StackContext,
+): string[] {
+  const found = violationList(resourceLabel(kind, name));
   const shown = formatValue(image);
   if (typeof image !== "string") {
-    return found.add("imageName", shown, "must be an image reference (the image the workers run)");
+    const what = kind === "Pod" ? "the pod" : "the workers";
+    return found.add(
+      "imageName",
+      shown,
+      `must be an image reference (the image ${what} run${kind === "Pod" ? "s" : ""})`,
+    );
   }
   const parsed = parseImageReference(image);
   if (!parsed.ok) {
@@ -112,15 +139,16 @@ export function checkImagePinning(
   return found.messages;
 }
 
-/** The policy: every template runs a pinned image from an allowed registry. */
+/** The policy: every template and pod runs a pinned image from an allowed registry. */
 export const imagePinningPolicy = resourcePolicy({
   name: IMAGE_PINNING_POLICY,
   description:
-    "A template's imageName must be pinned: a digest, or a tag other than latest and the configured mutable tags; from an allowed registry when registries are configured.",
+    "A template's or pod's imageName must be pinned: a digest, or a tag other than latest and the configured mutable tags; from an allowed registry when registries are configured.",
   enforcementLevel: "mandatory",
   config: ImagePinningConfigSchema,
   remediationSteps:
     "Set imageName to a released version tag (ghcr.io/acme/worker:1.4.2) or a digest (ghcr.io/acme/worker@sha256:...), from an allowed registry. For a dev stack, allowedMutableTags in byStack accepts latest there.",
   resource: TemplateResource,
   check: checkImagePinning,
+  more: [ruleFor(PodResource, checkPodImagePinning)],
 });

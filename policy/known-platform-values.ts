@@ -4,6 +4,7 @@ import {
   PLATFORM_VALUE_FIELDS,
   PLATFORM_VALUE_LABELS,
   type PlatformValueKind,
+  RESOURCE_KNOWN_VALUES,
   suggestionText,
   unknownPlatformValues,
 } from "../sdk/schemas/known-values";
@@ -13,6 +14,8 @@ import { stringList } from "./policy-config";
 import {
   NetworkVolumeResource,
   type NetworkVolumeProps,
+  type PodProps,
+  PodResource,
   type ResourceKind,
   ServerlessEndpointResource,
   type ServerlessEndpointProps,
@@ -48,8 +51,10 @@ const SETTINGS = {
 
 /** The fields this policy judges: every open-value field but `gpuTypeIds` (runpod-gpu-priority-list's). */
 function fieldsOf(kind: ResourceKind): Record<string, PlatformValueKind> {
-  const { gpuTypeIds: _gpu, ...rest } = PLATFORM_VALUE_FIELDS.ServerlessEndpoint;
-  return kind === "ServerlessEndpoint" ? rest : PLATFORM_VALUE_FIELDS.NetworkVolume;
+  if (kind === "NetworkVolume") return PLATFORM_VALUE_FIELDS.NetworkVolume;
+  const { gpuTypeIds: _gpu, ...rest } =
+    kind === "Pod" ? PLATFORM_VALUE_FIELDS.Pod : PLATFORM_VALUE_FIELDS.ServerlessEndpoint;
+  return rest;
 }
 
 /**
@@ -61,13 +66,15 @@ function fieldsOf(kind: ResourceKind): Record<string, PlatformValueKind> {
 export function checkKnownPlatformValues(
   kind: ResourceKind,
   name: string,
-  props: ServerlessEndpointProps | NetworkVolumeProps,
+  props: ServerlessEndpointProps | NetworkVolumeProps | PodProps,
   config: KnownPlatformValuesConfig = {},
 ): string[] {
+  // Pods also rent the memory-optimized flavors (cpu3m, cpu5m): known values for pods only.
+  const forKind = RESOURCE_KNOWN_VALUES[kind as keyof typeof RESOURCE_KNOWN_VALUES] ?? {};
   const additional: AdditionalPlatformValues = {
     dataCenter: config.additionalDataCenterIds ?? [],
     cudaVersion: config.additionalCudaVersions ?? [],
-    cpuFlavor: config.additionalCpuFlavorIds ?? [],
+    cpuFlavor: [...(config.additionalCpuFlavorIds ?? []), ...(forKind.cpuFlavor ?? [])],
   };
   const subject = resourceLabel(kind, name);
   return unknownPlatformValues(fieldsOf(kind), props as Record<string, unknown>, additional).map(
@@ -80,11 +87,11 @@ export function checkKnownPlatformValues(
   );
 }
 
-/** The policy: data centers, CUDA versions and CPU flavors of endpoints and volumes are known ones. */
+/** The policy: data centers, CUDA versions and CPU flavors of endpoints, pods and volumes are known ones. */
 export const knownPlatformValuesPolicy = resourcesPolicy({
   name: KNOWN_PLATFORM_VALUES_POLICY,
   description:
-    "Endpoints' data centers, CUDA versions and CPU flavors, and volumes' data centers, are values this release knows or the organisation has listed.",
+    "Endpoints' and pods' data centers, CUDA versions and CPU flavors, and volumes' data centers, are values this release knows or the organisation has listed.",
   enforcementLevel: "mandatory",
   config: KnownPlatformValuesConfigSchema,
   remediationSteps:
@@ -95,6 +102,9 @@ export const knownPlatformValuesPolicy = resourcesPolicy({
     ),
     ruleFor(NetworkVolumeResource, (name, props, config: KnownPlatformValuesConfig) =>
       checkKnownPlatformValues("NetworkVolume", name, props, config),
+    ),
+    ruleFor(PodResource, (name, props, config: KnownPlatformValuesConfig) =>
+      checkKnownPlatformValues("Pod", name, props, config),
     ),
   ],
 });

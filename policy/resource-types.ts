@@ -12,6 +12,7 @@ export const RESOURCE_TYPES = {
   ServerlessEndpoint: "pulumi-nodejs:dynamic/runpod:ServerlessEndpoint",
   Template: "pulumi-nodejs:dynamic/runpod:Template",
   ContainerRegistryAuth: "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",
+  Pod: "pulumi-nodejs:dynamic/runpod:Pod",
 } as const;
 
 /** The kinds of resource the pack checks. */
@@ -111,6 +112,58 @@ export interface TemplateProps {
   isPublic?: boolean;
 }
 
+/**
+ * Inputs of a `Pod` as a policy sees them, named as the OpenAPI `PodCreateInput` (the rules read
+ * the fields below; the others pass through). `env` values may be secrets: rules never render them.
+ */
+export interface PodProps {
+  /** Pod name. */
+  name?: string;
+  /** The container image. */
+  imageName?: string;
+  /** A pod template it starts from. */
+  templateId?: string;
+  /** `RUNNING` (default) or `EXITED`: a stopped pod costs nothing. */
+  desiredStatus?: string;
+  /** `GPU` (platform default) or `CPU`. */
+  computeType?: ComputeType;
+  /** `SECURE` (platform default) or `COMMUNITY`. */
+  cloudType?: string;
+  /** GPU types the pod may rent, in priority order. */
+  gpuTypeIds?: string[];
+  /** GPUs in the pod (platform default 1). */
+  gpuCount?: number;
+  /** How the GPU type is chosen (`availability` or `custom`). */
+  gpuTypePriority?: string;
+  /** CPU flavors of a CPU pod, in priority order (pods also rent cpu3m and cpu5m). */
+  cpuFlavorIds?: string[];
+  /** How the CPU flavor is chosen. */
+  cpuFlavorPriority?: string;
+  /** vCPUs of a CPU pod (platform default 2). */
+  vcpuCount?: number;
+  /** Data centers the pod may be placed in. */
+  dataCenterIds?: string[];
+  /** CUDA versions acceptable on the machine. */
+  allowedCudaVersions?: string[];
+  /** Lowest CUDA version acceptable on the machine (v2). */
+  minCudaVersion?: string;
+  /** Least RAM per GPU of the machine, GB. */
+  minRAMPerGPU?: number;
+  /** Least vCPUs per GPU of the machine. */
+  minVCPUPerGPU?: number;
+  /** An interruptible (spot) pod: half price, may be stopped by the platform at any time. */
+  interruptible?: boolean;
+  /** The network volume the pod mounts. */
+  networkVolumeId?: string;
+  /** Environment variables; values may be secrets. */
+  env?: Record<string, string>;
+}
+
+/** True unless the pod explicitly asks for CPUs (the platform's default is `GPU`). */
+export function isGpuPod(props: Pick<PodProps, "computeType">): boolean {
+  return props.computeType !== "CPU";
+}
+
 /** Inputs of a `ContainerRegistryAuth` as a policy sees them. `password` is a secret: rules never read it. */
 export interface ContainerRegistryAuthProps {
   /** Name of the credentials (unique per account). */
@@ -159,6 +212,9 @@ export const TemplateResource = resourceClassStub<TemplateProps>("Template");
 
 /** Matches `ContainerRegistryAuth` resources in `validateResourceOfType` and `isType`. */
 export const ContainerRegistryAuthResource = resourceClassStub<ContainerRegistryAuthProps>("ContainerRegistryAuth");
+
+/** Matches `Pod` resources in `validateResourceOfType` and `isType`. */
+export const PodResource = resourceClassStub<PodProps>("Pod");
 
 /** True unless the endpoint explicitly asks for CPU workers (the platform's default is `GPU`). */
 export function isGpuEndpoint(props: Pick<ServerlessEndpointProps, "computeType">): boolean {

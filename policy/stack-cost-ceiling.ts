@@ -1,14 +1,19 @@
 import { z } from "zod";
 import { CPU_FLAVOR_IDS, ENDPOINT_DEFAULTS, GPU_TYPE_IDS, LIMITS } from "../sdk/schemas";
-import { stackPolicy } from "./define-policy";
+import { type StackResources, stackPolicy } from "./define-policy";
 import { countOrDefault, formatValue, listContributors, plural, resourceLabel, stackLabel, violation } from "./format";
 import { withStackOverrides } from "./policy-config";
 import {
   isGpuEndpoint,
   type NamedProps,
+  type NetworkVolumeProps,
+  NetworkVolumeResource,
+  type PodProps,
+  PodResource,
   type ServerlessEndpointProps,
   ServerlessEndpointResource,
 } from "./resource-types";
+import { type HourlyItem, podHourlyCost, volumeHourlyCost } from "./stack-cost-pods";
 import { NO_STACK, type StackContext, type StackSettings, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
@@ -30,6 +35,15 @@ export const StackCostCeilingSettingsSchema = z.object({
   ),
   maxWorstCasePerHour: dollarsPerHour(
     "Most the stack may cost per hour at full scale: workersMax workers of each endpoint, on the dearest type it may rent.",
+  ),
+  podGpuPricesPerHour: priceTable(
+    "Dollars per hour of one GPU of a pod, by GPU type id. Unset types take this release's catalog price of the pod's cloud (halved for an interruptible pod). Running pods count in both sums.",
+  ),
+  podCpuPricesPerVcpuHour: priceTable(
+    "Dollars per hour of one vCPU of a CPU pod, by CPU flavor id (cpu3c, cpu3g, cpu3m, cpu5c, cpu5g, cpu5m). Unset flavors take this release's catalog price.",
+  ),
+  volumePricesPerGbMonth: priceTable(
+    'Dollars per GB-month of network volume storage, by tier, e.g. { "STANDARD": 0.07 }. Unset tiers take this release\'s catalog price ($0.07 STANDARD, $0.14 HIGH_PERFORMANCE). Volumes count in both sums.',
   ),
 });
 
@@ -166,6 +180,7 @@ const CAPS = {
 function capProblem(
   key: keyof typeof CAPS,
   costs: readonly EndpointCost[],
+  fixed: readonly HourlyItem[],
   unpriced: number,
   rules: StackSettings<StackCostCeilingSettings>,
   context: StackContext,
@@ -173,23 +188,38 @@ function capProblem(
   const cap = rules.values[key];
   if (cap === undefined) return undefined;
   const { label, workers } = CAPS[key];
-  const items = costs.map((c) => ({ c, amount: c[workers] * c.units * c.unitPrice }));
+  const items = [
+    ...costs.map((c) => ({
+      amount: c[workers] * c.units * c.unitPrice,
+      text: `"${c.name}" ${plural(c[workers], "worker")} × ${plural(c.units, c.unitNoun)} × ${formatDollars(c.unitPrice)} (${c.dearest})`,
+    })),
+    // Running pods and volumes are billed every hour, whatever the traffic.
+    ...fixed.map((f) => ({ amount: f.amount, text: f.detail })),
+  ];
   const total = items.reduce((sum, i) => sum + i.amount, 0);
   if (total <= cap + EPSILON) return undefined;
   const contributors = items
     .filter((i) => i.amount > 0)
     .sort((a, b) => b.amount - a.amount)
-    .map(
-      ({ c, amount }) =>
-        `"${c.name}" ${plural(c[workers], "worker")} × ${plural(c.units, c.unitNoun)} × ${formatDollars(c.unitPrice)} (${c.dearest}) = ${formatDollars(amount)}`,
-    );
+    .map(({ text, amount }) => `${text} = ${formatDollars(amount)}`);
   const left =
     unpriced > 0
-      ? `; ${plural(unpriced, "endpoint")} without prices not included (see ${unpriced === 1 ? "its" : "their"} own message)`
+      ? `; ${plural(unpriced, fixed.length > 0 ? "resource" : "endpoint")} without prices not included (see ${unpriced === 1 ? "its" : "their"} own message)`
       : "";
+  const rule = `${workers} × units per worker × $/hour of the dearest type each may rent`;
+  const pods = fixed.filter((f) => f.kind === "pod").length;
+  const volumes = fixed.length - pods;
+  const over =
+    fixed.length === 0
+      ? `${label} (${rule}) summed over ${plural(costs.length, "endpoint")}`
+      : `${label} summed over ${[
+          ...(costs.length > 0 ? [`${plural(costs.length, "endpoint")} (${rule})`] : []),
+          ...(pods > 0 ? [`${plural(pods, "running pod")} (units × $/hour of the dearest type each may rent)`] : []),
+          ...(volumes > 0 ? [`${plural(volumes, "network volume")} (GB × $/GB-month / 730)`] : []),
+        ].join(", ")}`;
   return violation(
     stackLabel(context.stackName),
-    `${label} (${workers} × units per worker × $/hour of the dearest type each may rent) summed over ${plural(costs.length, "endpoint")}`,
+    over,
     `${formatDollars(total)}/hour (${listContributors(contributors)})`,
     `exceeds the cap of ${formatDollars(cap)}/hour (${settingLabel(rules, key)})${left}`,
   );
@@ -206,21 +236,37 @@ export function checkStackCostCeiling(
   endpoints: readonly NamedProps<ServerlessEndpointProps>[],
   config: StackCostCeilingConfig = {},
   context: StackContext = NO_STACK,
+  others: PodsAndVolumes = {},
 ): string[] {
   const rules = settingsForStack<StackCostCeilingSettings>(config, context);
-  if (notApplicableReason(rules) !== undefined) return [];
+  if (notApplicableReason(rules, others) !== undefined) return [];
   const results = endpoints.map((e) => endpointCost(e, rules));
-  const problems = results.flatMap((r) => (r && "problem" in r ? [r.problem] : []));
+  const fixedResults = [
+    ...(others.pods ?? []).map((p) => podHourlyCost(p, rules)),
+    ...(others.volumes ?? []).map((v) => volumeHourlyCost(v, rules)),
+  ];
+  const problems = [...results, ...fixedResults].flatMap((r) => (r && "problem" in r ? [r.problem] : []));
   const costs = results.flatMap((r) => (r && "cost" in r ? [r.cost] : []));
+  const fixed = fixedResults.flatMap((r) => (r && "item" in r ? [r.item] : []));
   const caps = (Object.keys(CAPS) as (keyof typeof CAPS)[]).flatMap(
-    (key) => capProblem(key, costs, problems.length, rules, context) ?? [],
+    (key) => capProblem(key, costs, fixed, problems.length, rules, context) ?? [],
   );
   return [...problems, ...caps];
 }
 
-function notApplicableReason(rules: StackSettings<StackCostCeilingSettings>): string | undefined {
+/** The stack's pods and network volumes, which the ceiling prices from the catalog by default. */
+export interface PodsAndVolumes {
+  readonly pods?: readonly NamedProps<PodProps>[];
+  readonly volumes?: readonly NamedProps<NetworkVolumeProps>[];
+}
+
+function notApplicableReason(
+  rules: StackSettings<StackCostCeilingSettings>,
+  others: PodsAndVolumes,
+): string | undefined {
   const { gpuPricesPerHour, cpuPricesPerVcpuHour, maxAlwaysOnPerHour, maxWorstCasePerHour } = rules.values;
-  if (!gpuPricesPerHour && !cpuPricesPerVcpuHour) {
+  const catalogPriced = (others.pods?.length ?? 0) + (others.volumes?.length ?? 0) > 0;
+  if (!gpuPricesPerHour && !cpuPricesPerVcpuHour && !catalogPriced) {
     return "no prices (gpuPricesPerHour, cpuPricesPerVcpuHour) are configured for this stack";
   }
   if (maxAlwaysOnPerHour === undefined && maxWorstCasePerHour === undefined) {
@@ -229,15 +275,21 @@ function notApplicableReason(rules: StackSettings<StackCostCeilingSettings>): st
   return undefined;
 }
 
+function podsAndVolumes(stack: StackResources): PodsAndVolumes {
+  return { pods: stack.of(PodResource), volumes: stack.of(NetworkVolumeResource) };
+}
+
 /** The policy: the stack's endpoints stay within an hourly cost ceiling. */
 export const stackCostCeilingPolicy = stackPolicy({
   name: STACK_COST_CEILING_POLICY,
   description:
-    "With a price table configured, the stack's always-on cost (workersMin) and worst-case cost (workersMax on the dearest type each endpoint may rent) per hour must stay within the configured caps.",
+    "The stack's always-on cost (workersMin of each priced endpoint, running pods, network volumes) and worst-case cost (workersMax on the dearest type each endpoint may rent, running pods, network volumes) per hour must stay within the configured caps; pods and volumes are priced from the catalog unless the configuration prices them.",
   enforcementLevel: "advisory",
   config: StackCostCeilingConfigSchema,
   remediationSteps:
-    "Lower workersMin/workersMax or gpuCount of the dearest endpoints, drop expensive GPU types from their lists, price every type they may rent, or raise the caps for this stack.",
-  notApplicable: (config, context) => notApplicableReason(settingsForStack<StackCostCeilingSettings>(config, context)),
-  check: (stack, config, context) => checkStackCostCeiling(stack.of(ServerlessEndpointResource), config, context),
+    "Lower workersMin/workersMax or gpuCount of the dearest endpoints, stop pods you do not use (desiredStatus: EXITED), drop expensive GPU types from the lists, price every type they may rent, or raise the caps for this stack.",
+  notApplicable: (config, context, stack) =>
+    notApplicableReason(settingsForStack<StackCostCeilingSettings>(config, context), podsAndVolumes(stack)),
+  check: (stack, config, context) =>
+    checkStackCostCeiling(stack.of(ServerlessEndpointResource), config, context, podsAndVolumes(stack)),
 });

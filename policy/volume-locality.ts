@@ -6,6 +6,8 @@ import {
   linkedOfType,
   type NamedProps,
   NetworkVolumeResource,
+  type PodProps,
+  PodResource,
   type ServerlessEndpointProps,
   ServerlessEndpointResource,
 } from "./resource-types";
@@ -62,7 +64,7 @@ const unique = (items: readonly string[]) => [...new Set(items)].sort();
  * known ids listed in `externalVolumeDataCenters`.
  */
 function mountedVolumes(
-  endpoint: NamedProps<ServerlessEndpointProps>,
+  endpoint: NamedProps<ServerlessEndpointProps | PodProps>,
   external: Readonly<Record<string, string>>,
 ): Mounts {
   const volumes: MountedVolume[] = [];
@@ -91,7 +93,7 @@ function mountedVolumes(
     if (linked.length > 1) unresolved++;
     else mount(linked[0] ? ofStack(linked[0]) : ofConfig(rawProp(endpoint.props, "networkVolumeId")));
   }
-  const ids: unknown = rawProp(endpoint.props, "networkVolumeIds");
+  const ids: unknown = "networkVolumeIds" in endpoint.props ? rawProp(endpoint.props, "networkVolumeIds") : undefined;
   if (Array.isArray(ids) && ids.length > 0) {
     const linked = linkedOfType(endpoint, "networkVolumeIds", NetworkVolumeResource);
     for (const volume of linked) mount(ofStack(volume));
@@ -102,6 +104,30 @@ function mountedVolumes(
     unresolved += Math.max(0, ids.length - linked.length - configured.length);
   }
   return { volumes, unresolved };
+}
+
+/** Checks one pod: its `dataCenterIds`, when set, are exactly its network volume's data center. */
+function podLocalityProblem(
+  pod: NamedProps<PodProps>,
+  rules: StackSettings<VolumeLocalitySettings>,
+): string | undefined {
+  const { volumes } = mountedVolumes(pod, rules.values.externalVolumeDataCenters ?? {});
+  const volume = volumes[0];
+  const dataCenterIds: unknown = pod.props.dataCenterIds;
+  // Unset: the platform places a pod where its network volume is.
+  if (!volume || !Array.isArray(dataCenterIds)) return undefined;
+  const listed = unique(dataCenterIds.filter((dc): dc is string => typeof dc === "string"));
+  if (listed.length === 1 && listed[0] === volume.dataCenterId) return undefined;
+  const others = listed.filter((dc) => dc !== volume.dataCenterId);
+  const problem = listed.includes(volume.dataCenterId)
+    ? `lists ${others.join(", ")}, where the pod cannot be placed: a pod runs only where its network volume is (${volume.label} in ${volume.dataCenterId})`
+    : `leaves out ${volume.dataCenterId}, where its network volume is (${volume.label}): the platform refuses to place the pod`;
+  return violation(
+    resourceLabel("Pod", pod.name),
+    "dataCenterIds",
+    formatValue(dataCenterIds),
+    `${problem}; set dataCenterIds to ["${volume.dataCenterId}"] or leave it unset`,
+  );
 }
 
 /** Checks one endpoint; undefined when it complies or cannot be judged. */
@@ -154,19 +180,24 @@ export function checkVolumeLocality(
   endpoints: readonly NamedProps<ServerlessEndpointProps>[],
   config: VolumeLocalityConfig = {},
   context: StackContext = NO_STACK,
+  pods: readonly NamedProps<PodProps>[] = [],
 ): string[] {
   const rules = settingsForStack<VolumeLocalitySettings>(config, context);
-  return endpoints.flatMap((endpoint) => localityProblem(endpoint, rules) ?? []);
+  return [
+    ...endpoints.flatMap((endpoint) => localityProblem(endpoint, rules) ?? []),
+    ...pods.flatMap((pod) => podLocalityProblem(pod, rules) ?? []),
+  ];
 }
 
 /** The policy: endpoints run where their network volumes are. */
 export const volumeLocalityPolicy = stackPolicy({
   name: VOLUME_LOCALITY_POLICY,
   description:
-    "An endpoint that mounts network volumes must restrict dataCenterIds to the data centers of those volumes, so no worker starts where its volume is not.",
+    "An endpoint that mounts network volumes must restrict dataCenterIds to the data centers of those volumes, so no worker starts where its volume is not; a pod that mounts one is placed only in that volume's data center.",
   enforcementLevel: "mandatory",
   config: VolumeLocalityConfigSchema,
   remediationSteps:
     "Set the endpoint's dataCenterIds to the data centers of its network volumes, e.g. dataCenterIds: [volume.dataCenterId].",
-  check: (stack, config, context) => checkVolumeLocality(stack.of(ServerlessEndpointResource), config, context),
+  check: (stack, config, context) =>
+    checkVolumeLocality(stack.of(ServerlessEndpointResource), config, context, stack.of(PodResource)),
 });

@@ -10,14 +10,15 @@
  *   endpoints are not billed (their amounts are 0).
  */
 
-/** Share of the on-demand price an interruptible pod pays. */
-export const INTERRUPTIBLE_PRICE_FACTOR = 0.5;
+// The price rules live with the catalog's prices (sdk/schemas/platform-catalog.ts), which the
+// policy pack's cost ceiling reads too.
+import {
+  HOURS_PER_MONTH,
+  INTERRUPTIBLE_PRICE_FACTOR,
+  VOLUME_PRICE_PER_GB_MONTH,
+} from "../../sdk/schemas/platform-catalog";
 
-/** Dollars per GB-month of network volume storage, per tier (an unknown tier bills as STANDARD). */
-export const VOLUME_PRICE_PER_GB_MONTH: Readonly<Record<string, number>> = { STANDARD: 0.07, HIGH_PERFORMANCE: 0.14 };
-
-/** Hours in a billing month. */
-export const HOURS_PER_MONTH = 730;
+export { HOURS_PER_MONTH, INTERRUPTIBLE_PRICE_FACTOR, VOLUME_PRICE_PER_GB_MONTH };
 
 /** A rate rounded to 1/10000 of a dollar, so `costPerHr` reads like a price. */
 function rate(dollarsPerHour: number): number {

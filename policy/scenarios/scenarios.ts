@@ -1,5 +1,6 @@
 import type { ResourceKind } from "../resource-types";
 import { DEPLOYMENT_SCENARIOS } from "./deployment-scenarios";
+import { POD_SCENARIOS } from "./pod-scenarios";
 import type { PolicyPackConfigFile, PolicyScenario } from "./types";
 
 /** The sample configuration's content (`policy/examples/policy-config.json`), trimmed to what scenarios need. */
@@ -279,7 +280,11 @@ const SIZING_SCENARIOS: readonly PolicyScenario[] = [
 ];
 
 /** Every scenario: compliant programs, and at least one program violating each policy. */
-export const POLICY_SCENARIOS: readonly PolicyScenario[] = [...SIZING_SCENARIOS, ...DEPLOYMENT_SCENARIOS];
+export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
+  ...SIZING_SCENARIOS,
+  ...DEPLOYMENT_SCENARIOS,
+  ...POD_SCENARIOS,
+];
 
 /** The kinds of resource a scenario's program declares: it runs on the real engine once the package has them all. */
 export function scenarioKinds(scenario: PolicyScenario): ResourceKind[] {

@@ -2,6 +2,7 @@ import type { RunpodPolicyName } from "../index";
 import type {
   ContainerRegistryAuthProps,
   NetworkVolumeProps,
+  PodProps,
   ResourceKind,
   ServerlessEndpointProps,
   TemplateProps,
@@ -27,6 +28,7 @@ export interface PropsOfKind {
   readonly ServerlessEndpoint: ServerlessEndpointProps;
   readonly Template: TemplateProps;
   readonly ContainerRegistryAuth: ContainerRegistryAuthProps;
+  readonly Pod: PodProps;
 }
 
 /** One resource of a scenario's program. */

@@ -126,6 +126,15 @@ export function serverlessPools(
   return pools;
 }
 
+/** Share of the on-demand price an interruptible (spot) pod pays. */
+export const INTERRUPTIBLE_PRICE_FACTOR = 0.5;
+
+/** Dollars per GB-month of network volume storage, per tier (an unknown tier bills as STANDARD). */
+export const VOLUME_PRICE_PER_GB_MONTH: Readonly<Record<string, number>> = { STANDARD: 0.07, HIGH_PERFORMANCE: 0.14 };
+
+/** Hours in a billing month. */
+export const HOURS_PER_MONTH = 730;
+
 /** A CPU flavor of the catalog (v2 `CpuType`, without availability). */
 export interface CpuCatalogEntry {
   /** The flavor id (`cpuFlavorIds`, pods' `cpu.id`). */

@@ -37,6 +37,7 @@ describe("the policy pack", () => {
       ["runpod-serverless-template", "mandatory"],
       ["runpod-stack-cost-ceiling", "advisory"],
       ["runpod-known-platform-values", "mandatory"],
+      ["runpod-pod-limits", "mandatory"],
     ]);
   });
 
@@ -54,13 +55,23 @@ describe("the policy pack", () => {
         : [],
     );
     expect(tokens).toEqual([
+      // runpod-gpu-priority-list: endpoints and pods.
       RESOURCE_TYPES.ServerlessEndpoint,
+      RESOURCE_TYPES.Pod,
       RESOURCE_TYPES.ServerlessEndpoint,
       RESOURCE_TYPES.NetworkVolume,
+      // runpod-image-pinning: templates and pods.
       RESOURCE_TYPES.Template,
+      RESOURCE_TYPES.Pod,
+      // runpod-contradictory-inputs: endpoints and pods.
       RESOURCE_TYPES.ServerlessEndpoint,
+      RESOURCE_TYPES.Pod,
+      // runpod-known-platform-values: endpoints, volumes and pods.
       RESOURCE_TYPES.ServerlessEndpoint,
       RESOURCE_TYPES.NetworkVolume,
+      RESOURCE_TYPES.Pod,
+      // runpod-pod-limits.
+      RESOURCE_TYPES.Pod,
     ]);
   });
 });
@@ -118,6 +129,7 @@ describe("violation messages and secrets", () => {
         "runpod-volume-size-cap": { maxSizeGb: 1 },
         "runpod-stack-volume-size-cap": { maxTotalSizeGb: 1 },
         "runpod-stack-cost-ceiling": { gpuPricesPerHour: { "NVIDIA A40": 1, "NVIDIA L4": 1 }, maxWorstCasePerHour: 0 },
+        "runpod-pod-limits": { maxGpuCount: 1 },
       },
       resources: [
         // A data center newer than this release's list (not the marker: a rule about it shows it).
@@ -130,6 +142,11 @@ describe("violation messages and secrets", () => {
           name: "tpl",
           props: { ...extra, imageName: "ghcr.io/acme/worker:latest", containerRegistryAuthId: marker },
           dependsOn: { containerRegistryAuthId: ["auth"] },
+        },
+        {
+          type: "Pod",
+          name: "pod",
+          props: { ...extra, imageName: "ghcr.io/acme/trainer:1.0", gpuTypeIds: ["NVIDIA A40"], gpuCount: 4 },
         },
         {
           type: "ServerlessEndpoint",

@@ -11,6 +11,8 @@ import {
   ImagePinningConfigSchema,
   KNOWN_PLATFORM_VALUES_POLICY,
   KnownPlatformValuesConfigSchema,
+  POD_LIMITS_POLICY,
+  PodLimitsConfigSchema,
   type RunpodPolicyName,
   runpodPolicies,
   SERVERLESS_TEMPLATE_POLICY,
@@ -42,6 +44,7 @@ const SCHEMAS: Record<RunpodPolicyName, z.ZodObject> = {
   [SERVERLESS_TEMPLATE_POLICY]: ServerlessTemplateConfigSchema,
   [STACK_COST_CEILING_POLICY]: StackCostCeilingConfigSchema,
   [KNOWN_PLATFORM_VALUES_POLICY]: KnownPlatformValuesConfigSchema,
+  [POD_LIMITS_POLICY]: PodLimitsConfigSchema,
 };
 
 const sampleConfig = JSON.parse(

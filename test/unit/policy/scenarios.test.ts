@@ -6,6 +6,7 @@ import {
   ContainerRegistryAuthCreateInputSchema,
   EndpointCreateInputSchema,
   NetworkVolumeCreateInputSchema,
+  PodCreateInputSchema,
   TemplateCreateInputSchema,
 } from "../../../sdk/schemas";
 import { previewResources, type ReportedViolation, runPolicies } from "./engine-harness";
@@ -31,6 +32,7 @@ function inputProblems(resource: ScenarioResource): string[] {
     ServerlessEndpoint: EndpointCreateInputSchema,
     Template: TemplateCreateInputSchema,
     ContainerRegistryAuth: ContainerRegistryAuthCreateInputSchema,
+    Pod: PodCreateInputSchema,
   };
   const error = schemas[resource.type].safeParse(props).error;
   return (error?.issues ?? []).map((i) => `${i.path.join(".")}: ${i.message}`);

@@ -113,9 +113,9 @@ function podLocalityProblem(
 ): string | undefined {
   const { volumes } = mountedVolumes(pod, rules.values.externalVolumeDataCenters ?? {});
   const volume = volumes[0];
-  const dataCenterIds: unknown = pod.props.dataCenterIds;
-  // Unset: the platform places a pod where its network volume is.
-  if (!volume || !Array.isArray(dataCenterIds)) return undefined;
+  const dataCenterIds: unknown = rawProp(pod.props, "dataCenterIds");
+  // Unset: the platform places a pod where its network volume is. Not known yet: judged at `up`.
+  if (!volume || !Array.isArray(dataCenterIds) || dataCenterIds.some(isUnknownValue)) return undefined;
   const listed = unique(dataCenterIds.filter((dc): dc is string => typeof dc === "string"));
   if (listed.length === 1 && listed[0] === volume.dataCenterId) return undefined;
   const others = listed.filter((dc) => dc !== volume.dataCenterId);

@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { REPO_ROOT } from "../../scripts/pulumi-cli";
 import { openStateBackend, type StateBackend } from "../backends/state-backend";
+import type { EmulatorOptions } from "../../emulator";
 import { copyExample, createE2EStack, type E2EStack } from "./harness";
+import { trainingPodJourney } from "./training-pod-journey";
 
 /**
  * The examples users copy (examples/), each run as a user would run it, through the real engine
@@ -20,7 +22,12 @@ afterEach(async () => {
   stacks = [];
 });
 
-async function exampleStack(name: string, stackName: string, backend?: StateBackend): Promise<E2EStack> {
+async function exampleStack(
+  name: string,
+  stackName: string,
+  backend?: StateBackend,
+  emulator?: EmulatorOptions,
+): Promise<E2EStack> {
   const e = await createE2EStack(
     name,
     {},
@@ -29,6 +36,7 @@ async function exampleStack(name: string, stackName: string, backend?: StateBack
       stackName,
       typescript: true,
       ...(backend ? { backend } : {}),
+      ...(emulator ? { emulator } : {}),
     },
   );
   stacks.push(e);
@@ -288,3 +296,15 @@ describe("examples/github-actions: the workflow's jobs", { timeout: 600_000 }, (
     }
   });
 });
+
+describe(
+  "examples/training-pod: a GPU pod on a volume and a CPU pod, stopped and started by one line",
+  { timeout: 300_000 },
+  () => {
+    it("passes the pack, deploys, stops and starts, shows what it cost as a table, JSON and SVG, and destroys", async () => {
+      // A manual clock: the test moves platform time, so the spend is known to the cent.
+      const e = await exampleStack("training-pod", "dev", undefined, { timeScale: 0, managementQuota: false });
+      await trainingPodJourney(e, previewWithPack);
+    });
+  },
+);

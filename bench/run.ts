@@ -7,6 +7,7 @@ import { CLIENT_FULL, CLIENT_QUICK, runClientBench } from "./client-bench";
 import { EMULATOR_FULL, EMULATOR_QUICK, runEmulatorBench } from "./emulator-bench";
 import { runManagementBench } from "./management-bench";
 import { MANAGEMENT_FULL, MANAGEMENT_QUICK } from "./management-settings";
+import { runPodFootprint } from "./pod-footprint";
 import { PULUMI_FULL, PULUMI_QUICK, type PulumiBenchSettings, runPulumiBench } from "./pulumi-bench";
 import { pulumiSection } from "./pulumi-report";
 import { benchPulumiCommand } from "./pulumi-stack";
@@ -104,7 +105,9 @@ async function runPulumiBenches(flags: BenchFlags, sections: BenchSection[]): Pr
     log("4. state footprint");
     // The scaling benchmark's deployments already left their state behind; deploy only when it did not run.
     if (footprints.length === 0) footprints = (await runPulumiBench(STATE_ONLY, log, pulumi)).footprints;
-    sections.push(stateSection(footprints));
+    log("4. state footprint: pods");
+    const pods = await runPodFootprint(pulumi.command, log);
+    sections.push(stateSection([...footprints, ...pods.footprints], pods.previews));
     print(sections[sections.length - 1]!);
   }
   if (wants("scale")) {

@@ -1,3 +1,4 @@
+import type { PodPreview } from "./pod-footprint";
 import type { BenchStack } from "./pulumi-stack";
 import type { BenchSection, TargetCheck } from "./report";
 import { format, shownRatio } from "./stats";
@@ -9,12 +10,15 @@ const STATE_RATIO_TARGET = 1.5;
 
 const PROVIDER_MISS =
   "the serialized provider is the text the engine stores for each dynamic resource in inputs and outputs; provider/runpod-resource.ts keeps it to a module reference. What would close it: find what the serialization captured beyond that reference (a closure over a larger object pulls the object in).";
+const POD_STATE_MISS =
+  "a pod stores its declared inputs twice (inputs and outputs, like every resource) plus desiredStatus, its prices, publicIp and portMappings, and the `__urn` input its preview notice needs. What would close it: drop echoed outputs the program does not read.";
 const STATE_MISS =
   "each resource stores its inputs and its outputs (the outputs echo what the API answered) next to the engine's own fields; the no-op stores its inputs twice. What would close it: fewer echoed outputs (fields no input, diff or reader uses) in the provider's outputs functions.";
 
 /** State of one deployed benchmark stack. */
 export interface StateFootprint {
-  program: "runpod" | "baseline";
+  /** `runpod`: volumes and endpoints; `pods`: pods only (bench/pod-footprint.ts); `baseline`: the no-op. */
+  program: "runpod" | "pods" | "baseline";
   /** Resources the program declares (the stack and default provider resources are not counted). */
   resources: number;
   stateFileBytes: number;
@@ -50,8 +54,11 @@ export async function measureFootprint(
 
 const shortType = (type: string) => type.replace(/^pulumi-nodejs:dynamic(\/runpod)?:/, "");
 
-/** Benchmark 4: `__provider` bytes per resource and state-file bytes per resource. */
-export function stateSection(footprints: readonly StateFootprint[]): BenchSection {
+/** Benchmark 4: `__provider` bytes per resource and state-file bytes per resource (pods' too, with their unchanged preview). */
+export function stateSection(
+  footprints: readonly StateFootprint[],
+  podPreviews: readonly PodPreview[] = [],
+): BenchSection {
   const rows = footprints.map((f) => [
     `${f.program} (${f.resources})`,
     format.bytes(f.stateFileBytes),
@@ -68,8 +75,9 @@ export function stateSection(footprints: readonly StateFootprint[]): BenchSectio
     return (large.stateFileBytes - small.stateFileBytes) / (large.resources - small.resources);
   };
   const oursProvider = Math.max(
-    ...footprints.filter((f) => f.program === "runpod").flatMap((f) => Object.values(f.providerBytes)),
+    ...footprints.filter((f) => f.program !== "baseline").flatMap((f) => Object.values(f.providerBytes)),
   );
+  const podRatio = marginal("pods") / marginal("baseline");
   const ratio = stateRatio(footprints, marginal("runpod"), marginal("baseline"));
   const targets: TargetCheck[] = [
     {
@@ -87,11 +95,32 @@ export function stateSection(footprints: readonly StateFootprint[]): BenchSectio
       whyMissed: STATE_MISS,
     },
   ];
+  if (footprints.some((f) => f.program === "pods")) {
+    targets.push({
+      benchmark: "state",
+      target: `pod state bytes per resource <= ${STATE_RATIO_TARGET}x baseline`,
+      measured: Number.isFinite(podRatio) ? `${format.ratio(podRatio)} (marginal bytes per added pod)` : "n/a",
+      met: Number.isFinite(podRatio) ? shownRatio(podRatio) <= STATE_RATIO_TARGET : undefined,
+      whyMissed: POD_STATE_MISS,
+    });
+    const silent = podPreviews.every((p) => p.requests === 0 && p.unchanged);
+    targets.push({
+      benchmark: "state",
+      target: "unchanged preview of a pod stack: no changes, 0 API requests",
+      measured: podPreviews
+        .map((p) => `${p.pods} pods: ${p.requests} requests${p.unchanged ? "" : ", changes"}`)
+        .join("; "),
+      met: podPreviews.length > 0 ? silent : undefined,
+      whyMissed:
+        "a pod's diff compares only the inputs the program sets and sends nothing; a request or a change here means a read-back output differs from what the program declares (provider/pod-state.ts READ_BACK).",
+    });
+  }
   return {
     title: "4. State footprint",
     method: [
       "Measured right after `pulumi up` of the benchmark stacks: the size of the checkpoint file the file backend wrote, and the length of each dynamic resource's `__provider` (the serialized provider; the state holds it in both inputs and outputs).",
       "Per resource = file bytes / declared resources (the stack and default-provider entries are included in the file, so small stacks look heavier); marginal = the slope between the smallest and largest stack.",
+      "Pods: stacks of only GPU pods (bench/programs/pod-stack: image, GPU list, ports, one env var, a mount path) at 4 and 20 pods, deployed once each, then an unchanged `pulumi preview` timed and its API requests counted.",
     ],
     tables: [
       {
@@ -104,9 +133,24 @@ export function stateSection(footprints: readonly StateFootprint[]): BenchSectio
         columns: ["program", "B/resource"],
         rows: [
           ["runpod (NetworkVolume + ServerlessEndpoint)", format.bytes(marginal("runpod"))],
+          ...(footprints.some((f) => f.program === "pods") ? [["pods (Pod)", format.bytes(marginal("pods"))]] : []),
           ["baseline (no-op dynamic resource)", format.bytes(marginal("baseline"))],
         ],
       },
+      ...(podPreviews.length > 0
+        ? [
+            {
+              title: "Unchanged preview of a stack of pods",
+              columns: ["pods", "preview", "API requests", "changes"],
+              rows: podPreviews.map((p) => [
+                String(p.pods),
+                `${(p.ms / 1000).toFixed(2)} s`,
+                String(p.requests),
+                p.unchanged ? "none" : "some",
+              ]),
+            },
+          ]
+        : []),
     ],
     targets,
     notes: [],

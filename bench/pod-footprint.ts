@@ -2,7 +2,7 @@ import type { PulumiCommand } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../emulator";
 import { EmulatorApi } from "./emulator-process";
 import { type BenchStack, createBenchStack } from "./pulumi-stack";
-import { measureFootprint, type StateFootprint } from "./state-footprint";
+import { measureFootprint, type PodPreview, type StateFootprint } from "./state-footprint";
 import { timed } from "./stats";
 
 /*
@@ -16,14 +16,6 @@ import { timed } from "./stats";
 export const POD_SIZES = [4, 20] as const;
 
 const KEY = "bench-pod-key";
-
-/** One pod stack's unchanged preview. */
-export interface PodPreview {
-  pods: number;
-  ms: number;
-  requests: number;
-  unchanged: boolean;
-}
 
 /** What the pod benchmark hands to the state section. */
 export interface PodBenchResult {

@@ -1,4 +1,3 @@
-import type { PodPreview } from "./pod-footprint";
 import type { BenchStack } from "./pulumi-stack";
 import type { BenchSection, TargetCheck } from "./report";
 import { format, shownRatio } from "./stats";
@@ -14,6 +13,14 @@ const POD_STATE_MISS =
   "a pod stores its declared inputs twice (inputs and outputs, like every resource) plus desiredStatus, its prices, publicIp and portMappings, and the `__urn` input its preview notice needs. What would close it: drop echoed outputs the program does not read.";
 const STATE_MISS =
   "each resource stores its inputs and its outputs (the outputs echo what the API answered) next to the engine's own fields; the no-op stores its inputs twice. What would close it: fewer echoed outputs (fields no input, diff or reader uses) in the provider's outputs functions.";
+
+/** One pod stack's unchanged preview (bench/pod-footprint.ts). */
+export interface PodPreview {
+  pods: number;
+  ms: number;
+  requests: number;
+  unchanged: boolean;
+}
 
 /** State of one deployed benchmark stack. */
 export interface StateFootprint {

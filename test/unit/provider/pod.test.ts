@@ -4,6 +4,7 @@ import { POD_FIELDS } from "../../../provider/field-rules";
 import { podProvider } from "../../../provider/pod-provider";
 import { envToSend, lockProblem, planPodUpdate, podOutputs, resetNotice } from "../../../provider/pod-state";
 import { UNKNOWN } from "../../../provider/property-values";
+import { platformValueWarnings } from "../../../provider/platform-value-warnings";
 import { configureDirect } from "../../../provider/provider-config";
 
 const noChange = { changes: false, replaces: [], deleteBeforeReplace: false };
@@ -229,5 +230,15 @@ describe("Pod outputs and env", () => {
       MODEL: "mistral",
       PUBLIC_KEY: "ssh-ed25519 AAAA me",
     });
+  });
+});
+
+describe("Pod platform values at preview", () => {
+  it("knows the pod-only CPU flavors cpu3m and cpu5m, and warns about a flavor this release does not know", () => {
+    expect(platformValueWarnings("Pod", { cpuFlavorIds: ["cpu3m", "cpu5m"] })).toEqual([]);
+    expect(platformValueWarnings("Pod", { cpuFlavorIds: ["cpu9z"] })).toEqual([
+      `cpuFlavorIds[0] = "cpu9z": is not in this release's list of CPU flavors; it may be newer than this release of runpod-iac, and the platform decides at \`pulumi up\``,
+    ]);
+    expect(platformValueWarnings("ServerlessEndpoint", { cpuFlavorIds: ["cpu3m"] })).toHaveLength(1);
   });
 });

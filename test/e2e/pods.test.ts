@@ -31,11 +31,11 @@ async function stateOutputs(e: E2EStack, name: string): Promise<Record<string, u
 }
 
 /** Fails when a secret appears in anything the backend stores (every checkpoint, backups, history) or in `texts`. */
-async function expectNoPlaintextSecrets(e: E2EStack, texts: string[]): Promise<void> {
+async function expectNoPlaintextSecrets(e: E2EStack, texts: string[], more: string[] = []): Promise<void> {
   const stored = await e.backend.storedText();
   // The search finds what the state holds in plaintext: the CPU pod's image.
   expect(stored).toContain("ubuntu:24.04");
-  for (const secret of [HF_TOKEN, e.apiKey]) {
+  for (const secret of [HF_TOKEN, e.apiKey, ...more]) {
     expect(stored.includes(secret), "a secret stored by the backend").toBe(false);
     for (const text of texts) expect(text.includes(secret), "a secret in the engine's output").toBe(false);
   }
@@ -49,10 +49,15 @@ describe("pods on management API v2 through the real engine", { timeout: 300_000
   let e: E2EStack;
   let client: RunpodClient;
   const printed: string[] = [];
+  const secrets: string[] = [];
   let gpuId: string;
   let cpuId: string;
 
-  beforeAll(async () => ({ e, client } = await podStack("v2", "pods-v2")));
+  beforeAll(async () => {
+    ({ e, client } = await podStack("v2", "pods-v2"));
+    // v2 generates a Jupyter password: a secret output that must never be stored in plaintext.
+    await e.stack.setConfig("e2e:jupyter", { value: "true" });
+  });
   afterAll(async () => {
     await client?.close();
     await e?.dispose();
@@ -73,6 +78,10 @@ describe("pods on management API v2 through the real engine", { timeout: 300_000
     expect(await client.pods.get(cpuId)).toMatchObject({ desiredStatus: "RUNNING", cpuFlavorId: "cpu3m" });
     expect(out(result.outputs, "gpuCostPerHr")).toBe(0.43);
     expect(out(result.outputs, "gpuEnv")).toEqual({ MODEL: "llama", HF_TOKEN });
+    const password = (await client.pods.get(gpuId)).env?.JUPYTER_PASSWORD;
+    expect(password).toMatch(/^\S{12,}$/);
+    expect(out(result.outputs, "jupyterPassword")).toBe(password);
+    secrets.push(password!);
   });
 
   it("stops both pods and renames the GPU pod by editing config, keeping their ids", async () => {
@@ -120,12 +129,14 @@ describe("pods on management API v2 through the real engine", { timeout: 300_000
     expect(result.summary.resourceChanges).toMatchObject({ replace: 1 });
     const newId = String(out(result.outputs, "gpuId"));
     expect(newId).not.toBe(gpuId);
-    expect(await client.pods.get(newId)).toMatchObject({ gpu: { count: 2 }, desiredStatus: "RUNNING" });
+    const replaced = await client.pods.get(newId);
+    expect(replaced).toMatchObject({ gpu: { count: 2 }, desiredStatus: "RUNNING" });
+    secrets.push(replaced.env!.JUPYTER_PASSWORD!);
     await expect(client.pods.get(gpuId)).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("keeps every secret out of the state and the engine's output, and destroy removes the pods", async () => {
-    await expectNoPlaintextSecrets(e, printed);
+    await expectNoPlaintextSecrets(e, printed, secrets);
     await e.stack.destroy();
     expect(await client.pods.list()).toEqual([]);
   });

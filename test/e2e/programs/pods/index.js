@@ -14,6 +14,7 @@ const gpu = new Pod("gpu", {
   gpuTypeIds: ["NVIDIA L4", "NVIDIA A40"],
   gpuCount: config.getNumber("gpuCount") ?? 1,
   interruptible: config.getBoolean("interruptible"),
+  startJupyter: config.getBoolean("jupyter"),
   networkVolumeId: volume.id,
   dataCenterIds: [volume.dataCenterId],
   env: { MODEL: "llama", HF_TOKEN: config.requireSecret("hfToken") },
@@ -34,5 +35,6 @@ exports.gpuName = gpu.name;
 exports.gpuStatus = gpu.desiredStatus;
 exports.gpuCostPerHr = gpu.costPerHr;
 exports.gpuEnv = gpu.env;
+exports.jupyterPassword = gpu.jupyterPassword;
 exports.cpuId = cpu.id;
 exports.cpuStatus = cpu.desiredStatus;

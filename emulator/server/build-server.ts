@@ -7,6 +7,7 @@ import { registerEndpointRoutes } from "../management/endpoint-routes";
 import { registerNetworkVolumeRoutes } from "../management/network-volume-routes";
 import { registerRegistryAuthRoutes } from "../management/registry-auth-routes";
 import { registerTemplateRoutes } from "../management/template-routes";
+import { registerAccountRoutesV2 } from "../management/v2/account-routes";
 import { registerCatalogRoutesV2 } from "../management/v2/catalog-routes";
 import { registerNetworkVolumeRoutesV2 } from "../management/v2/network-volume-routes";
 import { registerRegistryRoutesV2 } from "../management/v2/registry-routes";
@@ -30,6 +31,7 @@ const ROUTES: readonly RegisterRoutes[] = [
   registerServerlessWorkerRoutesV2,
   registerTemplateRoutesV2,
   registerRegistryRoutesV2,
+  registerAccountRoutesV2,
   registerJobRoutes,
   registerLoadBalancerRoutes,
   registerAdminRoutes,

@@ -61,6 +61,8 @@ export class Account implements Collections {
   readonly stats: AccountStats = emptyStats();
   readonly rateBuckets = new Map<string, RateBucket>();
   faults: readonly CompiledFaultRule[] = [];
+  /** Registered SSH public keys (`/v2/account/ssh-keys`): what `startSsh` injects as `PUBLIC_KEY`. */
+  sshKeys: readonly string[] = [];
   /** The account's stream of fault decisions (see `EmulatorOptions.seed`). */
   random: () => number = Math.random;
   private readonly runtimes = new Map<string, EndpointRuntime>();

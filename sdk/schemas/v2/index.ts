@@ -11,3 +11,4 @@ export * from "./serverless";
 export * from "./serverless-workers";
 export * from "./template";
 export * from "./registry";
+export * from "./account";

@@ -167,6 +167,7 @@ export class Account implements Collections {
     const settings: LoadBalancerSettings = {
       ...base,
       requestCount: endpoint.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue,
+      env: endpoint.env ?? {},
       handler: () =>
         base.image !== undefined ? this.deps.templates.forImage(base.image) : this.handlerOf(base.templateId),
     };

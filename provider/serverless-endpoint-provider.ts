@@ -6,13 +6,7 @@ import {
   EndpointCreateInputSchema,
   type EndpointUpdateInput,
 } from "../sdk/schemas";
-import {
-  adoptIdFailures,
-  type Expect,
-  type SchemaMatchesTable,
-  schemaFailures,
-  versionFailures,
-} from "./check-inputs";
+import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs, versionAtPreview } from "./diff-inputs";
 import { gpuPoolFailures, scalingFailures } from "./endpoint-check";
@@ -32,7 +26,10 @@ type _SchemaMatchesFields = Expect<
 >;
 
 function outputs(client: RunpodClient, endpoint: Endpoint, inputs: Props): dynamic.CreateResult {
-  return { id: endpoint.id, outs: endpointOutputs(endpoint, inputs, client.transport.config.queueUrl, client.apiVersion) };
+  return {
+    id: endpoint.id,
+    outs: endpointOutputs(endpoint, inputs, client.transport.config.queueUrl, client.apiVersion),
+  };
 }
 
 /**
@@ -124,8 +121,11 @@ export const serverlessEndpointProvider = {
       ...adoptIdFailures(news),
       ...versionFailures("endpoint", news),
       ...scalingFailures(deployed, news, version),
-      ...(await gpuPoolFailures(deployed, news, version, liveGpuCatalog)),
     ];
+    // A list the schema refuses is not looked up in a catalog (nothing is sent for a bad value).
+    if (!failures.some((f) => f.property === "gpuTypeIds")) {
+      failures.push(...(await gpuPoolFailures(deployed, news, version, liveGpuCatalog)));
+    }
     return { inputs: news, failures };
   },
 

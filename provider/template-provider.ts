@@ -8,13 +8,7 @@ import {
   type TemplateUpdateInput,
 } from "../sdk/schemas";
 import { seriesName } from "./auto-name";
-import {
-  adoptIdFailures,
-  type Expect,
-  type SchemaMatchesTable,
-  schemaFailures,
-  versionFailures,
-} from "./check-inputs";
+import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";

@@ -44,6 +44,8 @@ export interface E2EStack {
   envVars: Record<string, string>;
   /** API requests the emulator has answered for this account (admin routes excluded). */
   requestCount(): Promise<number>;
+  /** Requests answered for this account by route (`METHOD /route`) since the last call, which resets them. */
+  takeRequestCounts(): Promise<Record<string, number>>;
   /** Runs the `pulumi` CLI itself in the work dir with the stack's environment. */
   cli(args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
   dispose(): Promise<void>;
@@ -134,6 +136,13 @@ export async function createE2EStack(
       const res = await fetch(`${emulator.url}/_emulator/stats`, { headers: { authorization: `Bearer ${apiKey}` } });
       const body = (await res.json()) as { requests: { total: number } };
       return body.requests.total;
+    },
+    async takeRequestCounts() {
+      const headers = { authorization: `Bearer ${apiKey}` };
+      const res = await fetch(`${emulator.url}/_emulator/stats`, { headers });
+      const body = (await res.json()) as { requests: { byRoute: Record<string, number> } };
+      await fetch(`${emulator.url}/_emulator/stats/reset`, { method: "POST", headers });
+      return body.requests.byRoute;
     },
     async cli(args) {
       const { execFile } = await import("node:child_process");

@@ -5,6 +5,7 @@ import { type IMAGE_PINNING_POLICY, imagePinningPolicy } from "./image-pinning";
 import { type SERVERLESS_TEMPLATE_POLICY, serverlessTemplatePolicy } from "./serverless-template";
 import { type STACK_COST_CEILING_POLICY, stackCostCeilingPolicy } from "./stack-cost-ceiling";
 import { type KNOWN_PLATFORM_VALUES_POLICY, knownPlatformValuesPolicy } from "./known-platform-values";
+import { type LIVE_CATALOG_POLICY, liveCatalogPolicy } from "./live-catalog";
 import { type STACK_VOLUME_SIZE_CAP_POLICY, stackVolumeSizeCapPolicy } from "./stack-volume-size-cap";
 import { type STACK_WORKER_BUDGET_POLICY, stackWorkerBudgetPolicy } from "./stack-worker-budget";
 import { type VOLUME_LOCALITY_POLICY, volumeLocalityPolicy } from "./volume-locality";
@@ -21,6 +22,7 @@ export * from "./contradictory-inputs";
 export * from "./gpu-priority-list";
 export * from "./image-pinning";
 export * from "./known-platform-values";
+export * from "./live-catalog";
 export * from "./resource-types";
 export * from "./serverless-template";
 export * from "./stack-context";
@@ -48,6 +50,7 @@ export const runpodPolicies: Policies = [
   serverlessTemplatePolicy,
   stackCostCeilingPolicy,
   knownPlatformValuesPolicy,
+  liveCatalogPolicy,
 ];
 
 /** The name of one of the pack's policies (a key of `--policy-pack-config`). */
@@ -62,4 +65,5 @@ export type RunpodPolicyName =
   | typeof CONTRADICTORY_INPUTS_POLICY
   | typeof SERVERLESS_TEMPLATE_POLICY
   | typeof STACK_COST_CEILING_POLICY
-  | typeof KNOWN_PLATFORM_VALUES_POLICY;
+  | typeof KNOWN_PLATFORM_VALUES_POLICY
+  | typeof LIVE_CATALOG_POLICY;

@@ -1,14 +1,18 @@
 import { z } from "zod";
 import { CPU_FLAVOR_IDS, ENDPOINT_DEFAULTS, GPU_TYPE_IDS, LIMITS } from "../sdk/schemas";
+import { serverlessPools } from "../sdk/schemas/platform-catalog";
 import { stackPolicy } from "./define-policy";
 import { countOrDefault, formatValue, listContributors, plural, resourceLabel, stackLabel, violation } from "./format";
 import { withStackOverrides } from "./policy-config";
 import {
   isGpuEndpoint,
   type NamedProps,
+  type NetworkVolumeProps,
+  NetworkVolumeResource,
   type ServerlessEndpointProps,
   ServerlessEndpointResource,
 } from "./resource-types";
+import { HOURS_PER_MONTH, type VolumeCost, volumeCost } from "./volume-cost";
 import { NO_STACK, type StackContext, type StackSettings, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
@@ -24,6 +28,9 @@ export const StackCostCeilingSettingsSchema = z.object({
   ),
   cpuPricesPerVcpuHour: priceTable(
     'Dollars per hour of one vCPU, by CPU flavor id (cpu3c, cpu3g, cpu5c, cpu5g), e.g. { "cpu3c": 0.03 }. Unset: CPU endpoints are not counted.',
+  ),
+  volumePricesPerGbMonth: priceTable(
+    'Dollars per GB-month of network volume storage, by storage tier, e.g. { "STANDARD": 0.07, "HIGH_PERFORMANCE": 0.14 }. Unset: volumes are not counted. A volume without `type` is STANDARD; a tier without a price here is reported.',
   ),
   maxAlwaysOnPerHour: dollarsPerHour(
     "Most the stack may cost per hour with no traffic: workersMin workers of each endpoint, billed even when idle.",
@@ -123,7 +130,18 @@ export function endpointCost(
   const list: unknown = props[pricing.typesField];
   if (list !== undefined && !Array.isArray(list)) return undefined; // the provider's check reports the shape
   const listed = [...new Set((list ?? []).filter((t): t is string => typeof t === "string"))];
-  const candidates = listed.length > 0 ? listed : pricing.everyType;
+  const pooled = pricing.unitField === "gpuCount" && list === undefined ? typesOfPools(props) : undefined;
+  if (pooled && "problem" in pooled) {
+    return {
+      problem: violation(
+        resourceLabel("ServerlessEndpoint", name),
+        "gpuPools",
+        formatValue(props.gpuPools),
+        pooled.problem,
+      ),
+    };
+  }
+  const candidates = pooled?.types ?? (listed.length > 0 ? listed : pricing.everyType);
   const unpriced = candidates.filter((t) => pricing.table[t] === undefined);
   if (unpriced.length > 0) {
     const subject = resourceLabel("ServerlessEndpoint", name);
@@ -148,6 +166,25 @@ export function endpointCost(
   };
 }
 
+/**
+ * The GPU types an endpoint's `gpuPools` (v2) rent, from this release's catalog, minus
+ * `excludedGpuTypes`; undefined without pools; a problem for a pool the catalog does not know
+ * (its types, and so its price, are unknown).
+ */
+function typesOfPools(props: ServerlessEndpointProps): { types: string[] } | { problem: string } | undefined {
+  if (!Array.isArray(props.gpuPools) || props.gpuPools.length === 0) return undefined;
+  const catalog = serverlessPools();
+  const excluded = new Set(Array.isArray(props.excludedGpuTypes) ? props.excludedGpuTypes : []);
+  const unknown = props.gpuPools.filter((p) => !catalog.has(p));
+  if (unknown.length > 0) {
+    return {
+      problem: `${unknown.map((p) => `"${p}"`).join(", ")} ${unknown.length === 1 ? "is not a pool" : "are not pools"} of this release's catalog, so the GPU types (and prices) the endpoint may rent are unknown; name the types in gpuTypeIds instead`,
+    };
+  }
+  const types = props.gpuPools.flatMap((p) => catalog.get(p) ?? []).filter((t) => !excluded.has(t));
+  return { types: [...new Set(types)] };
+}
+
 /** `$7.96`: cents always shown, up to four decimals for small prices, float noise rounded away. */
 export function formatDollars(amount: number): string {
   const rounded = Math.round(amount * 10_000) / 10_000;
@@ -166,6 +203,7 @@ const CAPS = {
 function capProblem(
   key: keyof typeof CAPS,
   costs: readonly EndpointCost[],
+  volumes: readonly VolumeCost[],
   unpriced: number,
   rules: StackSettings<StackCostCeilingSettings>,
   context: StackContext,
@@ -173,23 +211,30 @@ function capProblem(
   const cap = rules.values[key];
   if (cap === undefined) return undefined;
   const { label, workers } = CAPS[key];
-  const items = costs.map((c) => ({ c, amount: c[workers] * c.units * c.unitPrice }));
+  const items = [
+    ...costs.map((c) => ({
+      amount: c[workers] * c.units * c.unitPrice,
+      text: `"${c.name}" ${plural(c[workers], "worker")} × ${plural(c.units, c.unitNoun)} × ${formatDollars(c.unitPrice)} (${c.dearest})`,
+    })),
+    // Storage is billed whether or not anything runs: in both sums.
+    ...volumes.map((v) => ({
+      amount: v.perHour,
+      text: `volume "${v.name}" ${v.sizeGb} GB × ${formatDollars(v.pricePerGbMonth)}/GB-month (${v.tier}) / ${HOURS_PER_MONTH} h`,
+    })),
+  ];
   const total = items.reduce((sum, i) => sum + i.amount, 0);
   if (total <= cap + EPSILON) return undefined;
   const contributors = items
     .filter((i) => i.amount > 0)
     .sort((a, b) => b.amount - a.amount)
-    .map(
-      ({ c, amount }) =>
-        `"${c.name}" ${plural(c[workers], "worker")} × ${plural(c.units, c.unitNoun)} × ${formatDollars(c.unitPrice)} (${c.dearest}) = ${formatDollars(amount)}`,
-    );
+    .map(({ text, amount }) => `${text} = ${formatDollars(amount)}`);
   const left =
     unpriced > 0
       ? `; ${plural(unpriced, "endpoint")} without prices not included (see ${unpriced === 1 ? "its" : "their"} own message)`
       : "";
   return violation(
     stackLabel(context.stackName),
-    `${label} (${workers} × units per worker × $/hour of the dearest type each may rent) summed over ${plural(costs.length, "endpoint")}`,
+    `${label} (${workers} × units per worker × $/hour of the dearest type each may rent) summed over ${plural(costs.length, "endpoint")}${volumes.length > 0 ? ` and ${plural(volumes.length, "volume")}` : ""}`,
     `${formatDollars(total)}/hour (${listContributors(contributors)})`,
     `exceeds the cap of ${formatDollars(cap)}/hour (${settingLabel(rules, key)})${left}`,
   );
@@ -206,22 +251,29 @@ export function checkStackCostCeiling(
   endpoints: readonly NamedProps<ServerlessEndpointProps>[],
   config: StackCostCeilingConfig = {},
   context: StackContext = NO_STACK,
+  volumes: readonly NamedProps<NetworkVolumeProps>[] = [],
 ): string[] {
   const rules = settingsForStack<StackCostCeilingSettings>(config, context);
   if (notApplicableReason(rules) !== undefined) return [];
   const results = endpoints.map((e) => endpointCost(e, rules));
-  const problems = results.flatMap((r) => (r && "problem" in r ? [r.problem] : []));
+  const storagePrices = rules.values.volumePricesPerGbMonth;
+  const storage = storagePrices
+    ? volumes.map((v) => volumeCost(v, storagePrices, settingLabel(rules, "volumePricesPerGbMonth")))
+    : [];
+  const problems = [...results, ...storage].flatMap((r) => (r && "problem" in r ? [r.problem] : []));
   const costs = results.flatMap((r) => (r && "cost" in r ? [r.cost] : []));
+  const volumeCosts = storage.flatMap((r) => (r && "cost" in r ? [r.cost] : []));
   const caps = (Object.keys(CAPS) as (keyof typeof CAPS)[]).flatMap(
-    (key) => capProblem(key, costs, problems.length, rules, context) ?? [],
+    (key) => capProblem(key, costs, volumeCosts, problems.length, rules, context) ?? [],
   );
   return [...problems, ...caps];
 }
 
 function notApplicableReason(rules: StackSettings<StackCostCeilingSettings>): string | undefined {
-  const { gpuPricesPerHour, cpuPricesPerVcpuHour, maxAlwaysOnPerHour, maxWorstCasePerHour } = rules.values;
-  if (!gpuPricesPerHour && !cpuPricesPerVcpuHour) {
-    return "no prices (gpuPricesPerHour, cpuPricesPerVcpuHour) are configured for this stack";
+  const { gpuPricesPerHour, cpuPricesPerVcpuHour, volumePricesPerGbMonth, maxAlwaysOnPerHour, maxWorstCasePerHour } =
+    rules.values;
+  if (!gpuPricesPerHour && !cpuPricesPerVcpuHour && !volumePricesPerGbMonth) {
+    return "no prices (gpuPricesPerHour, cpuPricesPerVcpuHour, volumePricesPerGbMonth) are configured for this stack";
   }
   if (maxAlwaysOnPerHour === undefined && maxWorstCasePerHour === undefined) {
     return "no cost cap (maxAlwaysOnPerHour, maxWorstCasePerHour) is configured for this stack";
@@ -233,11 +285,12 @@ function notApplicableReason(rules: StackSettings<StackCostCeilingSettings>): st
 export const stackCostCeilingPolicy = stackPolicy({
   name: STACK_COST_CEILING_POLICY,
   description:
-    "With a price table configured, the stack's always-on cost (workersMin) and worst-case cost (workersMax on the dearest type each endpoint may rent) per hour must stay within the configured caps.",
+    "With a price table configured, the stack's always-on cost (workersMin) and worst-case cost (workersMax on the dearest type each endpoint may rent, by GPU types or by pools) per hour, storage (per GB-month by tier) included, must stay within the configured caps.",
   enforcementLevel: "advisory",
   config: StackCostCeilingConfigSchema,
   remediationSteps:
     "Lower workersMin/workersMax or gpuCount of the dearest endpoints, drop expensive GPU types from their lists, price every type they may rent, or raise the caps for this stack.",
   notApplicable: (config, context) => notApplicableReason(settingsForStack<StackCostCeilingSettings>(config, context)),
-  check: (stack, config, context) => checkStackCostCeiling(stack.of(ServerlessEndpointResource), config, context),
+  check: (stack, config, context) =>
+    checkStackCostCeiling(stack.of(ServerlessEndpointResource), config, context, stack.of(NetworkVolumeResource)),
 });

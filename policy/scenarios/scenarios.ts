@@ -80,7 +80,7 @@ const SIZING_SCENARIOS: readonly PolicyScenario[] = [
         {
           policy: "runpod-gpu-priority-list",
           message:
-            'ServerlessEndpoint "no-list": gpuTypeIds = undefined: must list at least one GPU type for a GPU endpoint (GPU types in order of preference)',
+            'ServerlessEndpoint "no-list": gpuTypeIds = undefined: must list at least one GPU type for a GPU endpoint (GPU types in order of preference), or name GPU pools in gpuPools',
         },
         {
           policy: "runpod-gpu-priority-list",

@@ -11,6 +11,8 @@ import {
   ImagePinningConfigSchema,
   KNOWN_PLATFORM_VALUES_POLICY,
   KnownPlatformValuesConfigSchema,
+  LIVE_CATALOG_POLICY,
+  LiveCatalogConfigSchema,
   type RunpodPolicyName,
   runpodPolicies,
   SERVERLESS_TEMPLATE_POLICY,
@@ -31,6 +33,7 @@ import {
 import { parsePolicyConfig, toPolicyConfigSchema } from "../../../policy/policy-config";
 
 const SCHEMAS: Record<RunpodPolicyName, z.ZodObject> = {
+  [LIVE_CATALOG_POLICY]: LiveCatalogConfigSchema,
   [GPU_PRIORITY_LIST_POLICY]: GpuPriorityListConfigSchema,
   [WORKER_BOUNDS_POLICY]: WorkerBoundsConfigSchema,
   [STACK_WORKER_BUDGET_POLICY]: StackWorkerBudgetConfigSchema,

@@ -15,11 +15,15 @@ type Props = Record<string, unknown>;
  * a stack switched from v1 to v2 previews unchanged, and an unchanged preview sends nothing.
  */
 
-/** Whether `key` is new or changed between the deployed inputs (`olds`; none at create) and `news`. */
-function isNewOrChanged(olds: Props | undefined, news: Props, key: string): boolean {
-  if (olds === undefined || olds[key] === undefined) return true;
+/**
+ * Whether `key` is new or changed between the deployed inputs (`olds`; none at create) and `news`,
+ * compared as `diff` compares it on `version` (a GPU reorder is no change on v2).
+ */
+function isNewOrChanged(olds: Props | undefined, news: Props, key: string, version?: ApiVersion): boolean {
+  if (olds === undefined) return true;
+  if (olds[key] === undefined && news[key] === undefined) return false;
   const rule = SERVERLESS_ENDPOINT_FIELDS[key as keyof typeof SERVERLESS_ENDPOINT_FIELDS];
-  return !sameFieldValue(rule ?? {}, news[key], olds[key]);
+  return !sameFieldValue(rule ?? {}, news[key], olds[key], version);
 }
 
 /**
@@ -74,7 +78,7 @@ export async function gpuPoolFailures(
 ): Promise<CheckFailure[]> {
   const types = news.gpuTypeIds;
   if (version !== "v2" || !Array.isArray(types) || isUnknown(types)) return [];
-  if (!isNewOrChanged(olds, news, "gpuTypeIds")) return [];
+  if (!isNewOrChanged(olds, news, "gpuTypeIds", version)) return [];
   const failures: CheckFailure[] = [];
   const unknownToSnapshot: [string, number][] = [];
   types.forEach((id: unknown, i) => {

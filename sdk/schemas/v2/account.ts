@@ -9,7 +9,10 @@ import { z } from "zod";
 /** An authorized_keys-style line, `<type> <base64-key> [comment]` (the OpenAPI's pattern). */
 export const SshPublicKeySchema = z
   .string()
-  .regex(/^(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?$/, 'must be an authorized_keys line: "<type> <base64-key> [comment]"');
+  .regex(
+    /^(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?$/,
+    'must be an authorized_keys line: "<type> <base64-key> [comment]"',
+  );
 
 /** Body of `PUT /v2/account/ssh-keys`: the full set (a replacement, not a merge). */
 export const UpdateSshKeysRequestSchema = z.strictObject({ keys: z.array(SshPublicKeySchema) });

@@ -54,7 +54,7 @@ async function ttl(held: number, expired = 10_000): Promise<TtlFigures> {
   const clock = new ManualClock();
   const emu = await startEmulator({ port: 0, apiKeys: [key], clock, rateLimits: false });
   try {
-    const res = await fetch(`${emu.apiUrl}/endpoints`, {
+    const res = await fetch(`${emu.apiUrlV1}/endpoints`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ templateId: "echo", workersMax: 0, gpuTypeIds: ["NVIDIA L4"] }),

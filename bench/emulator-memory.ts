@@ -15,7 +15,7 @@ export async function measureJobMemory(
   const emu = await startEmulator({ port: 0, apiKeys: [key], clock: new ManualClock() });
   try {
     const account = emu.store.accountForKey(key)!;
-    const res = await fetch(`${emu.apiUrl}/endpoints`, {
+    const res = await fetch(`${emu.apiUrlV1}/endpoints`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ templateId: "echo", workersMax: 0 }),

@@ -43,7 +43,7 @@ export async function emulatorMain(argv: string[]): Promise<number> {
   const keys = options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY];
   const scale = options.timeScale;
   out("runpod-iac emulator");
-  out(`  management API (RUNPOD_API_URL)   ${emulator.apiUrl}`);
+  out(`  management API (RUNPOD_API_URL)   ${emulator.apiUrl} (v2, the default; v1: ${emulator.apiUrlV1})`);
   out(`  job API        (RUNPOD_QUEUE_URL) ${emulator.queueUrl}`);
   out(
     `  accepted API keys: ${keys.map(maskKey).join(", ")}${options.apiKeys?.length ? "" : ' (the documented default "emulator-key")'}`,

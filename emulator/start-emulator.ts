@@ -20,7 +20,10 @@ import { StateFile } from "./store/state-file";
 export interface RunningEmulator {
   /** Origin, e.g. `http://127.0.0.1:8787`. */
   url: string;
-  /** Management base URL (`url + "/v1"`), for `RUNPOD_API_URL`. */
+  /**
+   * Management base URL of the default API version, v2 (`url + "/v2"`), for `RUNPOD_API_URL`;
+   * `apiUrlV1` pins v1.
+   */
   apiUrl: string;
   /** Management API v1's base URL, `url + "/v1"`. */
   apiUrlV1: string;
@@ -148,7 +151,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   return {
     url,
-    apiUrl: `${url}/v1`,
+    apiUrl: `${url}/v2`,
     apiUrlV1: `${url}/v1`,
     apiUrlV2: `${url}/v2`,
     queueUrl: `${url}/v2`,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ENDPOINT_DEFAULTS } from "../sdk/schemas";
 import { resourcePolicy, ruleFor } from "./define-policy";
-import { formatSetting, formatValue, resourceLabel, violationList } from "./format";
+import { formatSetting, formatValue, resourceLabel, type ViolationList, violationList } from "./format";
 import { withStackOverrides } from "./policy-config";
 import {
   isGpuEndpoint,
@@ -40,7 +40,14 @@ export type ContradictoryInputsConfig = z.infer<typeof ContradictoryInputsConfig
  * Fields that only mean something on GPU workers. The OpenAPI `computeType`: "If set to CPU,
  * properties related to GPUs such as gpuTypeIds will be ignored", and the reverse for CPU fields.
  */
-export const GPU_ONLY_FIELDS = ["gpuTypeIds", "gpuCount", "allowedCudaVersions", "minCudaVersion"] as const;
+export const GPU_ONLY_FIELDS = [
+  "gpuTypeIds",
+  "gpuPools",
+  "excludedGpuTypes",
+  "gpuCount",
+  "allowedCudaVersions",
+  "minCudaVersion",
+] as const;
 
 /** Fields that only mean something on CPU workers. */
 export const CPU_ONLY_FIELDS = ["cpuFlavorIds", "vcpuCount"] as const;
@@ -68,6 +75,7 @@ export function checkContradictoryInputs(
       `is set together with networkVolumeId = ${single}; set only one: networkVolumeId for one volume, networkVolumeIds for a multi-region endpoint`,
     );
   }
+  selectionAndScalingProblems(found, props);
   if (settingsForStack<ContradictoryInputsSettings>(config, context).values.allowIgnoredFields) return found.messages;
   const gpu = isGpuEndpoint(props);
   const computeType = formatSetting(props.computeType, ENDPOINT_DEFAULTS.computeType);
@@ -80,6 +88,35 @@ export function checkContradictoryInputs(
     found.add(field, formatValue(rawProp(props, field)), rule);
   }
   return found.messages;
+}
+
+/**
+ * Contradictions among v2's inputs (always refused): GPU types and GPU pools together (one
+ * selection, named one way), excluded types without pools (nothing to exclude them from), and
+ * queue-delay scaling on a load-balancing endpoint (it has no queue; the platform refuses it).
+ */
+function selectionAndScalingProblems(found: ViolationList, props: ServerlessEndpointProps): void {
+  if (isSet(props, "gpuTypeIds") && isSet(props, "gpuPools")) {
+    found.add(
+      "gpuPools",
+      formatValue(rawProp(props, "gpuPools")),
+      `is set together with gpuTypeIds = ${formatValue(rawProp(props, "gpuTypeIds"))}; they are one GPU selection: name GPU types, or pools (narrowed by excludedGpuTypes), not both`,
+    );
+  }
+  if (isSet(props, "excludedGpuTypes") && !isSet(props, "gpuPools")) {
+    found.add(
+      "excludedGpuTypes",
+      formatValue(rawProp(props, "excludedGpuTypes")),
+      "narrows gpuPools, which is not set: give the pools, or with gpuTypeIds name only the types wanted",
+    );
+  }
+  if (props.type === "LOAD_BALANCER" && props.scalerType === "QUEUE_DELAY") {
+    found.add(
+      "scalerType",
+      formatValue(props.scalerType),
+      'a LOAD_BALANCER endpoint has no queue: it scales on REQUEST_COUNT (its default); remove scalerType or set "REQUEST_COUNT"',
+    );
+  }
 }
 
 /** Fields that only mean something on a GPU pod (OpenAPI v1 `PodCreateInput`). */
@@ -125,7 +162,7 @@ export function checkPodContradictoryInputs(
 export const contradictoryInputsPolicy = resourcePolicy({
   name: CONTRADICTORY_INPUTS_POLICY,
   description:
-    "An endpoint must not set both networkVolumeId and networkVolumeIds, GPU fields (gpuTypeIds, gpuCount, allowedCudaVersions, minCudaVersion) on CPU workers, or CPU fields (cpuFlavorIds, vcpuCount) on GPU workers; a pod no GPU fields on a CPU pod and no CPU fields on a GPU pod.",
+    "An endpoint must not set both networkVolumeId and networkVolumeIds, both gpuTypeIds and gpuPools, excludedGpuTypes without gpuPools, queue-delay scaling on a load balancer, GPU fields (gpuTypeIds, gpuPools, excludedGpuTypes, gpuCount, allowedCudaVersions, minCudaVersion) on CPU workers, or CPU fields (cpuFlavorIds, vcpuCount) on GPU workers; a pod no GPU fields on a CPU pod and no CPU fields on a GPU pod.",
   enforcementLevel: "mandatory",
   config: ContradictoryInputsConfigSchema,
   remediationSteps:

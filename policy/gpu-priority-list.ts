@@ -1,9 +1,10 @@
 import { Secret } from "@pulumi/policy/policy";
 import { z } from "zod";
 import { nearKnownValues, suggestionText } from "../sdk/schemas/known-values";
+import { serverlessPools } from "../sdk/schemas/platform-catalog";
 import { GPU_TYPE_IDS } from "../sdk/schemas/platform-enums";
 import { resourcePolicy, ruleFor } from "./define-policy";
-import { formatValue, plural, resourceLabel, violationList } from "./format";
+import { formatValue, plural, resourceLabel, type ViolationList, violationList } from "./format";
 import { nonNegativeInt, stringList, withStackOverrides } from "./policy-config";
 import {
   isGpuEndpoint,
@@ -29,7 +30,10 @@ export const GpuPriorityListSettingsSchema = z.object({
     "Least number of distinct GPU types after the first choice (default 0): a single GPU type often has no capacity.",
   ),
   preferredOrder: stringList(
-    "The organisation's ranking of GPU types, best first. Entries of gpuTypeIds that appear here must follow this order; others are not constrained.",
+    "The organisation's ranking of GPU types, best first. Entries of gpuTypeIds that appear here must follow this order; others are not constrained. The platform honours the order on management API v1 only (v2 rents by pool, with no order): a team on v2 may leave it unset.",
+  ),
+  additionalGpuPools: stringList(
+    "GPU pools to accept as known besides this release's (for pools the platform added later), each with no known GPU types: list the types of a new pool in gpuTypeIds to have allowed/denied judge them.",
   ),
 });
 
@@ -61,6 +65,10 @@ export function checkGpuPriorityList(
   context: StackContext = NO_STACK,
 ): string[] {
   if (!isGpuEndpoint(props)) return [];
+  if (props.gpuPools !== undefined && props.gpuTypeIds === undefined) {
+    const settings = settingsForStack<GpuPriorityListSettings>(config, context);
+    return checkGpuPools(violationList(resourceLabel("ServerlessEndpoint", name)), props, settings);
+  }
   return gpuListProblems("ServerlessEndpoint", name, props.gpuTypeIds, config, context);
 }
 
@@ -92,7 +100,7 @@ function gpuListProblems(
   if (!Array.isArray(list)) {
     const rule =
       list === undefined
-        ? `must list at least one GPU type for a ${noun} (GPU types in order of preference)`
+        ? `must list at least one GPU type for a ${noun} (GPU types in order of preference)${kind === "Pod" ? "" : ", or name GPU pools in gpuPools"}`
         : "must be a list of GPU type ids";
     return found.add("gpuTypeIds", formatValue(list), rule);
   }
@@ -163,6 +171,85 @@ function gpuListProblems(
 }
 
 /**
+ * The rule for an endpoint that names GPU pools (`gpuPools`, v2) instead of types: known pools
+ * (this release's, or `additionalGpuPools`), known excluded types, and the types the pools rent
+ * (their types minus `excludedGpuTypes`, from this release's catalog) judged like a list: within
+ * `allowed`, outside `denied` (naming the pool and how to exclude the type), at least
+ * `minFallbacks` after the first. Pools have no order, so `preferredOrder` does not apply.
+ */
+function checkGpuPools(
+  found: ViolationList,
+  props: ServerlessEndpointProps,
+  settings: StackSettings<GpuPriorityListSettings>,
+): string[] {
+  const values = settings.values;
+  const pools: unknown = props.gpuPools;
+  if (!Array.isArray(pools) || pools.length === 0) {
+    return found.add("gpuPools", formatValue(pools), "must name at least one GPU pool");
+  }
+  const catalog = serverlessPools();
+  const extraPools = new Set(values.additionalGpuPools ?? []);
+  const excluded: unknown = props.excludedGpuTypes ?? [];
+  const excludedSet = new Set(Array.isArray(excluded) ? excluded.filter((t) => typeof t === "string") : []);
+  const known = new Set<string>([...GPU_TYPE_IDS, ...(values.additionalGpuTypeIds ?? [])]);
+  [...excludedSet].forEach((type, i) => {
+    if (!known.has(type)) {
+      found.add(
+        `excludedGpuTypes[${i}]`,
+        formatValue(type),
+        "is not a GPU type the platform knows (if the platform added it, list it in additionalGpuTypeIds)",
+      );
+    }
+  });
+  const rented: { type: string; pool: string }[] = [];
+  pools.forEach((pool: unknown, i) => {
+    if (typeof pool !== "string") return;
+    const types = catalog.get(pool);
+    if (types === undefined) {
+      if (!extraPools.has(pool)) {
+        found.add(
+          `gpuPools[${i}]`,
+          formatValue(pool),
+          "is not a GPU pool this release knows (if the platform added it, list it in additionalGpuPools)",
+        );
+      }
+      return;
+    }
+    for (const type of types) if (!excludedSet.has(type)) rented.push({ type, pool });
+  });
+  const allowed = values.allowed ? new Set(values.allowed) : undefined;
+  const denied = new Set(values.denied ?? []);
+  for (const { type, pool } of rented) {
+    const how = `; take it out with excludedGpuTypes, or drop the pool`;
+    if (allowed && !allowed.has(type)) {
+      found.add(
+        "gpuPools",
+        formatValue(pools),
+        `pool "${pool}" rents "${type}", which is not one of the allowed GPU types ${formatValue(values.allowed)}${overrideNote(settings, "allowed")}${how}`,
+      );
+    }
+    if (denied.has(type)) {
+      found.add(
+        "gpuPools",
+        formatValue(pools),
+        `pool "${pool}" rents "${type}", a denied GPU type${overrideNote(settings, "denied")}${how}`,
+      );
+    }
+  }
+  const minFallbacks = values.minFallbacks ?? 0;
+  const fallbacks = Math.max(rented.length - 1, 0);
+  const unknownPools = pools.some((p) => typeof p === "string" && !catalog.has(p));
+  if (!unknownPools && fallbacks < minFallbacks) {
+    found.add(
+      "gpuPools",
+      formatValue(pools),
+      `rents ${plural(rented.length, "GPU type")} (pools minus excludedGpuTypes), at least ${minFallbacks + 1} required (${settingLabel(settings, "minFallbacks")}): a single GPU type often has no capacity`,
+    );
+  }
+  return found.messages;
+}
+
+/**
  * Checks that the ranked entries of `list` (those in `ranking`) appear in ranking order. Returns
  * the rule that was broken, naming the first misplaced pair and the expected list, or undefined.
  */
@@ -213,7 +300,7 @@ export function remediateGpuPriorityList<T extends ServerlessEndpointProps>(prop
 export const gpuPriorityListPolicy = resourcePolicy({
   name: GPU_PRIORITY_LIST_POLICY,
   description:
-    "A GPU endpoint's or GPU pod's gpuTypeIds must be a non-empty list of distinct, known GPU types that the organisation allows, with enough fallbacks, in its preferred order.",
+    "A GPU endpoint's or GPU pod's gpuTypeIds must be a non-empty list of distinct, known GPU types that the organisation allows, with enough fallbacks, in its preferred order; or an endpoint's gpuPools (v2) known pools whose types, minus excludedGpuTypes, the organisation allows, enough of them.",
   enforcementLevel: "mandatory",
   config: GpuPriorityListConfigSchema,
   remediationSteps:

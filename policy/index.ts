@@ -6,6 +6,7 @@ import { type SERVERLESS_TEMPLATE_POLICY, serverlessTemplatePolicy } from "./ser
 import { type STACK_COST_CEILING_POLICY, stackCostCeilingPolicy } from "./stack-cost-ceiling";
 import { type KNOWN_PLATFORM_VALUES_POLICY, knownPlatformValuesPolicy } from "./known-platform-values";
 import { type POD_LIMITS_POLICY, podLimitsPolicy } from "./pod-limits";
+import { type LIVE_CATALOG_POLICY, liveCatalogPolicy } from "./live-catalog";
 import { type STACK_VOLUME_SIZE_CAP_POLICY, stackVolumeSizeCapPolicy } from "./stack-volume-size-cap";
 import { type STACK_WORKER_BUDGET_POLICY, stackWorkerBudgetPolicy } from "./stack-worker-budget";
 import { type VOLUME_LOCALITY_POLICY, volumeLocalityPolicy } from "./volume-locality";
@@ -23,6 +24,7 @@ export * from "./gpu-priority-list";
 export * from "./image-pinning";
 export * from "./known-platform-values";
 export * from "./pod-limits";
+export * from "./live-catalog";
 export * from "./resource-types";
 export * from "./serverless-template";
 export * from "./stack-context";
@@ -52,6 +54,7 @@ export const runpodPolicies: Policies = [
   stackCostCeilingPolicy,
   knownPlatformValuesPolicy,
   podLimitsPolicy,
+  liveCatalogPolicy,
 ];
 
 /** The name of one of the pack's policies (a key of `--policy-pack-config`). */
@@ -67,4 +70,5 @@ export type RunpodPolicyName =
   | typeof SERVERLESS_TEMPLATE_POLICY
   | typeof STACK_COST_CEILING_POLICY
   | typeof KNOWN_PLATFORM_VALUES_POLICY
-  | typeof POD_LIMITS_POLICY;
+  | typeof POD_LIMITS_POLICY
+  | typeof LIVE_CATALOG_POLICY;

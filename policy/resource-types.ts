@@ -1,6 +1,11 @@
 import type { PolicyResource } from "@pulumi/policy/policy";
-import type { Resource } from "@pulumi/pulumi";
-import type { ComputeType, ScalerType } from "../sdk/schemas";
+import type { OutputInstance, Resource } from "@pulumi/pulumi";
+// Types only (erased at run time): the pack never loads provider/.
+import type { ContainerRegistryAuthArgs } from "../provider/container-registry-auth";
+import type { NetworkVolumeArgs } from "../provider/network-volume";
+import type { PodArgs } from "../provider/pod";
+import type { ServerlessEndpointArgs } from "../provider/serverless-endpoint";
+import type { TemplateArgs } from "../provider/template";
 
 /**
  * The engine-visible types of our dynamic resources (DESIGN.md "Contracts users rely on"):
@@ -19,145 +24,52 @@ export const RESOURCE_TYPES = {
 export type ResourceKind = keyof typeof RESOURCE_TYPES;
 
 /**
- * Inputs of a `ServerlessEndpoint` as a policy sees them (`args.props`). Every field is optional,
- * because the policy runs on whatever the program passed; rules check the values at run time too.
- * `__provider` (the serialized dynamic provider) may also be present and is never read or printed.
+ * A resource's inputs as a policy sees them (`args.props`): its `Args` with every
+ * `pulumi.Input` resolved, every field optional (the policy runs on whatever the program passed;
+ * rules check the values at run time too), bookkeeping inputs (`adoptId`) left out. Derived from
+ * the resources' own `Args` (issue 28), so a field a resource gains is a field the pack sees,
+ * with its documentation. `__provider` (the serialized dynamic provider) may also be present and is
+ * never read or printed.
  */
-export interface ServerlessEndpointProps {
-  /** ID of the template the workers run. */
-  templateId?: string;
-  /** Endpoint name shown by the platform. */
-  name?: string;
-  /** GPU types in priority order: the first is rented if available, else the next (spec). */
-  gpuTypeIds?: string[];
-  /** GPUs per worker (platform default 1). */
-  gpuCount?: number;
-  /** Workers kept running even without requests; billed while idle (platform default 0). */
-  workersMin?: number;
-  /** Most workers running at once (platform default 3). */
-  workersMax?: number;
-  /** Seconds a worker may stay idle before it is scaled down (platform: 1 to 3600, default 5). */
-  idleTimeout?: number;
-  /** `GPU` or `CPU` workers (platform default `GPU`). */
-  computeType?: ComputeType;
-  /** Autoscaling strategy. */
-  scalerType?: ScalerType;
-  /** Threshold of the autoscaling strategy. */
-  scalerValue?: number;
-  /** Longest a single request may run, in milliseconds. */
-  executionTimeoutMs?: number;
-  /** Whether flash boot is enabled. */
-  flashboot?: boolean;
-  /** Network volume attached to the workers. */
-  networkVolumeId?: string;
-  /** Network volumes of a multi-region endpoint (one per data center). */
-  networkVolumeIds?: string[];
-  /** Data centers the workers may run in (platform default: every data center). */
-  dataCenterIds?: string[];
-  /** CUDA versions acceptable on GPU workers. */
-  allowedCudaVersions?: string[];
-  /** Lowest CUDA version acceptable on GPU workers. */
-  minCudaVersion?: string;
-  /** CPU flavors of a CPU endpoint, in priority order. */
-  cpuFlavorIds?: string[];
-  /** vCPUs per CPU worker. */
-  vcpuCount?: number;
-}
+export type PolicyProps<Args> = { [K in Exclude<keyof Args, "adoptId">]?: Resolved<Args[K]> };
 
-/** Inputs of a `NetworkVolume` as a policy sees them (`args.props`). */
-export interface NetworkVolumeProps {
-  /** Volume name; need not be unique. */
-  name?: string;
-  /** Size in GB (platform: whole number, 0 to 4000, can only grow). */
-  size?: number;
-  /** Data center the volume lives in. */
-  dataCenterId?: string;
-}
+/** A `pulumi.Input` type resolved to its value: outputs and promises unwrapped, in lists and maps too. */
+export type Resolved<T> =
+  T extends OutputInstance<infer U>
+    ? Resolved<U>
+    : T extends Promise<infer U>
+      ? Resolved<U>
+      : T extends readonly (infer E)[]
+        ? Resolved<E>[]
+        : T extends Record<string, unknown>
+          ? { [K in keyof T]: Resolved<T[K]> }
+          : T;
+
+/**
+ * Inputs of a `ServerlessEndpoint` as a policy sees them: GPU types (v1: a priority order; v2: a
+ * set), or GPU pools and the types excluded from them (v2), workers, scaling (`REQUEST_COUNT` on a
+ * load-balancing endpoint), flash boot (`true`/`false` or a v2 mode), volumes, data centers.
+ */
+export type ServerlessEndpointProps = PolicyProps<ServerlessEndpointArgs>;
+
+/** Inputs of a `NetworkVolume` as a policy sees them: name, size, data center and storage tier (`type`, v2). */
+export type NetworkVolumeProps = PolicyProps<NetworkVolumeArgs>;
 
 /** Compute category of a template (OpenAPI `TemplateCreateInput.category`, platform default `NVIDIA`). */
 export type TemplateCategory = "NVIDIA" | "AMD" | "CPU";
 
 /**
- * Inputs of a `Template` as a policy sees them, named as the OpenAPI `TemplateCreateInput`.
- * `env` values may be secrets: rules never render them.
+ * Inputs of a `Template` as a policy sees them, named as the OpenAPI `TemplateCreateInput` (plus
+ * v2's `startSsh`, `startJupyter`, `args`). `env` values may be secrets: rules never render them.
  */
-export interface TemplateProps {
-  /** Template name. */
-  name?: string;
-  /** The container image, e.g. `ghcr.io/acme/worker:1.4.2` or `...@sha256:<digest>`. */
-  imageName?: string;
-  /** Whether the template is for serverless workers (platform default `false`: a Pod template). */
-  isServerless?: boolean;
-  /** Compute category (platform default `NVIDIA`). */
-  category?: TemplateCategory;
-  /** Container disk, in GB. */
-  containerDiskInGb?: number;
-  /** Pod volume, in GB. */
-  volumeInGb?: number;
-  /** Where a volume is mounted. */
-  volumeMountPath?: string;
-  /** Exposed ports, e.g. `8888/http`. */
-  ports?: string[];
-  /** Environment variables; values may be secrets. */
-  env?: Record<string, string>;
-  /** Overrides the image's ENTRYPOINT. */
-  dockerEntrypoint?: string[];
-  /** Overrides the image's CMD. */
-  dockerStartCmd?: string[];
-  /** Registry credentials for a private image. */
-  containerRegistryAuthId?: string;
-  /** README in Markdown. */
-  readme?: string;
-  /** Whether a Pod template is visible to other users. */
-  isPublic?: boolean;
-}
+export type TemplateProps = PolicyProps<TemplateArgs>;
 
 /**
- * Inputs of a `Pod` as a policy sees them, named as the OpenAPI `PodCreateInput` (the rules read
- * the fields below; the others pass through). `env` values may be secrets: rules never render them.
+ * Inputs of a `Pod` as a policy sees them, named as the OpenAPI `PodCreateInput`, plus
+ * `desiredStatus` (`EXITED`: a stopped pod costs nothing). `env` values may be secrets: rules never
+ * render them.
  */
-export interface PodProps {
-  /** Pod name. */
-  name?: string;
-  /** The container image. */
-  imageName?: string;
-  /** A pod template it starts from. */
-  templateId?: string;
-  /** `RUNNING` (default) or `EXITED`: a stopped pod costs nothing. */
-  desiredStatus?: string;
-  /** `GPU` (platform default) or `CPU`. */
-  computeType?: ComputeType;
-  /** `SECURE` (platform default) or `COMMUNITY`. */
-  cloudType?: string;
-  /** GPU types the pod may rent, in priority order. */
-  gpuTypeIds?: string[];
-  /** GPUs in the pod (platform default 1). */
-  gpuCount?: number;
-  /** How the GPU type is chosen (`availability` or `custom`). */
-  gpuTypePriority?: string;
-  /** CPU flavors of a CPU pod, in priority order (pods also rent cpu3m and cpu5m). */
-  cpuFlavorIds?: string[];
-  /** How the CPU flavor is chosen. */
-  cpuFlavorPriority?: string;
-  /** vCPUs of a CPU pod (platform default 2). */
-  vcpuCount?: number;
-  /** Data centers the pod may be placed in. */
-  dataCenterIds?: string[];
-  /** CUDA versions acceptable on the machine. */
-  allowedCudaVersions?: string[];
-  /** Lowest CUDA version acceptable on the machine (v2). */
-  minCudaVersion?: string;
-  /** Least RAM per GPU of the machine, GB. */
-  minRAMPerGPU?: number;
-  /** Least vCPUs per GPU of the machine. */
-  minVCPUPerGPU?: number;
-  /** An interruptible (spot) pod: half price, may be stopped by the platform at any time. */
-  interruptible?: boolean;
-  /** The network volume the pod mounts. */
-  networkVolumeId?: string;
-  /** Environment variables; values may be secrets. */
-  env?: Record<string, string>;
-}
+export type PodProps = PolicyProps<PodArgs>;
 
 /** True unless the pod explicitly asks for CPUs (the platform's default is `GPU`). */
 export function isGpuPod(props: Pick<PodProps, "computeType">): boolean {
@@ -165,14 +77,7 @@ export function isGpuPod(props: Pick<PodProps, "computeType">): boolean {
 }
 
 /** Inputs of a `ContainerRegistryAuth` as a policy sees them. `password` is a secret: rules never read it. */
-export interface ContainerRegistryAuthProps {
-  /** Name of the credentials (unique per account). */
-  name?: string;
-  /** Registry user name. */
-  username?: string;
-  /** Registry password or token. */
-  password?: string;
-}
+export type ContainerRegistryAuthProps = PolicyProps<ContainerRegistryAuthArgs>;
 
 /**
  * What `validateResourceOfType` and `args.isType` need from a resource class: a construct

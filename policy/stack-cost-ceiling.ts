@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CPU_FLAVOR_IDS, ENDPOINT_DEFAULTS, GPU_TYPE_IDS, LIMITS } from "../sdk/schemas";
+import { serverlessPools } from "../sdk/schemas/platform-catalog";
 import { type StackResources, stackPolicy } from "./define-policy";
 import { countOrDefault, formatValue, listContributors, plural, resourceLabel, stackLabel, violation } from "./format";
 import { withStackOverrides } from "./policy-config";
@@ -43,7 +44,7 @@ export const StackCostCeilingSettingsSchema = z.object({
     "Dollars per hour of one vCPU of a CPU pod, by CPU flavor id (cpu3c, cpu3g, cpu3m, cpu5c, cpu5g, cpu5m). Unset flavors take this release's catalog price.",
   ),
   volumePricesPerGbMonth: priceTable(
-    'Dollars per GB-month of network volume storage, by tier, e.g. { "STANDARD": 0.07 }. Unset tiers take this release\'s catalog price ($0.07 STANDARD, $0.14 HIGH_PERFORMANCE). Volumes count in both sums.',
+    'Dollars per GB-month of network volume storage, by storage tier (v2 `type`; a volume without one is STANDARD), e.g. { "STANDARD": 0.07 }. Unset tiers take this release\'s catalog price ($0.07 STANDARD, $0.14 HIGH_PERFORMANCE); a tier in neither is reported. Volumes count in both sums.',
   ),
 });
 
@@ -137,7 +138,18 @@ export function endpointCost(
   const list: unknown = props[pricing.typesField];
   if (list !== undefined && !Array.isArray(list)) return undefined; // the provider's check reports the shape
   const listed = [...new Set((list ?? []).filter((t): t is string => typeof t === "string"))];
-  const candidates = listed.length > 0 ? listed : pricing.everyType;
+  const pooled = pricing.unitField === "gpuCount" && list === undefined ? typesOfPools(props) : undefined;
+  if (pooled && "problem" in pooled) {
+    return {
+      problem: violation(
+        resourceLabel("ServerlessEndpoint", name),
+        "gpuPools",
+        formatValue(props.gpuPools),
+        pooled.problem,
+      ),
+    };
+  }
+  const candidates = pooled?.types ?? (listed.length > 0 ? listed : pricing.everyType);
   const unpriced = candidates.filter((t) => pricing.table[t] === undefined);
   if (unpriced.length > 0) {
     const subject = resourceLabel("ServerlessEndpoint", name);
@@ -160,6 +172,25 @@ export function endpointCost(
       dearest,
     },
   };
+}
+
+/**
+ * The GPU types an endpoint's `gpuPools` (v2) rent, from this release's catalog, minus
+ * `excludedGpuTypes`; undefined without pools; a problem for a pool the catalog does not know
+ * (its types, and so its price, are unknown).
+ */
+function typesOfPools(props: ServerlessEndpointProps): { types: string[] } | { problem: string } | undefined {
+  if (!Array.isArray(props.gpuPools) || props.gpuPools.length === 0) return undefined;
+  const catalog = serverlessPools();
+  const excluded = new Set(Array.isArray(props.excludedGpuTypes) ? props.excludedGpuTypes : []);
+  const unknown = props.gpuPools.filter((p) => !catalog.has(p));
+  if (unknown.length > 0) {
+    return {
+      problem: `${unknown.map((p) => `"${p}"`).join(", ")} ${unknown.length === 1 ? "is not a pool" : "are not pools"} of this release's catalog, so the GPU types (and prices) the endpoint may rent are unknown; name the types in gpuTypeIds instead`,
+    };
+  }
+  const types = props.gpuPools.flatMap((p) => catalog.get(p) ?? []).filter((t) => !excluded.has(t));
+  return { types: [...new Set(types)] };
 }
 
 /** `$7.96`: cents always shown, up to four decimals for small prices, float noise rounded away. */

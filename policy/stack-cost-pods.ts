@@ -92,10 +92,13 @@ export function volumeHourlyCost(
   const { name, props } = volume;
   if (typeof props.size !== "number" || props.size <= 0) return undefined;
   const tier = typeof props.type === "string" ? props.type : "STANDARD";
-  const perGbMonth =
-    rules.values.volumePricesPerGbMonth?.[tier] ??
-    VOLUME_PRICE_PER_GB_MONTH[tier] ??
-    VOLUME_PRICE_PER_GB_MONTH.STANDARD!;
+  const perGbMonth = rules.values.volumePricesPerGbMonth?.[tier] ?? VOLUME_PRICE_PER_GB_MONTH[tier];
+  if (perGbMonth === undefined) {
+    // A tier the platform added since this release: its cost has no bound until the team prices it.
+    const setting = settingLabel(rules, "volumePricesPerGbMonth");
+    const rule = `storage tier "${tier}" has no price in this release's catalog or in ${setting}, so the volume's cost has no bound; add a price per GB-month for it`;
+    return { problem: violation(resourceLabel("NetworkVolume", name), "type", formatValue(props.type), rule) };
+  }
   return {
     item: {
       kind: "volume",

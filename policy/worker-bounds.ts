@@ -21,6 +21,13 @@ export const WorkerBoundsSettingsSchema = z.object({
   workersMaxCap: nonNegativeInt("Largest workersMax allowed."),
   idleTimeoutMin: idleTimeoutBound(`Shortest idleTimeout allowed, in seconds (platform: ${IDLE_MIN} to ${IDLE_MAX}).`),
   idleTimeoutMax: idleTimeoutBound(`Longest idleTimeout allowed, in seconds (platform: ${IDLE_MIN} to ${IDLE_MAX}).`),
+  requestsPerWorkerMax: z
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      "Largest scalerValue of an endpoint scaling on REQUEST_COUNT (a load-balancing endpoint's default): the requests one worker takes at once before another starts.",
+    ),
 });
 
 /** The settings of `runpod-worker-bounds`. */
@@ -68,7 +75,40 @@ export function checkWorkerBounds(
   };
   cap("workersMin", min, "workersMinCap");
   cap("workersMax", max, "workersMaxCap");
+  requestScalingProblems(found, props, max?.value, limits);
   return idleTimeoutProblems(found, props.idleTimeout, limits);
+}
+
+/**
+ * A load-balancing endpoint's workers and request-count scaling: with `workersMax` 0 it answers
+ * every request 503 (there is no queue to hold them), and the requests per worker
+ * (`scalerValue` with REQUEST_COUNT, a load balancer's default scaler) stay within
+ * `requestsPerWorkerMax`.
+ */
+function requestScalingProblems(
+  found: ViolationList,
+  props: ServerlessEndpointProps,
+  workersMax: number | undefined,
+  limits: StackSettings<WorkerBoundsSettings>,
+): void {
+  const balancer = props.type === "LOAD_BALANCER";
+  if (balancer && workersMax === 0) {
+    found.add(
+      "workersMax",
+      "0",
+      "leaves a LOAD_BALANCER endpoint no worker: it has no queue, so every request is answered 503",
+    );
+  }
+  const byRequests = props.scalerType === "REQUEST_COUNT" || (balancer && props.scalerType === undefined);
+  const cap = limits.values.requestsPerWorkerMax;
+  const value = props.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue;
+  if (byRequests && cap !== undefined && isWholeNumber(value) && value > cap) {
+    found.add(
+      "scalerValue",
+      formatSetting(props.scalerValue, ENDPOINT_DEFAULTS.scalerValue),
+      `exceeds the cap of ${cap} requests per worker (${settingLabel(limits, "requestsPerWorkerMax")})`,
+    );
+  }
 }
 
 /** Adds the idle timeout's violations to `found`; returns all of its messages. */
@@ -99,7 +139,7 @@ function idleTimeoutProblems(
 export const workerBoundsPolicy = resourcePolicy({
   name: WORKER_BOUNDS_POLICY,
   description:
-    "An endpoint's workersMin and workersMax must satisfy 0 <= workersMin <= workersMax and the configured caps, and its idleTimeout must lie within the platform's bounds and the configured range.",
+    "An endpoint's workersMin and workersMax must satisfy 0 <= workersMin <= workersMax and the configured caps (a load balancer needs a worker), its requests per worker (REQUEST_COUNT scaling) the configured cap, and its idleTimeout must lie within the platform's bounds and the configured range.",
   enforcementLevel: "mandatory",
   config: WorkerBoundsConfigSchema,
   remediationSteps:

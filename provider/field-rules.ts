@@ -1,3 +1,4 @@
+import type { ApiVersion } from "../sdk/config";
 import type { ContainerRegistryAuthArgs } from "./container-registry-auth";
 import type { NetworkVolumeArgs } from "./network-volume";
 import type { PodArgs } from "./pod";
@@ -21,6 +22,16 @@ export interface FieldRule {
   resets?: boolean;
   /** Arrays only: whether order is meaningful (a reorder is an update). Default true. */
   ordered?: boolean;
+  /**
+   * Arrays only: order is meaningful on this management API version alone; on the other, a
+   * reorder is no change (issue 28: v2 has no priority order among GPU types).
+   */
+  orderedOnlyOn?: ApiVersion;
+  /**
+   * The value's meaning, when two spellings mean the same (flash boot's `true` and
+   * `"FLASHBOOT"`): values are compared after it, so a respelling alone is no change.
+   */
+  meaning?: (value: unknown) => unknown;
 }
 
 /**
@@ -60,15 +71,29 @@ export const NETWORK_VOLUME_FIELDS: FieldTable<NetworkVolumeArgs> = {
   // A volume lives in one data center; moving it means a new, empty volume.
   dataCenterId: { replaces: true },
   // A storage tier is chosen at creation (v2's `type` is immutable).
-  type: { replaces: true },
+  // Unset is a queue, so declaring `type: "QUEUE"` on a deployed endpoint is no change.
+  type: { replaces: true, meaning: (v) => v ?? "QUEUE" },
 };
+
+/** Flash boot's meaning: v1's `true`/`false` are v2's `FLASHBOOT`/`OFF`. */
+export function flashbootMeaning(value: unknown): unknown {
+  return value === true ? "FLASHBOOT" : value === false ? "OFF" : value;
+}
 
 /** ServerlessEndpoint inputs. */
 export const SERVERLESS_ENDPOINT_FIELDS: FieldTable<ServerlessEndpointArgs> = {
+  // v1 keeps the link (a template update rolls the endpoint); v2 re-applies a new one with PATCH.
   templateId: {},
   name: {},
-  // A priority list: the first type is rented when available, so order is meaningful.
-  gpuTypeIds: { ordered: true },
+  // A queue and a load balancer are different kinds of endpoint: v2's update has no `type`.
+  // Unset is a queue, so declaring `type: "QUEUE"` on a deployed endpoint is no change.
+  type: { replaces: true, meaning: (v) => v ?? "QUEUE" },
+  // v1: a priority list, the first type rented when available, so order is meaningful. v2 rents
+  // from pools and keeps no order: a reorder alone is no change there.
+  gpuTypeIds: { ordered: true, orderedOnlyOn: "v1" },
+  // Pools and the types taken out of them are sets (v2 only).
+  gpuPools: { ordered: false },
+  excludedGpuTypes: { ordered: false },
   gpuCount: {},
   workersMin: {},
   workersMax: {},
@@ -78,7 +103,7 @@ export const SERVERLESS_ENDPOINT_FIELDS: FieldTable<ServerlessEndpointArgs> = {
   scalerType: {},
   scalerValue: {},
   executionTimeoutMs: {},
-  flashboot: {},
+  flashboot: { meaning: flashbootMeaning },
   networkVolumeId: {},
   networkVolumeIds: { ordered: false },
   dataCenterIds: { ordered: false },
@@ -90,9 +115,10 @@ export const SERVERLESS_ENDPOINT_FIELDS: FieldTable<ServerlessEndpointArgs> = {
 };
 
 /**
- * Template inputs (OpenAPI `TemplateCreateInput`). Everything `TemplateUpdateInput` carries
- * updates in place through `POST /templates/{id}/update`, which rolls the endpoints that use the
- * template; `category` and `isServerless` are not in the update input, so they replace.
+ * Template inputs (OpenAPI `TemplateCreateInput`, and v2's `startSsh`, `startJupyter`, `args`).
+ * Everything the update inputs carry updates in place (v1 rolls the endpoints linked to the
+ * template; on v2 the provider re-applies the template to the endpoints created from it:
+ * template-rollout.ts); `category` and `isServerless` are not in v1's update input, so they replace.
  */
 export const TEMPLATE_FIELDS: FieldTable<TemplateArgs> = {
   name: {},
@@ -111,6 +137,10 @@ export const TEMPLATE_FIELDS: FieldTable<TemplateArgs> = {
   containerRegistryAuthId: {},
   readme: {},
   isPublic: {},
+  // v2 only: the SSH and Jupyter switches and the command as one string update in place.
+  startSsh: {},
+  startJupyter: {},
+  args: {},
 };
 
 /** ContainerRegistryAuth inputs. The API has no update: every change replaces. */

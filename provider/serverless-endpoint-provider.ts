@@ -3,12 +3,14 @@ import type { RunpodClient } from "../sdk/client";
 import {
   type Endpoint,
   type EndpointCreateInput,
-  EndpointCreateInputV1Schema,
+  EndpointCreateInputSchema,
   type EndpointUpdateInput,
 } from "../sdk/schemas";
-import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures } from "./check-inputs";
+import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
-import { changedFields, diffInputs } from "./diff-inputs";
+import { changedFields, diffInputs, versionAtPreview } from "./diff-inputs";
+import { gpuPoolFailures, scalingFailures } from "./endpoint-check";
+import { ENDPOINT_INPUT_KEYS, endpointOutputs } from "./endpoint-outputs";
 import { PartialCreateError } from "./errors";
 import { SERVERLESS_ENDPOINT_FIELDS } from "./field-rules";
 import { findOwnResource } from "./own-resource";
@@ -19,39 +21,50 @@ import { configureProvider, providerClient } from "./provider-config";
 type Props = Record<string, unknown>;
 
 // `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
-// The resource takes v1's inputs until it gains v2's (`type`, `gpuPools`, ...: issue 28).
 type _SchemaMatchesFields = Expect<
-  SchemaMatchesTable<typeof EndpointCreateInputV1Schema, typeof SERVERLESS_ENDPOINT_FIELDS>
+  SchemaMatchesTable<typeof EndpointCreateInputSchema, typeof SERVERLESS_ENDPOINT_FIELDS>
 >;
 
-const INPUT_KEYS = Object.keys(SERVERLESS_ENDPOINT_FIELDS);
+function outputs(client: RunpodClient, endpoint: Endpoint, inputs: Props): dynamic.CreateResult {
+  return {
+    id: endpoint.id,
+    outs: endpointOutputs(endpoint, inputs, client.transport.config.queueUrl, client.apiVersion),
+  };
+}
 
 /**
- * The outputs of an endpoint: `url`, `name`, `templateId`, and the platform's current value of
- * every property the program sets (`declared`: the inputs, or the previous outputs on refresh),
- * which is what refresh compares. Defaults of properties the program leaves unset (such as the
- * platform's full data center list) and platform bookkeeping (`createdAt`, `userId`, `version`,
- * `instanceIds`, the template's `env`, which may hold the template's secrets) are not echoed into
- * the state: each stored byte is rewritten into every checkpoint (issue 14).
+ * The update input of the `changed` inputs. Pools and the types excluded from them are one
+ * selection on v2 (a PATCH with pools and no exclusions clears them), so a change to either sends both.
  */
-function endpointOutputs(endpoint: Endpoint, declared: Props, queueUrl: string): Props {
-  const keys = INPUT_KEYS.filter((k) => k === "name" || k === "templateId" || declared[k] !== undefined);
-  return { ...pick(endpoint as Props, keys), url: `${queueUrl}/${endpoint.id}` };
+function updateInput(news: Props, changed: readonly string[]): EndpointUpdateInput {
+  const keys = new Set(changed);
+  if (keys.has("gpuPools") || keys.has("excludedGpuTypes")) {
+    keys.add("gpuPools");
+    keys.add("excludedGpuTypes");
+  }
+  return pick(news, [...keys]) as EndpointUpdateInput;
 }
 
-function outputs(client: RunpodClient, endpoint: Endpoint, inputs: Props): dynamic.CreateResult {
-  return { id: endpoint.id, outs: endpointOutputs(endpoint, inputs, client.transport.config.queueUrl) };
-}
-
-/** Brings an existing endpoint to the inputs, recording it in state even if that fails. */
-async function converge(client: RunpodClient, found: Endpoint, inputs: Props): Promise<dynamic.CreateResult> {
-  const changed = changedFields(found as Props, inputs, SERVERLESS_ENDPOINT_FIELDS).filter((k) => k !== "computeType");
+/**
+ * Brings an existing endpoint to the inputs, recording it in state even if that fails. An answer
+ * without a template id (v2 keeps no link) is taken to run the declared template, unless
+ * `reapplyTemplate` (adoption: an endpoint made elsewhere gets the declared template's settings).
+ */
+async function converge(
+  client: RunpodClient,
+  found: Endpoint,
+  inputs: Props,
+  reapplyTemplate = false,
+): Promise<dynamic.CreateResult> {
+  const current = reapplyTemplate ? found : { ...found, templateId: found.templateId ?? inputs.templateId };
+  const changed = changedFields(current as Props, inputs, SERVERLESS_ENDPOINT_FIELDS, client.apiVersion).filter(
+    (k) => k !== "computeType" && k !== "type",
+  );
   if (changed.length === 0) return outputs(client, found, inputs);
   try {
-    const updated = await client.endpoints.update(found.id, pick(inputs, changed) as EndpointUpdateInput);
-    return outputs(client, updated, inputs);
+    return outputs(client, await client.endpoints.update(found.id, updateInput(inputs, changed)), inputs);
   } catch (err) {
-    throw new PartialCreateError(found.id, endpointOutputs(found, inputs, client.transport.config.queueUrl), err);
+    throw new PartialCreateError(found.id, outputs(client, found, inputs).outs, err);
   }
 }
 
@@ -61,34 +74,59 @@ async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Prom
   if (found.computeType !== undefined && found.computeType !== wanted) {
     throw immutableMismatch(adoptId, "endpoint", "computeType", found.computeType, wanted);
   }
-  return converge(client, found, inputs);
+  const wantedType = (inputs.type as string | undefined) ?? "QUEUE";
+  if (found.type !== undefined && found.type !== wantedType) {
+    throw immutableMismatch(adoptId, "endpoint", "type", found.type, wantedType);
+  }
+  return converge(client, found, inputs, true);
 }
 
 /**
- * Finds an endpoint this stack created but never heard back about: same auto-name and compute
- * type (used for auto-named endpoints only, see create-once.ts).
+ * Finds an endpoint this stack created but never heard back about: same auto-name, compute type
+ * and kind (used for auto-named endpoints only, see create-once.ts).
  */
 function findOwnEndpoint(client: RunpodClient, inputs: Props, fresh: boolean): Promise<Endpoint | undefined> {
   const computeType = (inputs.computeType as string | undefined) ?? "GPU";
+  const type = (inputs.type as string | undefined) ?? "QUEUE";
   return findOwnResource(
     {
       owner: client,
       kind: "endpoints",
       list: () => client.endpoints.list(),
       get: (id) => client.endpoints.get(id),
-      matches: (e) => e.name === inputs.name && (e.computeType ?? "GPU") === computeType,
+      matches: (e) =>
+        e.name === inputs.name && (e.computeType ?? "GPU") === computeType && (e.type ?? "QUEUE") === type,
       what: `${computeType} endpoints named ${JSON.stringify(inputs.name)}`,
     },
     fresh,
   );
 }
 
+/** The live GPU catalog, for a GPU type this release's snapshot does not know (check, on v2). */
+async function liveGpuCatalog() {
+  const client = await providerClient();
+  return client.v2.catalog.gpus();
+}
+
 /** The dynamic provider implementation of `ServerlessEndpoint`. */
 export const serverlessEndpointProvider = {
   configure: configureProvider,
 
-  async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
-    return { inputs: news, failures: [...schemaFailures(EndpointCreateInputV1Schema, news), ...adoptIdFailures(news)] };
+  async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
+    const version = versionAtPreview();
+    // At create the engine passes the previous inputs of nothing: an empty bag.
+    const deployed = olds && Object.keys(olds).length > 0 ? olds : undefined;
+    const failures = [
+      ...schemaFailures(EndpointCreateInputSchema, news),
+      ...adoptIdFailures(news),
+      ...versionFailures("endpoint", news),
+      ...scalingFailures(deployed, news, version),
+    ];
+    // A list the schema refuses is not looked up in a catalog (nothing is sent for a bad value).
+    if (!failures.some((f) => f.property === "gpuTypeIds")) {
+      failures.push(...(await gpuPoolFailures(deployed, news, version, liveGpuCatalog)));
+    }
+    return { inputs: news, failures };
   },
 
   async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
@@ -100,7 +138,7 @@ export const serverlessEndpointProvider = {
     if (typeof inputs.adoptId === "string") return adopt(client, inputs, inputs.adoptId);
     const { resource, existed } = await createOnce({
       find: inputs.__autoNamed === true ? (fresh) => findOwnEndpoint(client, inputs, fresh) : undefined,
-      create: () => client.endpoints.create(pick(inputs, INPUT_KEYS) as EndpointCreateInput),
+      create: () => client.endpoints.create(pick(inputs, ENDPOINT_INPUT_KEYS) as EndpointCreateInput),
     });
     return existed ? converge(client, resource, inputs) : outputs(client, resource, inputs);
   },
@@ -110,20 +148,20 @@ export const serverlessEndpointProvider = {
     return readOrGone(
       () => client.endpoints.get(id),
       (endpoint) => {
-        const outs = endpointOutputs(endpoint, props, client.transport.config.queueUrl);
-        return { id, props: outs, inputs: pick(outs, INPUT_KEYS) };
+        const outs = outputs(client, endpoint, props).outs;
+        return { id, props: outs, inputs: pick(outs, ENDPOINT_INPUT_KEYS) };
       },
     );
   },
 
   async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
     const client = await providerClient();
-    const changed = changedFields(olds, news, SERVERLESS_ENDPOINT_FIELDS);
+    const changed = changedFields(olds, news, SERVERLESS_ENDPOINT_FIELDS, client.apiVersion);
     const endpoint =
       changed.length > 0
-        ? await client.endpoints.update(id, pick(news, changed) as EndpointUpdateInput)
+        ? await client.endpoints.update(id, updateInput(news, changed))
         : await client.endpoints.get(id);
-    return { outs: endpointOutputs(endpoint, news, client.transport.config.queueUrl) };
+    return { outs: outputs(client, endpoint, news).outs };
   },
 
   async delete(id: string): Promise<void> {

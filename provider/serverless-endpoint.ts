@@ -6,6 +6,9 @@ import type {
   CpuFlavorId,
   CudaVersion,
   DataCenterId,
+  EndpointType,
+  FlashBootMode,
+  GpuPoolId,
   GpuTypeId,
   ScalerType,
 } from "../sdk/schemas/platform-enums";
@@ -13,14 +16,40 @@ import { namingInputs } from "./auto-name";
 import { warnAboutPlatformValues } from "./platform-value-warnings";
 import { isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
 
-/** Inputs of a {@link ServerlessEndpoint}. Bounds are checked at `pulumi preview`. */
+/**
+ * Inputs of a {@link ServerlessEndpoint}. Bounds are checked at `pulumi preview`, and so is what
+ * the configured management API version cannot do (a load-balancing endpoint, GPU pools or
+ * priority flash boot on v1), naming the field and the version.
+ */
 export interface ServerlessEndpointArgs {
-  /** Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). */
+  /**
+   * Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler
+   * file). A change updates in place: v1 links the endpoint to the new template, v2 copies its
+   * settings into the endpoint. v2 answers no template id: the state keeps this one.
+   */
   templateId: pulumi.Input<string>;
   /** Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix. */
   name?: pulumi.Input<string>;
-  /** GPU types in priority order: the first is rented when available. Reordering is an in-place update. */
+  /**
+   * `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no
+   * queue, requests go straight to the workers' HTTP servers at `url`; it scales on
+   * `REQUEST_COUNT`). A change REPLACES the endpoint.
+   */
+  type?: pulumi.Input<EndpointType>;
+  /**
+   * GPU types the workers may rent: exactly these cards, and no others, on both API versions. On
+   * v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2
+   * the pools holding them with every other type of those pools excluded, with no order (a reorder
+   * is no change). On v2 a type in no serverless pool fails at preview, naming it.
+   */
   gpuTypeIds?: pulumi.Input<pulumi.Input<GpuTypeId>[]>;
+  /**
+   * GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for
+   * users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
+   */
+  gpuPools?: pulumi.Input<pulumi.Input<GpuPoolId>[]>;
+  /** GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place. */
+  excludedGpuTypes?: pulumi.Input<pulumi.Input<GpuTypeId>[]>;
   /** GPUs per worker, at least 1 (platform default 1). */
   gpuCount?: pulumi.Input<number>;
   /** Workers kept running even when idle (billed), at least 0 and at most `workersMax`. */
@@ -31,14 +60,21 @@ export interface ServerlessEndpointArgs {
   idleTimeout?: pulumi.Input<number>;
   /** `GPU` (default) or `CPU`. A change REPLACES the endpoint. */
   computeType?: pulumi.Input<ComputeType>;
-  /** `QUEUE_DELAY` (default) or `REQUEST_COUNT`. */
+  /**
+   * `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one,
+   * for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
+   */
   scalerType?: pulumi.Input<ScalerType>;
-  /** Scaler threshold, at least 1 (platform default 4). */
+  /** Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker. */
   scalerValue?: pulumi.Input<number>;
-  /** Longest a single job may run, in ms. */
+  /** Longest a single job (or request) may run, in ms. */
   executionTimeoutMs?: pulumi.Input<number>;
-  /** Flash boot. */
-  flashboot?: pulumi.Input<boolean>;
+  /**
+   * Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`,
+   * `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting
+   * (respelling one as the other is no change). Updates in place.
+   */
+  flashboot?: pulumi.Input<boolean | FlashBootMode>;
   /** Network volume to attach, e.g. `volume.id`. */
   networkVolumeId?: pulumi.Input<string>;
   /** Network volumes to attach to a multi-region endpoint. */
@@ -58,7 +94,8 @@ export interface ServerlessEndpointArgs {
 }
 
 /**
- * A queue-based serverless endpoint.
+ * A serverless endpoint: queue-based (jobs), or load-balancing (HTTP straight to the workers,
+ * management API v2).
  *
  * Outputs: `url`, `name` and `templateId` always; every other property only when the program sets
  * it (then with the platform's current value, which is what refresh compares). Platform defaults
@@ -70,14 +107,25 @@ export class ServerlessEndpoint extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("ServerlessEndpoint");
 
-  /** Job address of the endpoint: `{queueUrl}/<id>`. */
+  /**
+   * Where requests go: the job address `{queueUrl}/<id>` of a queue endpoint (`/run`,
+   * `/runsync`, ... below it), or the base address of a load-balancing endpoint's HTTP servers.
+   */
   declare readonly url: pulumi.Output<string>;
+  /** The health address: `{url}/health` of a queue endpoint, the workers' health route of a load-balancing one. */
+  declare readonly healthUrl: pulumi.Output<string>;
+  /** `QUEUE` or `LOAD_BALANCER` (when set). */
+  declare readonly type: pulumi.Output<EndpointType | undefined>;
   /** Template the workers run. */
   declare readonly templateId: pulumi.Output<string>;
   /** Name on the platform. */
   declare readonly name: pulumi.Output<string>;
-  /** GPU types in priority order (when set). */
+  /** GPU types (when set), in the program's order. */
   declare readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
+  /** GPU pools (when set). */
+  declare readonly gpuPools: pulumi.Output<string[] | undefined>;
+  /** GPU types taken out of the pools (when set). */
+  declare readonly excludedGpuTypes: pulumi.Output<string[] | undefined>;
   /** GPUs per worker (when set). */
   declare readonly gpuCount: pulumi.Output<number | undefined>;
   /** Workers kept running even when idle (when set). */
@@ -94,8 +142,8 @@ export class ServerlessEndpoint extends RunpodResource {
   declare readonly scalerValue: pulumi.Output<number | undefined>;
   /** Longest a single job may run, in ms (when set). */
   declare readonly executionTimeoutMs: pulumi.Output<number | undefined>;
-  /** Flash boot (when set). */
-  declare readonly flashboot: pulumi.Output<boolean | undefined>;
+  /** Flash boot (when set), in the program's spelling. */
+  declare readonly flashboot: pulumi.Output<boolean | FlashBootMode | undefined>;
   /** Attached network volume (when set). */
   declare readonly networkVolumeId: pulumi.Output<string | undefined>;
   /** Attached network volumes of a multi-region endpoint (when set). */
@@ -112,8 +160,13 @@ export class ServerlessEndpoint extends RunpodResource {
   declare readonly vcpuCount: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: ServerlessEndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    // `url` is output-only: listed (undefined) so the engine registers it as an output property.
-    const props = { ...args, ...namingInputs(name, "ServerlessEndpoint", args.name), url: undefined };
+    // `url` and `healthUrl` are output-only: listed (undefined) so the engine registers them as output properties.
+    const props = {
+      ...args,
+      ...namingInputs(name, "ServerlessEndpoint", args.name),
+      url: undefined,
+      healthUrl: undefined,
+    };
     super("ServerlessEndpoint", name, props, opts);
     warnAboutPlatformValues(this, "ServerlessEndpoint", args);
   }

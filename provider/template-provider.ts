@@ -1,14 +1,14 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
 import {
+  argsFromWords,
   type Template,
   type TemplateCreateInput,
-  TemplateCreateInputV1Schema,
+  TemplateCreateInputSchema,
   type TemplateUpdateInput,
 } from "../sdk/schemas";
 import { seriesName } from "./auto-name";
-import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures } from "./check-inputs";
+import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";
@@ -17,8 +17,11 @@ import { findOwnResource } from "./own-resource";
 import { pick } from "./property-values";
 import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
 import { configureProvider, providerClient } from "./provider-config";
+import { splitInjectedEnv, withInjectedEnv } from "./template-env";
+import { type ContainerSettings, containerOfTemplate, reapplyTemplate, settingsDiffer } from "./template-rollout";
 
 type Props = Record<string, unknown>;
+type Env = Record<string, string>;
 
 const INPUT_KEYS = Object.keys(TEMPLATE_FIELDS);
 /** Fields the update input cannot carry (TEMPLATE_FIELDS marks them `replaces`). */
@@ -26,22 +29,53 @@ const FIXED_KEYS = Object.entries(TEMPLATE_FIELDS)
   .filter(([, rule]) => rule.replaces)
   .map(([key]) => key);
 
-/** Inputs as the provider sees them after `check` (v1's, until the resource gains v2's `startSsh`, ...: issue 28). */
-const TemplateInputsSchema = TemplateCreateInputV1Schema.extend({ adoptId: z.string().optional() });
-
 // `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
-type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof TemplateInputsSchema, typeof TEMPLATE_FIELDS>>;
+type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof TemplateCreateInputSchema, typeof TEMPLATE_FIELDS>>;
 
 /**
  * The outputs of a template: `name`, `imageName`, and the platform's value of every other
  * property the program sets (`declared`: the inputs, or the previous outputs on refresh), which
- * is what refresh compares. `env` is among them when set; the resource marks it secret.
+ * is what refresh compares. `env` is among them when set, without what the platform injected
+ * (template-env.ts), which is the separate output `injectedEnv` when there is any. The resource
+ * marks both secret.
  */
 function templateOutputs(template: Template, declared: Props): Props {
-  return pick(
+  const outs = pick(
     template as Props,
-    INPUT_KEYS.filter((k) => k === "name" || k === "imageName" || declared[k] !== undefined),
+    INPUT_KEYS.filter((k) => k === "name" || k === "imageName" || (k !== "env" && declared[k] !== undefined)),
   );
+  const { env, injected } = splitInjectedEnv(template.env, declared.env as Env | undefined);
+  if (declared.env !== undefined) outs.env = env;
+  if (Object.keys(injected).length > 0) outs.injectedEnv = injected;
+  return outs;
+}
+
+/** The update input of the `changed` inputs; a new env keeps what the platform injected (`current`: the template as it is). */
+function updateInput(news: Props, changed: readonly string[], current: Template, oldEnv: unknown): TemplateUpdateInput {
+  const input = pick(news, changed);
+  if (changed.includes("env")) {
+    const { injected } = splitInjectedEnv(current.env, oldEnv as Env | undefined);
+    input.env = withInjectedEnv(news.env as Env, injected);
+  }
+  return input as TemplateUpdateInput;
+}
+
+/**
+ * The container settings the template had before this update: the platform's (`current`), with
+ * the values the state still holds (`olds`) over them. They differ when an earlier update reached
+ * the template but not all of its endpoints: the state keeps the old values, so the endpoints
+ * still holding them are found again.
+ */
+function previousSettings(current: Template, olds: Props): ContainerSettings {
+  const { injected } = splitInjectedEnv(current.env, olds.env as Env | undefined);
+  const merged: Template = {
+    ...current,
+    ...(pick(olds, ["imageName", "ports", "containerDiskInGb", "containerRegistryAuthId"]) as Partial<Template>),
+  };
+  if (olds.env !== undefined) merged.env = withInjectedEnv(olds.env as Env, injected);
+  if (olds.args !== undefined) merged.args = olds.args as string;
+  else if (olds.dockerStartCmd !== undefined) merged.args = argsFromWords(olds.dockerStartCmd as string[]);
+  return containerOfTemplate(merged);
 }
 
 /** Whether `news` replaces `olds` (a change to a field the update input cannot carry). */
@@ -51,15 +85,16 @@ function replaces(olds: Props, news: Props): boolean {
 
 /** Brings an existing template to the inputs, recording it in state even if that fails. */
 async function converge(client: RunpodClient, found: Template, inputs: Props): Promise<dynamic.CreateResult> {
-  const changed = changedFields(found as Props, inputs, TEMPLATE_FIELDS).filter((k) => !FIXED_KEYS.includes(k));
-  if (changed.length === 0) return { id: found.id, outs: templateOutputs(found, inputs) };
+  const declared = templateOutputs(found, inputs);
+  const changed = changedFields(declared, inputs, TEMPLATE_FIELDS, client.apiVersion).filter(
+    (k) => !FIXED_KEYS.includes(k),
+  );
+  if (changed.length === 0) return { id: found.id, outs: declared };
   try {
-    const updated = await client.v1.templates.update(found.id, pick(inputs, changed) as TemplateUpdateInput, {
-      method: "POST",
-    });
+    const updated = await client.templates.update(found.id, updateInput(inputs, changed, found, declared.env));
     return { id: found.id, outs: templateOutputs(updated, inputs) };
   } catch (err) {
-    throw new PartialCreateError(found.id, templateOutputs(found, inputs), err);
+    throw new PartialCreateError(found.id, declared, err);
   }
 }
 
@@ -98,7 +133,11 @@ export const templateProvider = {
   configure: configureProvider,
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
-    const failures = [...schemaFailures(TemplateInputsSchema, news), ...adoptIdFailures(news)];
+    const failures = [
+      ...schemaFailures(TemplateCreateInputSchema, news),
+      ...adoptIdFailures(news),
+      ...versionFailures("template", news),
+    ];
     // Template names are unique: a replacement (made before the old one is deleted) takes the next
     // name of the auto-name's series.
     return { inputs: seriesName(olds, news, replaces), failures };
@@ -132,16 +171,22 @@ export const templateProvider = {
     );
   },
 
+  /**
+   * Only in-place changes reach update. v1 rolls the endpoints linked to the template; v2 keeps
+   * no link, so a change to what the containers run is re-applied to the endpoints that hold the
+   * template's previous settings (template-rollout.ts).
+   */
   async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
     const client = await providerClient();
-    // Only in-place changes reach update; through `POST /templates/{id}/update`, which rolls the
-    // endpoints that use the template on the platform.
-    const changed = changedFields(olds, news, TEMPLATE_FIELDS);
-    const template =
-      changed.length > 0
-        ? await client.v1.templates.update(id, pick(news, changed) as TemplateUpdateInput, { method: "POST" })
-        : await client.templates.get(id);
-    return { outs: templateOutputs(template, news) };
+    const changed = changedFields(olds, news, TEMPLATE_FIELDS, client.apiVersion);
+    const current = await client.templates.get(id);
+    if (changed.length === 0) return { outs: templateOutputs(current, news) };
+    const updated = await client.templates.update(id, updateInput(news, changed, current, olds.env));
+    if (client.apiVersion === "v2") {
+      const previous = previousSettings(current, olds);
+      if (settingsDiffer(previous, containerOfTemplate(updated))) await reapplyTemplate(client, id, previous);
+    }
+    return { outs: templateOutputs(updated, news) };
   },
 
   async delete(id: string): Promise<void> {

@@ -3,7 +3,12 @@ import type { TemplateCategory } from "../sdk/schemas/platform-enums";
 import { namingInputs } from "./auto-name";
 import { isResourceOfType, RunpodResource, typeToken, withSecretOutputs } from "./runpod-resource";
 
-/** Inputs of a {@link Template}, named as the platform's `TemplateCreateInput`. */
+/**
+ * Inputs of a {@link Template}, named as the platform's v1 `TemplateCreateInput`, plus v2's
+ * `startSsh`, `startJupyter` and `args`. What the configured management API version cannot carry
+ * fails at preview naming the field and the version (`readme` and a non-empty `dockerEntrypoint`
+ * on v2; `startSsh`, `startJupyter` and `args` on v1).
+ */
 export interface TemplateArgs {
   /**
    * Name on the platform; names are unique in an account. Default: the logical name plus a
@@ -11,11 +16,15 @@ export interface TemplateArgs {
    * Renames in place.
    */
   name?: pulumi.Input<string>;
-  /** The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template. */
+  /**
+   * The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls
+   * the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no
+   * link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
+   */
   imageName: pulumi.Input<string>;
   /** `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template. */
   isServerless?: pulumi.Input<boolean>;
-  /** `NVIDIA` (platform default), `AMD` or `CPU`. A change REPLACES the template. */
+  /** `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template. */
   category?: pulumi.Input<TemplateCategory>;
   /** Container disk in GB (platform default 50). */
   containerDiskInGb?: pulumi.Input<number>;
@@ -27,16 +36,35 @@ export interface TemplateArgs {
   ports?: pulumi.Input<pulumi.Input<string>[]>;
   /**
    * Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is
-   * always secret, stored as ciphertext and masked in previews, diffs and logs.
+   * always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform
+   * injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in
+   * `injectedEnv`, and carried over when this env changes.
    */
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Overrides the image's ENTRYPOINT (`[]`: the image's own). */
   dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Overrides the image's CMD (`[]`: the image's own). */
+  /** Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string. */
   dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of
+   * `dockerStartCmd` (give one of them). Updates in place.
+   */
+  args?: pulumi.Input<string>;
+  /**
+   * Provision SSH in containers created from the template (management API v2; platform default
+   * `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys,
+   * unless `env` sets one. Updates in place.
+   */
+  startSsh?: pulumi.Input<boolean>;
+  /**
+   * Start JupyterLab in containers created from the template (management API v2; platform
+   * default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env`
+   * sets one; it is kept in the secret output `injectedEnv`. Updates in place.
+   */
+  startJupyter?: pulumi.Input<boolean>;
   /** Credentials to pull a private image: a {@link ContainerRegistryAuth}'s `id`. */
   containerRegistryAuthId?: pulumi.Input<string>;
-  /** Markdown shown in the console. */
+  /** Markdown shown in the console (management API v1 only: v2 templates have none). */
   readme?: pulumi.Input<string>;
   /** Whether other platform users may use the template (platform default `false`). */
   isPublic?: pulumi.Input<boolean>;
@@ -84,13 +112,25 @@ export class Template extends RunpodResource {
   declare readonly readme: pulumi.Output<string | undefined>;
   /** Whether other platform users may use the template (when set). */
   declare readonly isPublic: pulumi.Output<boolean | undefined>;
+  /** The container's arguments as one string (when set). */
+  declare readonly args: pulumi.Output<string | undefined>;
+  /** Whether containers get SSH provisioned (when set). */
+  declare readonly startSsh: pulumi.Output<boolean | undefined>;
+  /** Whether containers start JupyterLab (when set). */
+  declare readonly startJupyter: pulumi.Output<boolean | undefined>;
+  /**
+   * Env the platform injected that the program did not set (`PUBLIC_KEY`, a generated
+   * `JUPYTER_PASSWORD`), or undefined when there is none. Secret: ciphertext in the state.
+   */
+  declare readonly injectedEnv: pulumi.Output<Record<string, string> | undefined>;
 
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       "Template",
       name,
-      { ...args, ...namingInputs(name, "Template", args.name) },
-      withSecretOutputs(opts, ["env"]),
+      // `injectedEnv` is output-only: listed (undefined) so the engine registers it as an output property.
+      { ...args, ...namingInputs(name, "Template", args.name), injectedEnv: undefined },
+      withSecretOutputs(opts, ["env", "injectedEnv"]),
     );
   }
 

@@ -12,6 +12,11 @@ export interface JobContext {
   signal: AbortSignal;
   /** Waits `ms` milliseconds on the emulator clock (honours `--time-scale` and manual clocks). */
   sleep(ms: number): Promise<void>;
+  /**
+   * The worker container's environment, where the emulator knows it: a load-balancing endpoint's
+   * env (its template's, copied at create), so a handler reads its settings as a server would.
+   */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -5,6 +5,7 @@ import { SSH_KEYS_ID } from "../management/v2/ssh-keys-record";
 import { badField, badRequest } from "../server/http-errors";
 import type { Account } from "../store/account";
 import { newPodId, randomId } from "../store/ids";
+import { injectPlatformEnv } from "../management/injected-env";
 import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
 import { meterPod, podCost } from "./pod-lifecycle";
 import { logLine, type PodPlacement, type PodRecord } from "./pod-record";
@@ -248,9 +249,5 @@ export function injectedEnv(
   spec: Pick<PodSpec, "startSsh" | "startJupyter">,
   env: Record<string, string>,
 ): Record<string, string> {
-  const out = { ...env };
-  const keys = account.sshKeys.get(SSH_KEYS_ID)?.keys ?? [];
-  if (spec.startSsh && keys.length && out.PUBLIC_KEY === undefined) out.PUBLIC_KEY = keys.join("\n");
-  if (spec.startJupyter && out.JUPYTER_PASSWORD === undefined) out.JUPYTER_PASSWORD = randomId(20);
-  return out;
+  return injectPlatformEnv(env, spec, account.registeredSshKeys());
 }

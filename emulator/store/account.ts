@@ -21,6 +21,7 @@ import type { RateBucket } from "../limits/rate-limiter";
 import { Collection, type CollectionHooks } from "./collection";
 import { COLLECTION_NAMES, type CollectionName, type CollectionRecord, type Collections } from "./collections";
 import { newJobId, newWorkerId } from "./ids";
+import { SSH_KEYS_ID } from "../management/v2/ssh-keys-record";
 
 /** What every account shares. */
 export interface AccountDeps {
@@ -215,6 +216,7 @@ export class Account implements Collections {
     const settings: LoadBalancerSettings = {
       ...base,
       requestCount: endpoint.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue,
+      env: endpoint.env ?? {},
       handler: () =>
         base.image !== undefined ? this.deps.templates.forImage(base.image) : this.handlerOf(base.templateId),
     };
@@ -265,5 +267,10 @@ export class Account implements Collections {
     for (const runtime of this.runtimes.values()) runtime.dispose();
     for (const balancer of this.balancers.values()) balancer.dispose();
     this.webhooks.dispose();
+  }
+
+  /** The account's registered SSH public keys (`/v2/account/ssh-keys`), what `startSsh` injects as `PUBLIC_KEY`. */
+  registeredSshKeys(): readonly string[] {
+    return this.sshKeys.get(SSH_KEYS_ID)?.keys ?? [];
   }
 }

@@ -19,7 +19,7 @@ const registry = new ContainerRegistryAuth("registry", {
 });
 
 // The worker: image, environment (values may be secrets) and credentials. Bumping the image
-// tag updates the template in place, and the platform rolls the endpoint onto it.
+// tag updates the template in place, and the endpoint is rolled onto it.
 const worker = new Template("worker", {
   imageName: config.get("imageName") ?? "ghcr.io/acme/echo:1.0",
   isServerless: true,
@@ -34,7 +34,8 @@ const models = new NetworkVolume("models", {
   dataCenterId,
 });
 
-// A queue-based endpoint. The first GPU type is rented when available, then the next ones.
+// A queue-based endpoint on exactly these cards: in priority order on management API v1, as the
+// GPU pools holding them (no order) on v2, the default.
 const api = new ServerlessEndpoint("api", {
   templateId: worker.id,
   gpuTypeIds: ["NVIDIA L4", "NVIDIA RTX A5000", "NVIDIA GeForce RTX 4090"],

@@ -6,7 +6,7 @@ import type { PolicyPackConfigFile, PolicyScenario } from "./types";
 /** The sample configuration's content (`policy/examples/policy-config.json`), trimmed to what scenarios need. */
 const ORG_CONFIG: PolicyPackConfigFile = {
   "runpod-gpu-priority-list": {
-    denied: ["Tesla T4"],
+    denied: ["NVIDIA RTX A4000"],
     minFallbacks: 1,
     preferredOrder: ["NVIDIA H100 80GB HBM3", "NVIDIA L40S", "NVIDIA GeForce RTX 4090", "NVIDIA L4"],
   },
@@ -67,7 +67,7 @@ const SIZING_SCENARIOS: readonly PolicyScenario[] = [
       {
         type: "ServerlessEndpoint",
         name: "messy",
-        props: { templateId: "echo", gpuTypeIds: [L40S, "Tesla T4", L40S], workersMax: 1 },
+        props: { templateId: "echo", gpuTypeIds: [L40S, "NVIDIA RTX A4000", L40S], workersMax: 1 },
       },
       { type: "ServerlessEndpoint", name: "single", props: { templateId: "echo", gpuTypeIds: [L4], workersMax: 1 } },
       {
@@ -81,16 +81,16 @@ const SIZING_SCENARIOS: readonly PolicyScenario[] = [
         {
           policy: "runpod-gpu-priority-list",
           message:
-            'ServerlessEndpoint "no-list": gpuTypeIds = undefined: must list at least one GPU type for a GPU endpoint (GPU types in order of preference)',
+            'ServerlessEndpoint "no-list": gpuTypeIds = undefined: must list at least one GPU type for a GPU endpoint (GPU types in order of preference), or name GPU pools in gpuPools',
         },
         {
           policy: "runpod-gpu-priority-list",
           message:
-            'ServerlessEndpoint "messy": gpuTypeIds = ["NVIDIA L40S","Tesla T4","NVIDIA L40S"]: lists "NVIDIA L40S" 2 times (indexes 0, 2); each GPU type may appear once (remediation keeps the first occurrence)',
+            'ServerlessEndpoint "messy": gpuTypeIds = ["NVIDIA L40S","NVIDIA RTX A4000","NVIDIA L40S"]: lists "NVIDIA L40S" 2 times (indexes 0, 2); each GPU type may appear once (remediation keeps the first occurrence)',
         },
         {
           policy: "runpod-gpu-priority-list",
-          message: 'ServerlessEndpoint "messy": gpuTypeIds[1] = "Tesla T4": is a denied GPU type',
+          message: 'ServerlessEndpoint "messy": gpuTypeIds[1] = "NVIDIA RTX A4000": is a denied GPU type',
         },
         {
           policy: "runpod-gpu-priority-list",

@@ -187,6 +187,21 @@ export const EndpointSchema = z.object({
    * `health`), or a load-balancing endpoint's `base` and `health` addresses.
    */
   requestUrls: z.record(z.string(), z.string()).optional(),
+  /**
+   * The container settings the endpoint holds (v2 answers, in the template's field names): v2
+   * copies a template's settings at create and keeps no link, so this is what its workers run.
+   */
+  container: z
+    .object({
+      imageName: z.string().optional(),
+      /** The container's arguments as v2's one string. */
+      args: z.string().optional(),
+      containerDiskInGb: z.number().int().optional(),
+      ports: z.array(z.string()).optional(),
+      env: z.record(z.string(), z.string()).optional(),
+      containerRegistryAuthId: z.string().optional(),
+    })
+    .optional(),
 });
 /** An endpoint. */
 export type Endpoint = z.infer<typeof EndpointSchema>;

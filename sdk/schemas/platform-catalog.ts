@@ -1,4 +1,4 @@
-import type { KnownGpuTypeId } from "./platform-enums";
+import type { KnownGpuPoolId, KnownGpuTypeId } from "./platform-enums";
 
 /**
  * This release's snapshot of the platform's GPU catalog (what `GET /v2/catalog/gpus` answers
@@ -32,7 +32,8 @@ export interface GpuCatalogEntry {
 type Row = [
   id: KnownGpuTypeId,
   name: string,
-  pool: string | null,
+  // A pool of this release's list (platform-enums.ts), so the two cannot disagree.
+  pool: KnownGpuPoolId | null,
   memory: number,
   secure: number,
   community: number,

@@ -157,3 +157,42 @@ export type ScalerType = (typeof SCALER_TYPES)[number];
 export const TEMPLATE_CATEGORIES = ["NVIDIA", "AMD", "CPU"] as const;
 /** `NVIDIA`, `AMD` or `CPU`. */
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+
+/** How requests reach a serverless endpoint (v2 OpenAPI `EndpointType`): a managed queue, or the workers' own HTTP servers. */
+export const ENDPOINT_TYPES = ["QUEUE", "LOAD_BALANCER"] as const;
+/** `QUEUE` or `LOAD_BALANCER`. */
+export type EndpointType = (typeof ENDPOINT_TYPES)[number];
+
+/** Flash-boot modes (v2 OpenAPI `FlashBoot`). */
+export const FLASHBOOT_MODES = ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"] as const;
+/** `OFF`, `FLASHBOOT` or `PRIORITY_FLASHBOOT`. */
+export type FlashBootMode = (typeof FLASHBOOT_MODES)[number];
+
+/**
+ * Serverless GPU pools as of this release (v2 `gpu.pools`; `GET /v2/catalog/gpus` lists each GPU
+ * type's pool). Open, like GPU types: a pool the platform adds is usable the same day.
+ */
+export const GPU_POOL_IDS = [
+  "AMPERE_16",
+  "AMPERE_24",
+  "ADA_24",
+  "ADA_32_PRO",
+  "AMPERE_48",
+  "ADA_48_PRO",
+  "AMPERE_80",
+  "ADA_80_PRO",
+  "HOPPER_141",
+  "BLACKWELL_96",
+  "BLACKWELL_180",
+] as const;
+/** A pool of {@link GPU_POOL_IDS}. */
+export type KnownGpuPoolId = (typeof GPU_POOL_IDS)[number];
+/** A GPU pool: a known one, or any string (pools grow). */
+export type GpuPoolId = KnownGpuPoolId | AnyOtherString;
+
+/** Network volume storage tiers as of this release (v2 `NetworkVolumeType`); open, like pools. */
+export const NETWORK_VOLUME_TYPES = ["STANDARD", "HIGH_PERFORMANCE"] as const;
+/** A tier of {@link NETWORK_VOLUME_TYPES}. */
+export type KnownNetworkVolumeType = (typeof NETWORK_VOLUME_TYPES)[number];
+/** A storage tier: a known one, or any string. */
+export type NetworkVolumeType = KnownNetworkVolumeType | AnyOtherString;

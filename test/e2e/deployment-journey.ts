@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-cli";
 import { type BackendKind, openStateBackend, type StateBackend } from "../backends/state-backend";
-import { copyExample, createE2EStack, type E2EStack } from "./harness";
+import { copyExample, createE2EStack, defaultE2EApiVersion, type E2EApiVersion, type E2EStack } from "./harness";
 
 /**
  * Issue 12: a whole deployment (registry credential -> template -> volume -> endpoint -> a job)
@@ -18,8 +18,11 @@ const ROTATED = "rpg_PASSWORD_two_91bd44";
 const API_TOKEN = "tok_ENV_SECRET_5e8d02";
 const SECRETS = [PASSWORD, ROTATED, API_TOKEN];
 
-/** Declares the journey's tests on a fresh backend of `kind`. */
-export function describeDeploymentJourney(kind: BackendKind): void {
+/**
+ * Declares the journey's tests on a fresh backend of `kind`, the stack on management API
+ * `apiVersion` (default: the harness's, v2 unless RUNPOD_E2E_API_VERSION says otherwise).
+ */
+export function describeDeploymentJourney(kind: BackendKind, apiVersion: E2EApiVersion = defaultE2EApiVersion()): void {
   let backend: StateBackend;
   let e: E2EStack;
   /** Everything the engine printed in this journey's operations, searched for secrets at the end. */
@@ -28,13 +31,20 @@ export function describeDeploymentJourney(kind: BackendKind): void {
     engineOutput += s;
   };
   const out = (outputs: Record<string, { value: unknown }>, key: string) => outputs[key]?.value;
+  /** Secrets the platform generated (v2's Jupyter password), searched for with the program's. */
+  const generatedSecrets: string[] = [];
 
   async function runEcho(endpointId: string, input: Record<string, unknown>) {
     return e.client.jobs(endpointId).runSync({ input }, { wait: 30_000 });
   }
 
   const on = kind === "file" ? "" : ` on a ${kind} backend`;
-  describe(`a whole deployment through the real Pulumi engine${on}`, { timeout: 240_000 }, () => {
+  /** The image an endpoint runs: v1 links it to its template; v2 holds its own copy. */
+  async function endpointImage(endpointId: string, templateId: string): Promise<string | undefined> {
+    if (apiVersion === "v1") return (await e.client.templates.get(templateId)).imageName;
+    return (await e.client.v2.serverless.get(endpointId)).image;
+  }
+  describe(`a whole deployment through the real Pulumi engine${on}, on ${apiVersion}`, { timeout: 240_000 }, () => {
     beforeAll(async () => {
       backend = await openStateBackend(kind);
       e = await createE2EStack(
@@ -43,7 +53,7 @@ export function describeDeploymentJourney(kind: BackendKind): void {
           "quickstart:registryPassword": { value: PASSWORD, secret: true },
           "quickstart:apiToken": { value: API_TOKEN, secret: true },
         },
-        { workDir: copyExample("quickstart"), typescript: true, backend },
+        { workDir: copyExample("quickstart"), typescript: true, backend, apiVersion },
       );
       // A backend's start (a cluster, a server) and a stack's set-up: minutes on a busy 2-core machine.
     }, 300_000);
@@ -71,7 +81,9 @@ export function describeDeploymentJourney(kind: BackendKind): void {
         containerRegistryAuthId: registryId,
         env: { GREETING: "hello", API_TOKEN },
       });
-      expect(await e.client.endpoints.get(endpointId)).toMatchObject({ templateId });
+      // v1 links the endpoint to its template; v2 copies the template's settings and keeps no link.
+      expect((await e.client.endpoints.get(endpointId)).templateId).toBe(apiVersion === "v1" ? templateId : undefined);
+      expect(await endpointImage(endpointId, templateId)).toBe("ghcr.io/acme/echo:1.0");
       // The template's image names the emulator's built-in `echo` handler.
       const job = await runEcho(endpointId, { hello: "world" });
       expect(job).toMatchObject({ status: "COMPLETED", output: { hello: "world" } });
@@ -87,28 +99,40 @@ export function describeDeploymentJourney(kind: BackendKind): void {
       const outputsOf = (type: string) =>
         JSON.parse(plain.stdout).deployment.resources.find((r: { type: string }) => r.type.endsWith(type)).outputs;
       expect(outputsOf(":Template").env).toHaveProperty(SECRET_SIG);
+      if (apiVersion === "v2") {
+        // v2 started Jupyter (its default) with a password it generated: a secret output of its own.
+        const generated = (await e.client.templates.get(templateId)).env?.JUPYTER_PASSWORD;
+        expect(generated).toEqual(expect.any(String));
+        expect(outputsOf(":Template").injectedEnv).toHaveProperty(SECRET_SIG);
+        expect(plain.stdout).not.toContain(generated);
+        generatedSecrets.push(generated as string);
+      }
       expect(outputsOf(":ContainerRegistryAuth").password).toHaveProperty(SECRET_SIG);
     });
 
-    it("bumps the image in place: same template, same endpoint, jobs run on the new image", async () => {
+    it("bumps the image in place: same template, same endpoint, rolled onto the new image, jobs run on it", async () => {
       await e.stack.setConfig("quickstart:imageName", { value: "ghcr.io/acme/echo:1.1" });
       const up = await e.stack.up({ onOutput, diff: true });
+      // One update, the template's: v1's platform rolls the linked endpoint, v2's provider re-applies the template to it.
       expect(up.summary.resourceChanges).toMatchObject({ update: 1, same: 4 });
       expect(out(up.outputs, "templateId")).toBe(templateId);
       expect(out(up.outputs, "endpointId")).toBe(endpointId);
       expect(await e.client.templates.get(templateId)).toMatchObject({ imageName: "ghcr.io/acme/echo:1.1" });
+      expect(await endpointImage(endpointId, templateId)).toBe("ghcr.io/acme/echo:1.1");
       expect(await runEcho(endpointId, { n: 2 })).toMatchObject({ status: "COMPLETED", output: { n: 2 } });
     });
 
     it("sees an image changed outside Pulumi on refresh, and the next up restores the declared one", async () => {
       await e.client.templates.update(templateId, { imageName: "ghcr.io/acme/fail:9" });
+      // v1 rolls the linked endpoint onto the wrong image; v2 changes only the template.
       const broken = await runEcho(endpointId, { message: "pulled the wrong image" });
-      expect(broken).toMatchObject({ status: "FAILED" });
+      expect(broken).toMatchObject({ status: apiVersion === "v1" ? "FAILED" : "COMPLETED" });
       const refresh = await e.stack.refresh({ onOutput });
       expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
       const up = await e.stack.up({ onOutput, diff: true });
       expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
       expect(await e.client.templates.get(templateId)).toMatchObject({ imageName: "ghcr.io/acme/echo:1.1" });
+      expect(await endpointImage(endpointId, templateId)).toBe("ghcr.io/acme/echo:1.1");
       expect(await runEcho(endpointId, { n: 3 })).toMatchObject({ status: "COMPLETED", output: { n: 3 } });
     });
 
@@ -121,6 +145,8 @@ export function describeDeploymentJourney(kind: BackendKind): void {
       expect(String(out(up.outputs, "registryName"))).toMatch(/^registry-[0-9a-z]{7}-1$/);
       expect((await e.client.containerRegistryAuth.list()).map((a) => a.id)).toEqual([rotatedId]);
       expect(await e.client.templates.get(templateId)).toMatchObject({ containerRegistryAuthId: rotatedId });
+      // On v2 the endpoint holds its own copy of the credential: the template was re-applied to it.
+      if (apiVersion === "v2") expect((await e.client.v2.serverless.get(endpointId)).registry).toBe(rotatedId);
       expect(out(up.outputs, "templateId")).toBe(templateId);
       expect(out(up.outputs, "endpointId")).toBe(endpointId);
       expect((await e.stack.preview({ onOutput })).changeSummary).toEqual({ same: 5 });
@@ -156,7 +182,7 @@ export function describeDeploymentJourney(kind: BackendKind): void {
       expect(stored).toContain(".pulumi/backups/");
       // The search can find what the state holds in plaintext: the template's image.
       expect(stored).toContain("ghcr.io/acme/echo:1.1");
-      for (const secret of [...SECRETS, ...e.backend.credentials]) {
+      for (const secret of [...SECRETS, ...generatedSecrets, ...e.backend.credentials]) {
         expect(engineOutput, secret).not.toContain(secret);
         expect(stored, `${secret} stored in the ${kind} backend`).not.toContain(secret);
       }

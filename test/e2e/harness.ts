@@ -7,6 +7,25 @@ import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
 import { RunpodClient } from "../../sdk/client";
 import { openStateBackend, type StateBackend } from "../backends/state-backend";
 
+/** A management API version the suite's stacks talk. */
+export type E2EApiVersion = "v1" | "v2";
+
+/**
+ * The version the end-to-end stacks talk unless a test says otherwise: v2, the default, or the
+ * one `RUNPOD_E2E_API_VERSION` names (`v1` runs the suite the way stacks pinned to v1 run).
+ */
+export function defaultE2EApiVersion(env: NodeJS.ProcessEnv = process.env): E2EApiVersion {
+  const raw = env.RUNPOD_E2E_API_VERSION?.trim();
+  if (raw === undefined || raw === "") return "v2";
+  if (raw === "v1" || raw === "v2") return raw;
+  throw new Error(`RUNPOD_E2E_API_VERSION = ${JSON.stringify(raw)} must be v1 or v2`);
+}
+
+/** The emulator's management base URL of `version`. */
+export function apiUrlOf(emulator: RunningEmulator, version: E2EApiVersion): string {
+  return version === "v1" ? emulator.apiUrlV1 : emulator.apiUrlV2;
+}
+
 /** Work directories live inside the repo so `runpod-iac` and `@pulumi/pulumi` resolve as in a user's project. */
 const WORK_ROOT = path.join(REPO_ROOT, ".e2e-work");
 
@@ -14,6 +33,9 @@ const WORK_ROOT = path.join(REPO_ROOT, ".e2e-work");
 export interface E2EStack {
   stack: Stack;
   emulator: RunningEmulator;
+  /** The management API version the stack's `runpod:apiUrl` names. */
+  apiVersion: E2EApiVersion;
+  /** A client on the same version (its `v1` or `v2` operations reach only that version). */
   client: RunpodClient;
   apiKey: string;
   workDir: string;
@@ -22,6 +44,8 @@ export interface E2EStack {
   envVars: Record<string, string>;
   /** API requests the emulator has answered for this account (admin routes excluded). */
   requestCount(): Promise<number>;
+  /** Requests answered for this account by route (`METHOD /route`) since the last call, which resets them. */
+  takeRequestCounts(): Promise<Record<string, number>>;
   /** Runs the `pulumi` CLI itself in the work dir with the stack's environment. */
   cli(args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
   dispose(): Promise<void>;
@@ -67,11 +91,15 @@ export async function createE2EStack(
     emulator?: EmulatorOptions;
     /** A backend the caller opened and closes (default: a file backend of the stack's own). */
     backend?: StateBackend;
+    /** The management API version `runpod:apiUrl` names (default {@link defaultE2EApiVersion}). */
+    apiVersion?: E2EApiVersion;
   } = {},
 ): Promise<E2EStack> {
   const bin = await providePulumiCli();
   const apiKey = `rpa_E2E${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
   const emulator = await startEmulator({ ...options.emulator, port: 0, apiKeys: [apiKey], rateLimits: false });
+  const apiVersion = options.apiVersion ?? defaultE2EApiVersion();
+  const apiUrl = apiUrlOf(emulator, apiVersion);
   const workDir = options.workDir ?? copyProgram(program, options.label ?? program);
   const backend = options.backend ?? (await openStateBackend("file"));
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-e2e-home-"));
@@ -89,15 +117,16 @@ export async function createE2EStack(
   const stackName = options.stackName ?? "e2e";
   const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars });
   await stack.setAllConfig({
-    "runpod:apiUrl": { value: emulator.apiUrl },
+    "runpod:apiUrl": { value: apiUrl },
     "runpod:queueUrl": { value: emulator.queueUrl },
     ...(options.keyInConfig ? { "runpod:apiKey": { value: apiKey, secret: true } } : {}),
     ...config,
   });
-  const client = new RunpodClient({ apiKey, apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl });
+  const client = new RunpodClient({ apiKey, apiUrl, queueUrl: emulator.queueUrl });
   return {
     stack,
     emulator,
+    apiVersion,
     client,
     apiKey,
     workDir,
@@ -107,6 +136,13 @@ export async function createE2EStack(
       const res = await fetch(`${emulator.url}/_emulator/stats`, { headers: { authorization: `Bearer ${apiKey}` } });
       const body = (await res.json()) as { requests: { total: number } };
       return body.requests.total;
+    },
+    async takeRequestCounts() {
+      const headers = { authorization: `Bearer ${apiKey}` };
+      const res = await fetch(`${emulator.url}/_emulator/stats`, { headers });
+      const body = (await res.json()) as { requests: { byRoute: Record<string, number> } };
+      await fetch(`${emulator.url}/_emulator/stats/reset`, { method: "POST", headers });
+      return body.requests.byRoute;
     },
     async cli(args) {
       const { execFile } = await import("node:child_process");

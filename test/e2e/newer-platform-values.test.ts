@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-cli";
-import { createE2EStack, type E2EStack } from "./harness";
+import { createE2EStack, type E2EApiVersion, type E2EStack } from "./harness";
 
 /**
  * Issue 13 on the real engine: a GPU type the platform added after this release passes preview
@@ -20,11 +20,15 @@ afterEach(async () => {
   e = undefined;
 });
 
-async function stackWith(gpuTypeIds: unknown[], emulator: { additionalGpuTypeIds?: string[] } = {}) {
+async function stackWith(
+  gpuTypeIds: unknown[],
+  emulator: { additionalGpuTypeIds?: string[]; gpuPools?: Record<string, string> } = {},
+  apiVersion?: E2EApiVersion,
+) {
   e = await createE2EStack(
     "stack",
     { "e2e:volumeSize": { value: "10" }, "e2e:gpuTypeIds": { value: JSON.stringify(gpuTypeIds) } },
-    { label: "newer-values", emulator },
+    { label: "newer-values", emulator, ...(apiVersion ? { apiVersion } : {}) },
   );
   return e;
 }
@@ -45,8 +49,8 @@ async function preview(stack: E2EStack, options: { policyPacks?: string[]; polic
 }
 
 describe("a GPU type newer than this release, on the real engine", { timeout: 240_000 }, () => {
-  it("passes preview with a warning, sending nothing, and the platform's own answer decides at up", async () => {
-    const stack = await stackWith([NEW_GPU, "NVIDIA L4"]);
+  it("on v1: passes preview with a warning, sending nothing, and the platform's own answer decides at up", async () => {
+    const stack = await stackWith([NEW_GPU, "NVIDIA L4"], {}, "v1");
     const before = await stack.requestCount();
     const { output, failed } = await preview(stack);
     expect(failed, output).toBe(false);
@@ -61,8 +65,23 @@ describe("a GPU type newer than this release, on the real engine", { timeout: 24
     expect(await stack.client.endpoints.list()).toEqual([]);
   });
 
+  it("on v2: looks the new value up in the live catalog at preview (one read) and refuses it there, naming it", async () => {
+    const stack = await stackWith([NEW_GPU, "NVIDIA L4"], {}, "v2");
+    await stack.takeRequestCounts();
+    const { output, failed } = await preview(stack);
+    expect(failed, output).toBe(true);
+    expect(output).toContain(
+      `"${NEW_GPU}" (gpuTypeIds[0]) is not a GPU type of the platform's live catalog (GET /v2/catalog/gpus)`,
+    );
+    expect(await stack.takeRequestCounts()).toEqual({ "GET /v2/catalog/gpus": 1 });
+  });
+
   it("is refused by the policy pack by name unless listed in additionalGpuTypeIds, then deploys", async () => {
-    const stack = await stackWith([NEW_GPU, "NVIDIA L4"], { additionalGpuTypeIds: [NEW_GPU] });
+    // The platform put its new card in a serverless pool (v2 rents by pool).
+    const stack = await stackWith([NEW_GPU, "NVIDIA L4"], {
+      additionalGpuTypeIds: [NEW_GPU],
+      gpuPools: { [NEW_GPU]: "BLACKWELL_180" },
+    });
     const refused = await preview(stack, { policyPacks: [POLICY_DIR], policyPackConfigs: [packConfig(stack, {})] });
     expect(refused.failed, refused.output).toBe(true);
     expect(refused.output).toContain(REFUSAL);
@@ -75,7 +94,14 @@ describe("a GPU type newer than this release, on the real engine", { timeout: 24
     const up = await stack.stack.up({ policyPacks: [POLICY_DIR], policyPackConfigs });
     expect(up.summary.result).toBe("succeeded");
     const endpoints = await stack.client.endpoints.list();
-    expect(endpoints.map((x) => x.gpuTypeIds)).toEqual([[NEW_GPU, "NVIDIA L4"]]);
+    // v2 lists what the pools rent in catalog order, without order among them; v1 keeps the list's.
+    expect(endpoints.map((x) => [...(x.gpuTypeIds ?? [])].sort())).toEqual([["NVIDIA B300", "NVIDIA L4"]]);
+    // An unchanged preview reads no catalog: zero requests.
+    const before = await stack.requestCount();
+    expect((await stack.stack.preview({ policyPacks: [POLICY_DIR], policyPackConfigs })).changeSummary).toEqual({
+      same: 3,
+    });
+    expect(await stack.requestCount()).toBe(before);
   });
 
   it("still refuses at preview what can never be right, naming the property, the value and the rule", async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator";
 import { type CliResult, createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
 import { accountCounters, platformInventory, reconcile, stateInventory } from "./inventory";
-import { runRecover } from "./kill-window";
+import { runRecover, setFaults } from "./kill-window";
+import { managementRoutes } from "./management-routes";
 import { killTree } from "./process-tree";
 import { announceSeed, resilienceSeed, seedStreams, withSeed } from "./seed";
 
@@ -31,11 +32,13 @@ beforeAll(async () => {
     port: 0,
     apiKeys: [KEY],
     rateLimits: false,
-    faults: [
-      { route: "GET /v1", latencyMs: 200, jitterMs: 300 },
-      { route: "POST /v1", lostResponseRate: 0.5 },
-    ],
   });
+  // On the routes of the API the emulator advertises (v2 by default).
+  const base = managementRoutes(emulator.apiUrl).base;
+  await setFaults(emulator, KEY, [
+    { route: `GET ${base}`, latencyMs: 200, jitterMs: 300 },
+    { route: `POST ${base}`, lostResponseRate: 0.5 },
+  ]);
   e = await createEngineStack(
     "fleet",
     { apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, apiKey: KEY },

@@ -89,7 +89,8 @@ describe("the emulator's state file under SIGKILL", { timeout: 600_000 }, () => 
       const client = new RunpodClient({
         apiKey: KEY,
         apiUrl,
-        queueUrl: apiUrl.replace(/\/v1$/, "/v2"),
+        // The job API is <origin>/v2, whichever management version the emulator advertises.
+        queueUrl: `${new URL(apiUrl).origin}/v2`,
         maxAttempts: 1,
       });
       // Every acknowledged write of earlier rounds is there; in-flight ones may have landed or not.

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultRule, type RunningEmulator, startEmulator } from "../../emulator";
 import { createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
 import { accountCounters, platformInventory, reconcile, stateInventory } from "./inventory";
+import { setFaults } from "./kill-window";
+import { managementRoutes } from "./management-routes";
 import { announceSeed, resilienceSeed, seedStreams, withSeed } from "./seed";
 
 /**
@@ -20,10 +22,12 @@ const MIX = { errorRate: 0.2, rateLimitRate: 0.1, dropRate: 0.05, latencyMs: 5, 
  * Plus lost answers (handled, effect kept, connection dropped): 5% of every request, and 30% of
  * creates, where a lost answer is the case that could duplicate a resource (first match wins).
  */
-const FAULTS: FaultRule[] = [
-  { route: "POST /v1", ...MIX, lostResponseRate: 0.3 },
-  { route: "/v1", ...MIX, lostResponseRate: 0.05 },
-];
+function faultsOn(base: string): FaultRule[] {
+  return [
+    { route: `POST ${base}`, ...MIX, lostResponseRate: 0.3 },
+    { route: base, ...MIX, lostResponseRate: 0.05 },
+  ];
+}
 
 let emulator: RunningEmulator;
 let e: EngineStack;
@@ -35,9 +39,10 @@ beforeAll(async () => {
     port: 0,
     apiKeys: [KEY],
     rateLimits: false,
-    faults: FAULTS,
     seed: streams.emulator,
   });
+  // On the routes of the API the emulator advertises (v2 by default).
+  await setFaults(emulator, KEY, faultsOn(managementRoutes(emulator.apiUrl).base));
   e = await createEngineStack(
     "fleet",
     { apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, apiKey: KEY },

@@ -3,6 +3,7 @@ import { type FaultRule, type RunningEmulator, startEmulator } from "../../emula
 import type { StateBackend } from "../backends/state-backend";
 import { type CliResult, createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
 import { drift, platformInventory, reconcile, stateInventory } from "./inventory";
+import { managementRoutes } from "./management-routes";
 import { checkpointSidecar, hold, killWhenHeld, readState, runRecover, setFaults } from "./kill-window";
 import { seedStreams, withSeed } from "./seed";
 
@@ -154,15 +155,20 @@ async function recoverForeignLock(ctx: StageContext, stage: string, then: "up" |
 /** The host a "foreign" lock names. */
 const FOREIGN_HOST = "ci-runner-7";
 
-/** The faults of faults.test.ts, on a small fleet: `up` converges in at most 3 runs. */
-const FAULT_MIX: FaultRule[] = [
-  { route: "POST /v1", errorRate: 0.2, rateLimitRate: 0.1, dropRate: 0.05, jitterMs: 40, lostResponseRate: 0.3 },
-  { route: "/v1", errorRate: 0.2, rateLimitRate: 0.1, dropRate: 0.05, jitterMs: 40, lostResponseRate: 0.05 },
-];
+/** The faults of faults.test.ts, on a small fleet, on the advertised API's routes: `up` converges in at most 3 runs. */
+function faultMix(base: string): FaultRule[] {
+  return [
+    { route: `POST ${base}`, errorRate: 0.2, rateLimitRate: 0.1, dropRate: 0.05, jitterMs: 40, lostResponseRate: 0.3 },
+    { route: base, errorRate: 0.2, rateLimitRate: 0.1, dropRate: 0.05, jitterMs: 40, lostResponseRate: 0.05 },
+  ];
+}
+
+/** The management routes of the emulator's advertised API URL. */
+const routesOf = (ctx: StageContext) => managementRoutes(ctx.emulator.apiUrl);
 
 /** Creates the fleet, under the seeded fault mix when `faults` (at most 3 runs). */
 export async function createFleet(ctx: StageContext, faults: boolean): Promise<string> {
-  if (faults) await setFaults(ctx.emulator, ctx.key, FAULT_MIX);
+  if (faults) await setFaults(ctx.emulator, ctx.key, faultMix(routesOf(ctx).base));
   let runs = 0;
   let last: CliResult | undefined;
   while (runs < 3 && last?.code !== 0) {
@@ -183,7 +189,7 @@ export async function createFleet(ctx: StageContext, faults: boolean): Promise<s
  */
 export async function killDuringUpdate(ctx: StageContext, options: { foreignLock?: boolean } = {}): Promise<string> {
   await ctx.e.stack.setConfig("fleet:generation", { value: "1" });
-  await killAt(ctx, "update", UP, "PATCH /v1", ctx.count);
+  await killAt(ctx, "update", UP, `PATCH ${routesOf(ctx).base}`, ctx.count);
   const changed = drift(ctx.emulator, ctx.key, await readState(ctx.e));
   must(ctx, changed.length > 0, "update: the kill left no update unrecorded (no drift)");
   ctx.log.push(`update: ${changed.length} platform values not in state at the kill`);
@@ -202,7 +208,8 @@ export async function killDuringUpdate(ctx: StageContext, options: { foreignLock
 export async function killDuringReplace(ctx: StageContext): Promise<string> {
   await ctx.e.stack.setConfig("fleet:dcShift", { value: "1" });
   const afterCreate = ctx.random() < 0.5;
-  const route = afterCreate ? "POST /v1/networkvolumes" : "DELETE /v1/networkvolumes";
+  const volumes = routesOf(ctx).networkVolumes;
+  const route = afterCreate ? `POST ${volumes}` : `DELETE ${volumes}`;
   await killAt(ctx, "replace", UP, route, ctx.count);
   const atKill = reconcile(platformInventory(ctx.emulator, ctx.key), await readState(ctx.e));
   const apart = afterCreate ? atKill.orphans.length : atKill.missing.length;
@@ -223,7 +230,7 @@ export async function killDuringReplace(ctx: StageContext): Promise<string> {
 
 /** Kill during `pulumi destroy`: resources deleted on the platform are still in state. */
 export async function killDuringDestroy(ctx: StageContext): Promise<string> {
-  await killAt(ctx, "destroy", DESTROY, "DELETE /v1", ctx.count);
+  await killAt(ctx, "destroy", DESTROY, `DELETE ${routesOf(ctx).base}`, ctx.count);
   const atKill = reconcile(platformInventory(ctx.emulator, ctx.key), await readState(ctx.e));
   must(ctx, atKill.missing.length > 0, "destroy: the kill left no deleted resource in state", JSON.stringify(atKill));
   ctx.log.push(`destroy: ${atKill.missing.length} deleted resources still in state`);
@@ -241,7 +248,7 @@ export async function killDuringDestroy(ctx: StageContext): Promise<string> {
  */
 export async function killDuringCreate(ctx: StageContext, options: { breakSidecar?: boolean } = {}): Promise<string> {
   const stage = options.breakSidecar ? "checkpoint" : "create";
-  await killAt(ctx, stage, UP, "POST /v1", ctx.count);
+  await killAt(ctx, stage, UP, `POST ${routesOf(ctx).base}`, ctx.count);
   const recorded = new Set(stateInventory(await readState(ctx.e)).ids);
   const lost = platformInventory(ctx.emulator, ctx.key).filter((r) => !recorded.has(r.id));
   must(ctx, lost.length > 0, `${stage}: the kill left no create unrecorded`);

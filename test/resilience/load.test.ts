@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator";
 import { type CliResult, createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
 import { accountCounters, platformInventory, reconcile, stateInventory } from "./inventory";
+import { setFaults } from "./kill-window";
+import { managementRoutes } from "./management-routes";
 import { announceSeed, resilienceSeed, seedStreams, withSeed } from "./seed";
 
 /**
@@ -29,8 +31,9 @@ beforeAll(async () => {
     port: 0,
     apiKeys: [KEY],
     seed: streams.emulator,
-    faults: [{ route: "/v1", rateLimitRate: 0.1 }],
   });
+  // On the routes of the API the emulator advertises (v2 by default).
+  await setFaults(emulator, KEY, [{ route: managementRoutes(emulator.apiUrl).base, rateLimitRate: 0.1 }]);
   e = await createEngineStack(
     "fleet",
     { apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, apiKey: KEY },

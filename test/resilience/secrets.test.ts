@@ -56,7 +56,7 @@ beforeAll(async () => {
   url = await startEmulatorCli();
   e = await createEngineStack(
     "fleet",
-    { apiUrl: `${url}/v1`, queueUrl: `${url}/v2`, apiKey: API_KEY },
+    { apiUrl: `${url}/v2`, queueUrl: `${url}/v2`, apiKey: API_KEY },
     { config: { "fleet:count": { value: "2" } }, label: "secrets" },
   );
 });
@@ -93,7 +93,7 @@ describe("secrets in everything a run leaves behind", { timeout: 300_000 }, () =
     expect(up.stderr.length).toBeGreaterThan(100_000); // verbose logging was on
 
     // A job carrying object-storage credentials, through the SDK, and what the platform answers about it.
-    const client = new RunpodClient({ apiKey: API_KEY, apiUrl: `${url}/v1`, queueUrl: `${url}/v2` });
+    const client = new RunpodClient({ apiKey: API_KEY, apiUrl: `${url}/v2`, queueUrl: `${url}/v2` });
     const endpoints = await client.endpoints.list();
     const jobs = client.jobs(endpoints[0]?.id ?? "");
     const ran = await jobs.runSync({ input: { prompt: "hello" }, s3Config: S3 }, { wait: 60_000 });
@@ -103,7 +103,7 @@ describe("secrets in everything a run leaves behind", { timeout: 300_000 }, () =
     const failures: unknown[] = [
       await jobs.run({ input: {}, s3Config: `${S3.accessId}:${S3.accessSecret}` as never }).catch((x) => x),
       await jobs.run({ input: {}, s3Config: { ...S3, bucketName: 7 as never }, webhook: "nope" }).catch((x) => x),
-      await new RunpodClient({ apiKey: WRONG_KEY, apiUrl: `${url}/v1` }).endpoints.list().catch((x) => x),
+      await new RunpodClient({ apiKey: WRONG_KEY, apiUrl: `${url}/v2` }).endpoints.list().catch((x) => x),
     ];
     const raw = await request(`${url}/v2/${endpoints[0]?.id}/run`, {
       method: "POST",
@@ -141,7 +141,7 @@ describe("secrets in everything a run leaves behind", { timeout: 300_000 }, () =
     // What the emulator logged, up to its shutdown line.
     emulatorProcess.kill("SIGTERM");
     await new Promise((r) => emulatorProcess.once("exit", r));
-    expect(emulatorLog).toContain('"url":"/v1/endpoints"'); // its request log was on
+    expect(emulatorLog).toContain('"url":"/v2/serverless"'); // its request log was on
     corpus["emulator log"] = emulatorLog;
 
     const bench = path.join(REPO_ROOT, "bench", "RESULTS.md");

@@ -5,6 +5,7 @@ import type { ServerContext } from "../../server/server-context";
 import { badRequest, notFound, parseOr400, unprocessableField } from "../../server/http-errors";
 import type { Account } from "../../store/account";
 import { newTemplateId } from "../../store/ids";
+import { injectPlatformEnv, switchesTurnedOn } from "../injected-env";
 import { inUseRefusal } from "../record-rules";
 import { templateProblems } from "../template-record";
 import type { TemplateRecord } from "../template-record-schema";
@@ -12,9 +13,18 @@ import { catalogTemplateRecord, renderTemplateV2 } from "../template-render";
 
 type IdParams = { Params: { id: string } };
 
-/** A new record from a v2 create body: v2's defaults (NVIDIA, SSH and Jupyter on), no volume unless a mount is given. */
-export function createTemplateRecordV2(body: V2.CreateTemplateRequest, id: string): TemplateRecord {
+/**
+ * A new record from a v2 create body: v2's defaults (NVIDIA, SSH and Jupyter on), no volume unless
+ * a mount is given; the env the switches inject (`PUBLIC_KEY` from `sshKeys`, a generated
+ * `JUPYTER_PASSWORD`) is added to the record's env, as the platform answers it.
+ */
+export function createTemplateRecordV2(
+  body: V2.CreateTemplateRequest,
+  id: string,
+  sshKeys: readonly string[] = [],
+): TemplateRecord {
   const d = TEMPLATE_DEFAULTS;
+  const switches = { startSsh: body.startSsh ?? true, startJupyter: body.startJupyter ?? true };
   const record: TemplateRecord = {
     id,
     name: body.name,
@@ -25,13 +35,13 @@ export function createTemplateRecordV2(body: V2.CreateTemplateRequest, id: strin
     volumeMountPath: body.mounts?.persistent?.path ?? d.volumeMountPath,
     isServerless: body.serverless ?? false,
     isPublic: body.public ?? false,
-    env: { ...(body.env ?? {}) },
+    env: injectPlatformEnv(body.env ?? {}, switches, sshKeys),
     ports: [...(body.ports ?? d.ports)],
     readme: d.readme,
     dockerEntrypoint: [],
     dockerStartCmd: wordsFromArgs(body.args ?? ""),
-    startSsh: body.startSsh ?? true,
-    startJupyter: body.startJupyter ?? true,
+    startSsh: switches.startSsh,
+    startJupyter: switches.startJupyter,
     allowedCudaVersions: [...(body.allowedCudaVersions ?? [])],
     isRunpod: false,
     earned: 0,
@@ -41,8 +51,16 @@ export function createTemplateRecordV2(body: V2.CreateTemplateRequest, id: strin
   return record;
 }
 
-/** The record after a v2 `PATCH`: given fields replace; `mounts: {}` keeps the mount; `registry: null` takes it off. */
-export function updateTemplateRecordV2(current: TemplateRecord, body: V2.UpdateTemplateRequest): TemplateRecord {
+/**
+ * The record after a v2 `PATCH`: given fields replace (`env` whole: what the platform injected is
+ * kept only if the body sends it again); `mounts: {}` keeps the mount; `registry: null` takes it
+ * off. A switch turned on injects its env.
+ */
+export function updateTemplateRecordV2(
+  current: TemplateRecord,
+  body: V2.UpdateTemplateRequest,
+  sshKeys: readonly string[] = [],
+): TemplateRecord {
   const next: TemplateRecord = { ...current };
   if (body.name !== undefined) next.name = body.name;
   if (body.image !== undefined) next.imageName = body.image;
@@ -62,6 +80,7 @@ export function updateTemplateRecordV2(current: TemplateRecord, body: V2.UpdateT
   if (body.startSsh !== undefined) next.startSsh = body.startSsh;
   if (body.startJupyter !== undefined) next.startJupyter = body.startJupyter;
   if (body.allowedCudaVersions !== undefined) next.allowedCudaVersions = [...body.allowedCudaVersions];
+  next.env = injectPlatformEnv(next.env ?? {}, switchesTurnedOn(current, next), sshKeys);
   return next;
 }
 
@@ -91,7 +110,11 @@ export function registerTemplateRoutesV2(app: FastifyInstance, ctx: ServerContex
   };
 
   app.post("/v2/templates", async (req, reply) => {
-    const t = createTemplateRecordV2(parseOr400(V2.CreateTemplateRequestSchema, req.body), newTemplateId());
+    const t = createTemplateRecordV2(
+      parseOr400(V2.CreateTemplateRequestSchema, req.body),
+      newTemplateId(),
+      req.account.registeredSshKeys(),
+    );
     await save(req.account, t);
     return reply.code(201).send(renderTemplateV2(t));
   });
@@ -108,7 +131,8 @@ export function registerTemplateRoutesV2(app: FastifyInstance, ctx: ServerContex
 
   app.patch<IdParams>("/v2/templates/:id", async (req: FastifyRequest<IdParams>) => {
     const current = ownTemplateOf(req.account, req.params.id);
-    const next = updateTemplateRecordV2(current, parseOr400(V2.UpdateTemplateRequestSchema, req.body));
+    const body = parseOr400(V2.UpdateTemplateRequestSchema, req.body);
+    const next = updateTemplateRecordV2(current, body, req.account.registeredSshKeys());
     await save(req.account, next);
     return renderTemplateV2(next);
   });

@@ -239,7 +239,8 @@ export function endpointUpdateToV2(
  * A v2 endpoint in the neutral shape. `gpuTypeIds` are the types its pools rent (the pools' types
  * minus the excluded ones, in catalog order: v2 keeps no order among types); `gpuPools` and
  * `excludedGpuTypes` as v2 holds them. `templateId` is undefined: v2 applies a template once, at
- * create, and keeps no link to it. `networkVolumeId` is set when exactly one volume is attached.
+ * create, and keeps no link to it; `container` holds the settings it copied. `networkVolumeId` is
+ * set when exactly one volume is attached.
  */
 export function endpointFromV2(e: V2.Endpoint, catalog: readonly GpuPoolEntry[]): Endpoint {
   const gpu = e.cpu === undefined ? (e.gpu ?? undefined) : undefined;
@@ -270,6 +271,14 @@ export function endpointFromV2(e: V2.Endpoint, catalog: readonly GpuPoolEntry[])
     env: e.env,
     createdAt: e.createdAt,
     requestUrls: e.requestUrls,
+    container: defined({
+      imageName: e.image,
+      args: e.args,
+      containerDiskInGb: e.disk,
+      ports: e.ports,
+      env: e.env,
+      containerRegistryAuthId: e.registry ?? undefined,
+    }),
   }) as Endpoint;
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { majorMinor, nonEmpty, wrappedList } from "./common";
 import { containerAnswerFields, containerRequestFields } from "./container-config";
+import { ENDPOINT_TYPES, type EndpointType, FLASHBOOT_MODES } from "../platform-enums";
 
 /*
  * Serverless endpoints of management API v2 (`/v2/serverless`, OpenAPI v2 `Endpoint`,
@@ -11,15 +12,8 @@ import { containerAnswerFields, containerRequestFields } from "./container-confi
  * the scaler types are closed: the API defines exactly those.
  */
 
-/** How requests reach an endpoint (OpenAPI `EndpointType`): a managed queue, or the workers' own HTTP servers. */
-export const ENDPOINT_TYPES = ["QUEUE", "LOAD_BALANCER"] as const;
-/** `QUEUE` or `LOAD_BALANCER`. */
-export type EndpointType = (typeof ENDPOINT_TYPES)[number];
-
-/** Flash-boot modes (OpenAPI `FlashBoot`). */
-export const FLASHBOOT_MODES = ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"] as const;
-/** `OFF`, `FLASHBOOT` or `PRIORITY_FLASHBOOT`. */
-export type FlashBootMode = (typeof FLASHBOOT_MODES)[number];
+// Declared with the other enumerations (no zod there: the resource classes read them).
+export { ENDPOINT_TYPES, type EndpointType, FLASHBOOT_MODES, type FlashBootMode } from "../platform-enums";
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(", ")}` });

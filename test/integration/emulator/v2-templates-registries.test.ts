@@ -34,7 +34,8 @@ describe("management v2 templates (/v2/templates, /v2/catalog/templates)", () =>
       disk: 50,
       mounts: { persistent: { size: 20, path: "/workspace" } },
       ports: ["8888/http", "22/tcp"],
-      env: { MODEL: "sdxl" },
+      // Jupyter is on by default, so the platform generated a password (no SSH key: none registered).
+      env: { MODEL: "sdxl", JUPYTER_PASSWORD: expect.stringMatching(/^[\w-]{24}$/) },
       registry: null,
       serverless: false,
       public: false,
@@ -53,6 +54,44 @@ describe("management v2 templates (/v2/templates, /v2/catalog/templates)", () =>
     expect(patched.body).toEqual({ ...t, startJupyter: false, category: "AMD" });
     expect(conforms("DELETE", "/v2/templates/{id}", await api.del(`/v2/templates/${t.id}`)).status).toBe(204);
     expect(conforms("GET", "/v2/templates/{id}", await api.get(`/v2/templates/${t.id}`)).status).toBe(404);
+  });
+
+  it("injects PUBLIC_KEY (the registered keys) and a generated JUPYTER_PASSWORD unless env sets them; an env update replaces them; a switch turned on injects", async () => {
+    const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE2e me@example.com";
+    expect(conforms("GET", "/v2/account/ssh-keys", await api.get("/v2/account/ssh-keys")).body).toEqual({ keys: [] });
+    const put = conforms("PUT", "/v2/account/ssh-keys", await api.put("/v2/account/ssh-keys", { keys: [key] }));
+    expect(put.body).toEqual({ keys: [key] });
+    expect((await api.put("/v2/account/ssh-keys", { keys: ["not a key"] })).status).toBe(400);
+    // Another account has its own keys.
+    expect((await other.get("/v2/account/ssh-keys")).body).toEqual({ keys: [] });
+
+    const both = (await api.post("/v2/templates", { name: "inject-both", image: "a/b:1", env: { A: "1" } })).body;
+    expect(both.env).toEqual({ A: "1", PUBLIC_KEY: key, JUPYTER_PASSWORD: expect.any(String) });
+    const other2 = (await api.post("/v2/templates", { name: "inject-again", image: "a/b:1" })).body;
+    expect(other2.env.JUPYTER_PASSWORD).not.toBe(both.env.JUPYTER_PASSWORD);
+    const own = await api.post("/v2/templates", {
+      name: "inject-own",
+      image: "a/b:1",
+      env: { PUBLIC_KEY: "mine", JUPYTER_PASSWORD: "chosen" },
+    });
+    expect(own.body.env).toEqual({ PUBLIC_KEY: "mine", JUPYTER_PASSWORD: "chosen" });
+    const off = await api.post("/v2/templates", {
+      name: "inject-off",
+      image: "a/b:1",
+      startSsh: false,
+      startJupyter: false,
+    });
+    expect(off.body.env).toEqual({});
+
+    // An env update sends the whole env: what it leaves out, injected or not, is gone.
+    const replaced = await api.patch(`/v2/templates/${both.id}`, { env: { A: "2" } });
+    expect(replaced.body.env).toEqual({ A: "2" });
+    // Turning a switch on provisions what it injects.
+    const on = await api.patch(`/v2/templates/${off.body.id}`, { startSsh: true });
+    expect(on.body.env).toEqual({ PUBLIC_KEY: key });
+    // v1 reads the same env.
+    expect((await api.get(`/v1/templates/${both.id}`)).body.env).toEqual({ A: "2" });
+    await api.put("/v2/account/ssh-keys", { keys: [] });
   });
 
   it("serves the emulator's handlers as the official catalog, readable by id but not writable", async () => {

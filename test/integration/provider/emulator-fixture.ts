@@ -4,10 +4,20 @@ import { forgetSharedListings } from "../../../provider/create-once";
 import { configureDirect } from "../../../provider/provider-config";
 import { RunpodClient } from "../../../sdk/client";
 
-/** An in-process emulator on a free port, a direct client for it, and the provider configured to use it. */
-export async function providerAgainstEmulator(apiKey = "provider-it-key") {
+/** A management API version the provider tests run on. */
+export type ApiVersion = "v1" | "v2";
+
+/** Both versions, for `describe.each`. */
+export const API_VERSIONS: readonly ApiVersion[] = ["v1", "v2"];
+
+/**
+ * An in-process emulator on a free port, a direct client for it, and the provider configured to
+ * use it, through management API `version` (v2, the default, unless a test pins v1).
+ */
+export async function providerAgainstEmulator(apiKey = "provider-it-key", version: ApiVersion = "v2") {
   const emulator: RunningEmulator = await startEmulator({ port: 0, apiKeys: [apiKey], rateLimits: false });
-  const options = { apiKey, apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl };
+  const apiUrl = version === "v1" ? emulator.apiUrlV1 : emulator.apiUrlV2;
+  const options = { apiKey, apiUrl, queueUrl: emulator.queueUrl };
   configureDirect({ ...options, maxAttempts: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });
   const client = new RunpodClient(options);
   /** Sets the emulator's fault rules for this account. */
@@ -30,6 +40,7 @@ export async function providerAgainstEmulator(apiKey = "provider-it-key") {
   };
   return {
     emulator,
+    version,
     client,
     setFaults,
     takeRequestCounts,
@@ -44,12 +55,12 @@ export async function providerAgainstEmulator(apiKey = "provider-it-key") {
  * The fixture of the provider integration tests: one emulator for the file, and each test plays a
  * new `pulumi up` (a new provider process, so no listing is shared with the previous test).
  */
-export function useProviderAgainstEmulator(): {
+export function useProviderAgainstEmulator(version: ApiVersion = "v2"): {
   readonly current: Awaited<ReturnType<typeof providerAgainstEmulator>>;
 } {
   let env: Awaited<ReturnType<typeof providerAgainstEmulator>> | undefined;
   beforeAll(async () => {
-    env = await providerAgainstEmulator();
+    env = await providerAgainstEmulator(undefined, version);
   });
   afterAll(() => env?.close());
   beforeEach(forgetSharedListings);

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { networkVolumeProvider as provider } from "../../../provider/network-volume-provider";
-import { useProviderAgainstEmulator } from "./emulator-fixture";
-
-const fixture = useProviderAgainstEmulator();
+import { API_VERSIONS, useProviderAgainstEmulator } from "./emulator-fixture";
 
 const inputs = (over: Record<string, unknown> = {}) => ({
   name: "weights",
@@ -12,8 +10,13 @@ const inputs = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-describe("the NetworkVolume provider against the emulator", () => {
-  it("creates a volume and returns every output", async () => {
+describe.each(API_VERSIONS)("the NetworkVolume provider against the emulator, on %s", (version) => {
+  const fixture = useProviderAgainstEmulator(version);
+  /** What the platform answers besides the declared fields: v2's storage tier. */
+  const tier = version === "v2" ? { type: "STANDARD" } : {};
+  const route = (method: string) => `${method} ${version === "v2" ? "/v2/network-volumes" : "/v1/networkvolumes"}`;
+
+  it("creates a volume and returns every output; the storage tier only when declared", async () => {
     const { id, outs } = await provider.create(inputs());
     expect(outs).toEqual({ name: "weights", size: 10, dataCenterId: "EU-RO-1" });
     expect(await fixture.current.client.networkVolumes.get(id)).toEqual({
@@ -21,6 +24,7 @@ describe("the NetworkVolume provider against the emulator", () => {
       name: "weights",
       size: 10,
       dataCenterId: "EU-RO-1",
+      ...tier,
     });
   });
 
@@ -58,13 +62,13 @@ describe("the NetworkVolume provider against the emulator", () => {
   it("adopts an existing volume, converging its name and size, without creating another", async () => {
     const existing = await fixture.current.client.networkVolumes.create({
       name: "made-by-hand",
-      size: 5,
+      size: 10,
       dataCenterId: "EU-RO-1",
     });
     const before = (await fixture.current.client.networkVolumes.list()).length;
-    const { id, outs } = await provider.create(inputs({ name: "adopted", size: 8, adoptId: existing.id }));
+    const { id, outs } = await provider.create(inputs({ name: "adopted", size: 12, adoptId: existing.id }));
     expect(id).toBe(existing.id);
-    expect(outs).toEqual({ name: "adopted", size: 8, dataCenterId: "EU-RO-1" });
+    expect(outs).toEqual({ name: "adopted", size: 12, dataCenterId: "EU-RO-1" });
     expect((await fixture.current.client.networkVolumes.list()).length).toBe(before);
   });
 
@@ -121,7 +125,7 @@ describe("the NetworkVolume provider against the emulator", () => {
     );
     expect(new Set(created.map((c) => c.id)).size).toBe(8);
     const counts = await fixture.current.takeRequestCounts();
-    expect(counts).toEqual({ "GET /v1/networkvolumes": 1, "POST /v1/networkvolumes": 8 });
+    expect(counts).toEqual({ [route("GET")]: 1, [route("POST")]: 8 });
   });
 
   it("reads a match of the shared listing again, and creates when it was deleted since", async () => {
@@ -150,16 +154,31 @@ describe("the NetworkVolume provider against the emulator", () => {
   it("records an adopted volume in state when converging it fails (partial create)", async () => {
     const existing = await fixture.current.client.networkVolumes.create({
       name: "partial",
-      size: 5,
+      size: 10,
       dataCenterId: "EU-RO-1",
     });
-    await fixture.current.setFaults([{ route: "PATCH /v1/networkvolumes", errorRate: 1 }]);
+    await fixture.current.setFaults([{ route: route("PATCH"), errorRate: 1 }]);
     try {
-      const err = await provider.create(inputs({ name: "partial-2", size: 6, adoptId: existing.id })).catch((e) => e);
-      expect(err).toMatchObject({ id: existing.id, properties: { name: "partial", size: 5, dataCenterId: "EU-RO-1" } });
+      const err = await provider.create(inputs({ name: "partial-2", size: 11, adoptId: existing.id })).catch((e) => e);
+      expect(err).toMatchObject({
+        id: existing.id,
+        properties: { name: "partial", size: 10, dataCenterId: "EU-RO-1" },
+      });
       expect(err.message).toMatch(`created ${existing.id}, but could not finish configuring it`);
     } finally {
       await fixture.current.setFaults([]);
     }
+  });
+});
+
+describe("a storage tier through the NetworkVolume provider", () => {
+  const fixture = useProviderAgainstEmulator("v2");
+
+  it("creates a HIGH_PERFORMANCE volume on v2, keeps the tier in its outputs, and replaces on a tier change", async () => {
+    const { id, outs } = await provider.create(inputs({ type: "HIGH_PERFORMANCE" }));
+    expect(outs).toEqual({ name: "weights", size: 10, dataCenterId: "EU-RO-1", type: "HIGH_PERFORMANCE" });
+    expect(await fixture.current.client.networkVolumes.get(id)).toMatchObject({ type: "HIGH_PERFORMANCE" });
+    expect(await provider.read(id, outs)).toMatchObject({ props: outs, inputs: outs });
+    expect(await provider.diff(id, outs, { ...outs, type: "STANDARD" })).toMatchObject({ replaces: ["type"] });
   });
 });

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { containerRegistryAuthProvider as auths } from "../../../provider/container-registry-auth-provider";
 import { templateProvider as provider } from "../../../provider/template-provider";
-import { useProviderAgainstEmulator } from "./emulator-fixture";
-
-const fixture = useProviderAgainstEmulator();
-const client = () => fixture.current.client;
+import { API_VERSIONS, useProviderAgainstEmulator } from "./emulator-fixture";
 
 const inputs = (over: Record<string, unknown> = {}) => ({
   name: "worker",
@@ -14,7 +11,10 @@ const inputs = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-describe("the Template provider against the emulator", () => {
+describe.each(API_VERSIONS)("the Template provider against the emulator, on %s", (version) => {
+  const fixture = useProviderAgainstEmulator(version);
+  const client = () => fixture.current.client;
+
   it("creates a template and returns the declared properties as the platform holds them", async () => {
     const { id, outs } = await provider.create(inputs());
     expect(outs).toEqual({
@@ -22,22 +22,11 @@ describe("the Template provider against the emulator", () => {
       imageName: "ghcr.io/acme/echo:1.0",
       isServerless: true,
       env: { MODEL: "tiny", TOKEN: "t0k3n" },
+      // v2 starts Jupyter by default, with a password it generates: kept apart from env.
+      ...(version === "v2" ? { injectedEnv: { JUPYTER_PASSWORD: expect.any(String) } } : {}),
     });
     expect(await client().templates.get(id)).toMatchObject({ id, category: "NVIDIA", containerDiskInGb: 50 });
-  });
-
-  it("updates the image in place through the update route, keeping the id, and endpoints run the new image", async () => {
-    const { id, outs } = await provider.create(inputs({ name: "rolling" }));
-    const endpoint = await client().endpoints.create({ templateId: id, workersMax: 1 });
-    const updated = await provider.update(id, outs, inputs({ name: "rolling", imageName: "ghcr.io/acme/fail:2" }));
-    expect(updated.outs).toMatchObject({ imageName: "ghcr.io/acme/fail:2" });
-    const stats = await fixture.current.takeRequestCounts();
-    expect(stats["POST /v1/templates/:templateId/update"]).toBe(1);
-    const job = await client()
-      .jobs(endpoint.id)
-      .runSync({ input: { message: "now failing" } }, { wait: 5_000 });
-    expect(job).toMatchObject({ status: "FAILED" });
-    await client().endpoints.delete(endpoint.id);
+    expect((await provider.read(id, outs)).props).toEqual(outs);
   });
 
   it("reads drift made outside Pulumi and returns matching inputs", async () => {
@@ -53,15 +42,6 @@ describe("the Template provider against the emulator", () => {
     await client().templates.delete(id);
     expect(await provider.read(id, outs)).toEqual({});
     await expect(provider.delete(id)).resolves.toBeUndefined();
-  });
-
-  it("surfaces the platform's refusal to delete a template an endpoint uses, naming the endpoint", async () => {
-    const { id } = await provider.create(inputs({ name: "in-use" }));
-    const endpoint = await client().endpoints.create({ templateId: id });
-    await expect(provider.delete(id)).rejects.toThrow(endpoint.id);
-    await client().endpoints.delete(endpoint.id);
-    await provider.delete(id);
-    await expect(client().templates.get(id)).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("adopts an existing template and converges it, refusing one of another category", async () => {
@@ -86,7 +66,143 @@ describe("the Template provider against the emulator", () => {
   });
 });
 
-describe("the ContainerRegistryAuth provider against the emulator", () => {
+describe("template updates on v1: the platform's link", () => {
+  const fixture = useProviderAgainstEmulator("v1");
+  const client = () => fixture.current.client;
+
+  it("updates the image in place, keeping the id, and the platform rolls the linked endpoints onto it", async () => {
+    const { id, outs } = await provider.create(inputs({ name: "rolling" }));
+    const endpoint = await client().endpoints.create({ templateId: id, workersMax: 1 });
+    await fixture.current.takeRequestCounts();
+    const updated = await provider.update(id, outs, inputs({ name: "rolling", imageName: "ghcr.io/acme/fail:2" }));
+    expect(updated.outs).toMatchObject({ imageName: "ghcr.io/acme/fail:2" });
+    const stats = await fixture.current.takeRequestCounts();
+    expect(stats["PATCH /v1/templates/:templateId"]).toBe(1);
+    // The platform rolls what is linked: the provider touches no endpoint.
+    expect(Object.keys(stats).filter((r) => r.includes("endpoints"))).toEqual([]);
+    const job = await client()
+      .jobs(endpoint.id)
+      .runSync({ input: { message: "now failing" } }, { wait: 5_000 });
+    expect(job).toMatchObject({ status: "FAILED" });
+    await client().endpoints.delete(endpoint.id);
+  });
+
+  it("surfaces the platform's refusal to delete a template an endpoint uses, naming the endpoint", async () => {
+    const { id } = await provider.create(inputs({ name: "in-use" }));
+    const endpoint = await client().endpoints.create({ templateId: id });
+    await expect(provider.delete(id)).rejects.toThrow(endpoint.id);
+    await client().endpoints.delete(endpoint.id);
+    await provider.delete(id);
+    await expect(client().templates.get(id)).rejects.toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("template updates on v2: no link, the provider re-applies", () => {
+  const fixture = useProviderAgainstEmulator("v2");
+  const client = () => fixture.current.client;
+
+  it("re-applies an image bump to the endpoints created from the template and to no other", async () => {
+    const { id, outs } = await provider.create(inputs({ name: "v2-rolling" }));
+    const mine = await client().endpoints.create({ templateId: id, name: "mine", workersMax: 1 });
+    // Same image, but its own env: not this template's settings, so left alone.
+    const other = await client().templates.create({
+      name: "other",
+      imageName: "ghcr.io/acme/echo:1.0",
+      isServerless: true,
+    });
+    const theirs = await client().endpoints.create({ templateId: other.id, name: "theirs", workersMax: 1 });
+    const before = await client().v2.serverless.get(theirs.id);
+    await fixture.current.takeRequestCounts();
+    const updated = await provider.update(id, outs, inputs({ name: "v2-rolling", imageName: "ghcr.io/acme/fail:2" }));
+    expect(updated.outs).toMatchObject({ imageName: "ghcr.io/acme/fail:2" });
+    const stats = await fixture.current.takeRequestCounts();
+    expect(stats["PATCH /v2/serverless/:id"]).toBe(1);
+    expect((await client().v2.serverless.get(mine.id)).image).toBe("ghcr.io/acme/fail:2");
+    expect(await client().v2.serverless.get(theirs.id)).toEqual(before);
+    const job = await client()
+      .jobs(mine.id)
+      .runSync({ input: { message: "now failing" } }, { wait: 5_000 });
+    expect(job).toMatchObject({ status: "FAILED" });
+    // Nothing links the endpoint to the template: it may go first or last.
+    await provider.delete(id);
+    await client().endpoints.delete(mine.id);
+    await client().endpoints.delete(theirs.id);
+  });
+
+  it("re-applies to the endpoints the state says were left behind by an update that failed halfway", async () => {
+    const { id, outs } = await provider.create(inputs({ name: "halfway" }));
+    const ep = await client().endpoints.create({ templateId: id, name: "left-behind", workersMax: 1 });
+    // The template reached 1.1 but the run stopped before its endpoints: the state still says 1.0.
+    await client().templates.update(id, { imageName: "ghcr.io/acme/echo:1.1" });
+    await provider.update(id, outs, inputs({ name: "halfway", imageName: "ghcr.io/acme/echo:1.1" }));
+    expect((await client().v2.serverless.get(ep.id)).image).toBe("ghcr.io/acme/echo:1.1");
+    await client().endpoints.delete(ep.id);
+  });
+
+  it("keeps injected env apart: no drift at refresh, carried over when the program's env changes, secret output", async () => {
+    const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE2e ops@example.com";
+    const headers = { authorization: "Bearer provider-it-key", "content-type": "application/json" };
+    await fetch(`${fixture.current.emulator.apiUrlV2}/account/ssh-keys`, {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ keys: [key] }),
+    });
+    const { id, outs } = await provider.create(inputs({ name: "injected", startSsh: true, startJupyter: true }));
+    const live = await client().templates.get(id);
+    expect(live.env).toEqual({ MODEL: "tiny", TOKEN: "t0k3n", PUBLIC_KEY: key, JUPYTER_PASSWORD: expect.any(String) });
+    const password = live.env?.JUPYTER_PASSWORD;
+    expect(outs.env).toEqual({ MODEL: "tiny", TOKEN: "t0k3n" });
+    expect(outs.injectedEnv).toEqual({ PUBLIC_KEY: key, JUPYTER_PASSWORD: password });
+    // Refresh: the same outputs, so no drift.
+    const read = await provider.read(id, outs);
+    expect(read.props).toEqual(outs);
+    expect(
+      await provider.diff(id, outs, inputs({ name: "injected", startSsh: true, startJupyter: true })),
+    ).toMatchObject({
+      changes: false,
+    });
+    // The program's env changes: the platform's injected values ride along.
+    const news = inputs({ name: "injected", startSsh: true, startJupyter: true, env: { MODEL: "big" } });
+    const updated = await provider.update(id, outs, news);
+    expect((await client().templates.get(id)).env).toEqual({
+      MODEL: "big",
+      PUBLIC_KEY: key,
+      JUPYTER_PASSWORD: password,
+    });
+    expect(updated.outs).toMatchObject({
+      env: { MODEL: "big" },
+      injectedEnv: { PUBLIC_KEY: key, JUPYTER_PASSWORD: password },
+    });
+    // A value the program sets itself is the program's.
+    const own = await provider.update(id, updated.outs, { ...news, env: { MODEL: "big", JUPYTER_PASSWORD: "mine" } });
+    expect(own.outs).toMatchObject({
+      env: { MODEL: "big", JUPYTER_PASSWORD: "mine" },
+      injectedEnv: { PUBLIC_KEY: key },
+    });
+    await fetch(`${fixture.current.emulator.apiUrlV2}/account/ssh-keys`, {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ keys: [] }),
+    });
+  });
+
+  it("sets and updates v2's switches and args in place", async () => {
+    const { id, outs } = await provider.create(
+      inputs({ name: "switches", startSsh: false, startJupyter: false, args: "--port 8000" }),
+    );
+    expect(outs).toMatchObject({ startSsh: false, startJupyter: false, args: "--port 8000" });
+    expect(outs).not.toHaveProperty("injectedEnv");
+    const news = inputs({ name: "switches", startSsh: false, startJupyter: false, args: "--port 9000" });
+    expect(await provider.diff(id, outs, news)).toMatchObject({ changes: true, replaces: [] });
+    const { outs: after } = await provider.update(id, outs, news);
+    expect(after).toMatchObject({ args: "--port 9000" });
+    expect(await client().v2.templates.get(id)).toMatchObject({ args: "--port 9000", startSsh: false });
+  });
+});
+
+describe.each(API_VERSIONS)("the ContainerRegistryAuth provider against the emulator, on %s", (version) => {
+  const fixture = useProviderAgainstEmulator(version);
+  const client = () => fixture.current.client;
   const creds = (over: Record<string, unknown> = {}) => ({
     name: "ghcr",
     username: "bot",

@@ -11,7 +11,7 @@ let sleepId: string;
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, apiKeys: ["sdk-it"], rateLimits: false, timeScale: 1000 });
-  client = new RunpodClient({ apiKey: "sdk-it", apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl });
+  client = new RunpodClient({ apiKey: "sdk-it", apiUrl: emulator.apiUrlV1, queueUrl: emulator.queueUrl });
   endpointId = (await client.endpoints.create({ templateId: "echo", workersMax: 2 })).id;
   streamId = (await client.endpoints.create({ templateId: "stream", workersMax: 1 })).id;
   sleepId = (await client.endpoints.create({ templateId: "sleep", workersMax: 0 })).id;

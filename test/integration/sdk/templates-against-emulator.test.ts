@@ -17,8 +17,8 @@ beforeAll(async () => {
     rateLimits: false,
     timeScale: 1000,
   });
-  client = new RunpodClient({ apiKey: "sdk-tpl", apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl });
-  other = new RunpodClient({ apiKey: "sdk-tpl-other", apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl });
+  client = new RunpodClient({ apiKey: "sdk-tpl", apiUrl: emulator.apiUrlV1, queueUrl: emulator.queueUrl });
+  other = new RunpodClient({ apiKey: "sdk-tpl-other", apiUrl: emulator.apiUrlV1, queueUrl: emulator.queueUrl });
 });
 afterAll(async () => {
   await client.close();

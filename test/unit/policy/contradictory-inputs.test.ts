@@ -8,7 +8,7 @@ import {
 } from "../../../policy/contradictory-inputs";
 import type { ServerlessEndpointProps } from "../../../policy/resource-types";
 import { UNKNOWN } from "../../../policy/unknown-values";
-import { EndpointCreateInputShape } from "../../../sdk/schemas";
+import { EndpointCreateInputSchema } from "../../../sdk/schemas";
 import { runPolicies } from "./engine-harness";
 
 const check = (props: ServerlessEndpointProps, config = {}) => checkContradictoryInputs("api", props, config);
@@ -82,7 +82,7 @@ describe("contradictory inputs: fields of the other compute type", () => {
   });
 
   it("names only fields the platform knows, and every field specific to one compute type", () => {
-    const fields = Object.keys(EndpointCreateInputShape.shape);
+    const fields = Object.keys(EndpointCreateInputSchema.shape);
     for (const field of [...GPU_ONLY_FIELDS, ...CPU_ONLY_FIELDS]) expect(fields).toContain(field);
   });
 });

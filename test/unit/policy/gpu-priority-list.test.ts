@@ -30,7 +30,7 @@ describe("GPU priority list: presence and shape", () => {
 
   it("requires a list on a GPU endpoint, which is the default compute type", () => {
     expect(check({})).toEqual([
-      'ServerlessEndpoint "api": gpuTypeIds = undefined: must list at least one GPU type for a GPU endpoint (GPU types in order of preference)',
+      'ServerlessEndpoint "api": gpuTypeIds = undefined: must list at least one GPU type for a GPU endpoint (GPU types in order of preference), or name GPU pools in gpuPools',
     ]);
     expect(check({ computeType: "GPU", gpuTypeIds: [] })).toEqual([
       'ServerlessEndpoint "api": gpuTypeIds = []: must list at least one GPU type for a GPU endpoint',

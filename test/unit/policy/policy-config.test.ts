@@ -13,6 +13,8 @@ import {
   KnownPlatformValuesConfigSchema,
   POD_LIMITS_POLICY,
   PodLimitsConfigSchema,
+  LIVE_CATALOG_POLICY,
+  LiveCatalogConfigSchema,
   type RunpodPolicyName,
   runpodPolicies,
   SERVERLESS_TEMPLATE_POLICY,
@@ -33,6 +35,7 @@ import {
 import { parsePolicyConfig, toPolicyConfigSchema } from "../../../policy/policy-config";
 
 const SCHEMAS: Record<RunpodPolicyName, z.ZodObject> = {
+  [LIVE_CATALOG_POLICY]: LiveCatalogConfigSchema,
   [GPU_PRIORITY_LIST_POLICY]: GpuPriorityListConfigSchema,
   [WORKER_BOUNDS_POLICY]: WorkerBoundsConfigSchema,
   [STACK_WORKER_BUDGET_POLICY]: StackWorkerBudgetConfigSchema,

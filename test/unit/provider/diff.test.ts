@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NETWORK_VOLUME_FIELDS, SERVERLESS_ENDPOINT_FIELDS } from "../../../provider/field-rules";
 import { networkVolumeProvider } from "../../../provider/network-volume-provider";
 import { UNKNOWN } from "../../../provider/property-values";
+import { configureDirect } from "../../../provider/provider-config";
 import { serverlessEndpointProvider } from "../../../provider/serverless-endpoint-provider";
 
 const noChange = { changes: false, replaces: [], deleteBeforeReplace: false };
@@ -49,9 +50,38 @@ describe("ServerlessEndpoint diff", () => {
     expect(await serverlessEndpointProvider.diff("id", state, { templateId: "echo", name: "e" })).toEqual(noChange);
   });
 
-  it("treats a reordered GPU priority list as an update", async () => {
+  it("treats a reordered GPU priority list as an update on v1, and as no change on v2 (pools have no order)", async () => {
     const news = { ...state, gpuTypeIds: ["NVIDIA A40", "NVIDIA L4"] };
-    expect(await serverlessEndpointProvider.diff("id", state, news)).toEqual(update);
+    try {
+      configureDirect({ apiUrl: "https://rest.runpod.io/v1" });
+      expect(await serverlessEndpointProvider.diff("id", state, news)).toEqual(update);
+      configureDirect({ apiUrl: "https://api.runpod.io/v2" });
+      expect(await serverlessEndpointProvider.diff("id", state, news)).toEqual(noChange);
+      // The set still matters on v2: another card is a change.
+      const other = { ...state, gpuTypeIds: ["NVIDIA A40", "NVIDIA L40"] };
+      expect(await serverlessEndpointProvider.diff("id", state, other)).toEqual(update);
+    } finally {
+      configureDirect({});
+    }
+  });
+
+  it("takes true and FLASHBOOT, false and OFF, unset type and QUEUE for the same setting", async () => {
+    const old = { ...state, flashboot: true, type: undefined };
+    expect(await serverlessEndpointProvider.diff("id", old, { ...old, flashboot: "FLASHBOOT" })).toEqual(noChange);
+    expect(await serverlessEndpointProvider.diff("id", old, { ...old, type: "QUEUE" })).toEqual(noChange);
+    expect(await serverlessEndpointProvider.diff("id", old, { ...old, flashboot: "PRIORITY_FLASHBOOT" })).toEqual(
+      update,
+    );
+    expect(await serverlessEndpointProvider.diff("id", old, { ...old, type: "LOAD_BALANCER" })).toEqual(
+      replace("type"),
+    );
+  });
+
+  it("compares GPU pools and excluded types as sets", async () => {
+    const pooled = { ...state, gpuTypeIds: undefined, gpuPools: ["ADA_24", "AMPERE_48"], excludedGpuTypes: ["A", "B"] };
+    const reordered = { ...pooled, gpuPools: ["AMPERE_48", "ADA_24"], excludedGpuTypes: ["B", "A"] };
+    expect(await serverlessEndpointProvider.diff("id", pooled, reordered)).toEqual(noChange);
+    expect(await serverlessEndpointProvider.diff("id", pooled, { ...pooled, excludedGpuTypes: ["A"] })).toEqual(update);
   });
 
   it("ignores the order of data centers", async () => {

@@ -40,9 +40,9 @@ export const misspelled: FieldTable<WidgetArgs> = { name: {}, size: {}, sise: {}
 // @ts-expect-error NetworkVolumeArgs plus a field the table lacks
 export const volumeWithNewField: FieldTable<NetworkVolumeArgs & { tier: string }> = NETWORK_VOLUME_FIELDS;
 // @ts-expect-error ServerlessEndpointArgs plus a field the table lacks
-export const endpointWithNewField: FieldTable<ServerlessEndpointArgs & { type: string }> = SERVERLESS_ENDPOINT_FIELDS;
+export const endpointWithNewField: FieldTable<ServerlessEndpointArgs & { region: string }> = SERVERLESS_ENDPOINT_FIELDS;
 // @ts-expect-error TemplateArgs plus a field the table lacks
-export const templateWithNewField: FieldTable<TemplateArgs & { startSsh: boolean }> = TEMPLATE_FIELDS;
+export const templateWithNewField: FieldTable<TemplateArgs & { startSftp: boolean }> = TEMPLATE_FIELDS;
 // @ts-expect-error ContainerRegistryAuthArgs plus a field the table lacks
 export const authWithNewField: FieldTable<ContainerRegistryAuthArgs & { server: string }> =
   CONTAINER_REGISTRY_AUTH_FIELDS;

@@ -104,6 +104,9 @@ describe("Template diff", () => {
   it("covers every TemplateCreateInput field with a rule", () => {
     expect(Object.keys(TEMPLATE_FIELDS).sort()).toEqual(
       [
+        "args",
+        "startJupyter",
+        "startSsh",
         "category",
         "containerDiskInGb",
         "containerRegistryAuthId",

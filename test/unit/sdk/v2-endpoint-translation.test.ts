@@ -256,6 +256,7 @@ describe("endpointFromV2", () => {
       env: { A: "1" },
       createdAt: "2026-01-01T00:00:00Z",
       requestUrls: { base: "https://e.example", health: "https://e.example/ping" },
+      container: { env: { A: "1" } },
     });
     expect(neutral.templateId).toBeUndefined();
   });

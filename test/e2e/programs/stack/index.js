@@ -8,6 +8,7 @@ const volume = new NetworkVolume("vol", {
   name: config.get("volumeName"),
   size: config.requireNumber("volumeSize"),
   dataCenterId: config.get("dataCenterId") ?? "EU-RO-1",
+  type: config.get("volumeType"),
 });
 
 const endpoint = new ServerlessEndpoint("ep", {

@@ -1,0 +1,110 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../scripts/pulumi-cli";
+import { apiUrlOf, createE2EStack, type E2EApiVersion, type E2EStack } from "./harness";
+
+/**
+ * Issue 28, "Stacks carry over": a stack deployed through one management API version shows no
+ * changes in `pulumi preview` once `runpod:apiUrl` names the other, and again after `pulumi
+ * refresh`; ids, outputs and secrets stay as they are; nothing is replaced, and an unchanged
+ * preview sends no request. The whole deployment (registry credential, template, volume,
+ * endpoint), both ways, each stack switched and then switched back.
+ */
+
+type Resource = { urn: string; type: string; id?: string; outputs?: Record<string, unknown> };
+
+/** The engine's marker of a secret value in an exported state. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/**
+ * A value with every secret opened (`{sig, plaintext}` becomes `{secret: value}`): a refresh may
+ * store a secret map whose members were secrets of their own as one secret map, the same values.
+ */
+function opened(value: unknown, inSecret = false): unknown {
+  if (Array.isArray(value)) return value.map((v) => opened(v, inSecret));
+  if (value === null || typeof value !== "object") return value;
+  const record = value as Record<string, unknown>;
+  if (SECRET_SIG in record) {
+    const inner = opened(JSON.parse(String(record.plaintext)), true);
+    return inSecret ? inner : { secret: inner };
+  }
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, opened(v, inSecret)]));
+}
+
+/** Each runpod resource's id and outputs, secrets decrypted (`stack export --show-secrets`). */
+async function resourcesOf(e: E2EStack): Promise<Record<string, { id?: string; outputs?: Record<string, unknown> }>> {
+  const exported = await e.cli(["stack", "export", "--show-secrets"]);
+  expect(exported.code, exported.stderr).toBe(0);
+  const resources = (JSON.parse(exported.stdout).deployment.resources as Resource[]).filter((r) =>
+    r.type.includes("dynamic/runpod"),
+  );
+  return Object.fromEntries(
+    resources.map((r) => [r.urn, { id: r.id, outputs: opened(r.outputs) as Record<string, unknown> }]),
+  );
+}
+
+/** Where the preview a version switch shows is saved (docs/api-versions.md quotes it). */
+const PREVIEW_OUTPUT = path.join(REPO_ROOT, ".e2e-work", "migration-preview.txt");
+
+function describeMigration(from: E2EApiVersion, to: E2EApiVersion): void {
+  describe(`a stack deployed through ${from}, switched to ${to} and back`, { timeout: 300_000 }, () => {
+    let e: E2EStack;
+    let deployed: Awaited<ReturnType<typeof resourcesOf>>;
+
+    beforeAll(async () => {
+      e = await createE2EStack("migration", {}, { label: `migrate-${from}`, apiVersion: from });
+    }, 300_000);
+    afterAll(async () => e?.dispose());
+
+    /** Previews through `version`: no change, no request; returns what the engine printed. */
+    async function unchangedPreview(version: E2EApiVersion): Promise<string> {
+      let printed = "";
+      const before = await e.requestCount();
+      const preview = await e.stack.preview({ diff: true, onOutput: (s) => (printed += s) });
+      expect(preview.changeSummary, `${version}: ${printed}`).toEqual({ same: 5 });
+      expect(await e.requestCount(), `requests of an unchanged preview through ${version}`).toBe(before);
+      return printed;
+    }
+
+    it(`deploys the whole deployment through ${from}`, async () => {
+      const up = await e.stack.up();
+      expect(up.summary.resourceChanges).toEqual({ create: 5 });
+      deployed = await resourcesOf(e);
+      expect(Object.keys(deployed)).toHaveLength(4);
+      expect(await unchangedPreview(from)).toContain("5 unchanged");
+    });
+
+    it(`previews no change once runpod:apiUrl names ${to}, sending nothing, and again after a refresh`, async () => {
+      await e.stack.setConfig("runpod:apiUrl", { value: apiUrlOf(e.emulator, to) });
+      const printed = await unchangedPreview(to);
+      if (from === "v1") {
+        fs.mkdirSync(path.dirname(PREVIEW_OUTPUT), { recursive: true });
+        fs.writeFileSync(PREVIEW_OUTPUT, printed);
+      }
+      const refresh = await e.stack.refresh();
+      expect(refresh.summary.resourceChanges).toEqual({ same: 5 });
+      await unchangedPreview(to);
+      // Same ids, same outputs (secrets included), nothing replaced.
+      expect(await resourcesOf(e)).toEqual(deployed);
+      // The endpoint still runs jobs at the same address.
+      const endpointId = Object.values(deployed).find((r) => typeof r.outputs?.healthUrl === "string")?.id as string;
+      const job = await e.client.jobs(endpointId).runSync({ input: { through: to } }, { wait: 30_000 });
+      expect(job).toMatchObject({ status: "COMPLETED", output: { through: to } });
+    });
+
+    it(`switches back to ${from} the same way`, async () => {
+      await e.stack.setConfig("runpod:apiUrl", { value: apiUrlOf(e.emulator, from) });
+      await unchangedPreview(from);
+      const refresh = await e.stack.refresh();
+      expect(refresh.summary.resourceChanges).toEqual({ same: 5 });
+      await unchangedPreview(from);
+      expect(await resourcesOf(e)).toEqual(deployed);
+      const destroy = await e.stack.destroy();
+      expect(destroy.summary.resourceChanges).toEqual({ delete: 5 });
+    });
+  });
+}
+
+describeMigration("v1", "v2");
+describeMigration("v2", "v1");

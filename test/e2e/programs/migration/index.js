@@ -1,0 +1,40 @@
+// The whole deployment in what a program written for v1 holds: a registry credential, the template
+// that pulls with it (a secret env value), a volume and an endpoint naming GPU types in an order
+// that is not the catalog's, flash boot as v1's boolean. Deployed through one management API
+// version, then previewed and refreshed through the other (issue 28).
+const pulumi = require("@pulumi/pulumi");
+const { ContainerRegistryAuth, NetworkVolume, ServerlessEndpoint, Template } = require("runpod-iac");
+
+const registry = new ContainerRegistryAuth("registry", {
+  username: "deploy-bot",
+  password: pulumi.secret("rpg_migration_password"),
+});
+const template = new Template("worker", {
+  imageName: "ghcr.io/acme/echo:1.0",
+  isServerless: true,
+  containerRegistryAuthId: registry.id,
+  containerDiskInGb: 20,
+  env: { GREETING: "hello", API_TOKEN: pulumi.secret("tok_migration_secret") },
+});
+const volume = new NetworkVolume("models", { size: 20, dataCenterId: "EU-RO-1" });
+const endpoint = new ServerlessEndpoint("api", {
+  templateId: template.id,
+  gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA L4", "NVIDIA A40"],
+  workersMin: 0,
+  workersMax: 2,
+  idleTimeout: 5,
+  scalerType: "QUEUE_DELAY",
+  scalerValue: 4,
+  flashboot: true,
+  executionTimeoutMs: 600000,
+  networkVolumeId: volume.id,
+  dataCenterIds: [volume.dataCenterId],
+});
+
+exports.registryId = registry.id;
+exports.templateId = template.id;
+exports.volumeId = volume.id;
+exports.endpointId = endpoint.id;
+exports.endpointUrl = endpoint.url;
+exports.healthUrl = endpoint.healthUrl;
+exports.gpuTypeIds = endpoint.gpuTypeIds;

@@ -1,5 +1,6 @@
 import * as path from "node:path";
-import { performance } from "node:perf_hooks";
+import * as fs from "node:fs";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import type { FaultRule } from "../emulator/faults/fault-rules";
 import {
   type BatchAlternative,
@@ -74,6 +75,11 @@ export interface BatchRun {
   errors: number;
   /** Peak heap above the heap before the run (after a full GC), in bytes. */
   peakHeapBytes: number;
+  /** CPU time (user + system) of the emulator's process during the run, in ms; NaN where /proc is not there. */
+  emulatorCpuMs: number;
+  /** The client's event-loop delay during the run (how late a 20 ms timer ran): 99th percentile and longest, in ms. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
 }
 
 interface TallyReport {
@@ -105,16 +111,21 @@ export async function runBatch(
     if (condition.faults.length > 0) await api.setFaults(condition.faults);
     const target = { apiKey: KEY, apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, endpointId };
     const memory = await heapSampler();
+    const loop = monitorEventLoopDelay({ resolution: 20 });
+    const emulatorCpu = processCpuMs(emulator.pid);
     const cpu = process.cpuUsage();
     const started = performance.now();
+    loop.enable();
     let result: BatchClientResult;
     try {
       result = await alternative.run(target, jobs);
     } finally {
+      loop.disable();
       memory.stop();
     }
     const wallMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
+    const emulatorCpuMs = processCpuMs(emulator.pid) - emulatorCpu;
     await api.setFaults([]);
     const stats = await api.call<EmulatorStats>("GET", "/_emulator/stats");
     const tally = (
@@ -151,11 +162,30 @@ export async function runBatch(
       unknown: result.unknown,
       errors: other - result.unknown,
       peakHeapBytes: memory.peak(),
+      emulatorCpuMs,
+      // The histogram counts from when each timer was due; its 20 ms resolution is not delay.
+      loopDelayP99Ms: Math.max(0, loop.percentile(99) / 1e6 - 20),
+      loopDelayMaxMs: Math.max(0, loop.max / 1e6 - 20),
     };
   } finally {
     await emulator.stop();
   }
 }
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc; NaN where there is none. */
+export function processCpuMs(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return Number.NaN;
+  }
+}
+/** `getconf CLK_TCK` on Linux. */
+const CLOCK_TICKS_PER_S = 100;
 
 /**
  * The live heap: every second a full GC (`node --expose-gc`, as `npm run bench` runs), then

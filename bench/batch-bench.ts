@@ -75,6 +75,14 @@ export interface BatchRun {
   errors: number;
   /** Peak heap above the heap before the run (after a full GC), in bytes. */
   peakHeapBytes: number;
+  /**
+   * CPU time of the client's main thread alone (its JavaScript), less the forced collections; the
+   * rest of `cpuMs` is other threads: the collector's helpers, the file system's and DNS pool. NaN
+   * before Node.js 23.9 (no `process.threadCpuUsage`).
+   */
+  mainThreadCpuMs: number;
+  /** The kernel's part of the main thread's CPU time (system calls: sockets, timers, polling), in ms. */
+  mainThreadSystemMs: number;
   /** CPU time (user + system) of the emulator's process during the run, in ms; NaN where /proc is not there. */
   emulatorCpuMs: number;
   /** The client's event-loop delay during the run (how late a 20 ms timer ran): 99th percentile and longest, in ms. */
@@ -114,6 +122,7 @@ export async function runBatch(
     const loop = monitorEventLoopDelay({ resolution: 20 });
     const emulatorCpu = processCpuMs(emulator.pid);
     const cpu = process.cpuUsage();
+    const thread = threadCpuUsage();
     const started = performance.now();
     loop.enable();
     let result: BatchClientResult;
@@ -125,6 +134,7 @@ export async function runBatch(
     }
     const wallMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
+    const threadUsed = threadCpuUsage(thread);
     const emulatorCpuMs = processCpuMs(emulator.pid) - emulatorCpu;
     await api.setFaults([]);
     const stats = await api.call<EmulatorStats>("GET", "/_emulator/stats");
@@ -148,6 +158,8 @@ export async function runBatch(
       timeScale,
       wallMs,
       cpuMs: (used.user + used.system) / 1000 - memory.gcMs(),
+      mainThreadCpuMs: threadUsed ? (threadUsed.user + threadUsed.system) / 1000 - memory.gcMs() : Number.NaN,
+      mainThreadSystemMs: threadUsed ? threadUsed.system / 1000 : Number.NaN,
       rateShare: spanS > 0 ? (tally.distinct - 1) / spanS / perSecond : Number.NaN,
       requests: Object.entries(stats.requests.byRoute)
         .filter(([route]) => route.includes("/v2/:endpointId/"))
@@ -170,6 +182,13 @@ export async function runBatch(
   } finally {
     await emulator.stop();
   }
+}
+
+/** `process.threadCpuUsage` (Node.js 23.9 and later): the calling thread's CPU time, or since `previous`. */
+function threadCpuUsage(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage | undefined {
+  const usage = (process as { threadCpuUsage?: (previous?: NodeJS.CpuUsage) => NodeJS.CpuUsage }).threadCpuUsage;
+  if (!usage) return undefined;
+  return previous ? usage.call(process, previous) : usage.call(process);
 }
 
 /** CPU time (user + system) a process has used so far, in ms, from /proc; NaN where there is none. */

@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { sleepUnlessAborted } from "../polling";
 import { AdaptiveRate } from "./adaptive-rate";
 import { SendBudget } from "./send-budget";
+import { gridDelay } from "./wake-grid";
 
 /** The limit of one operation as the pacer applies it. */
 export interface PacerLimit {
@@ -44,7 +45,7 @@ export class OperationPacer {
     /** The clock, in ms; any monotonic one (tests pass a simulated one). */
     private readonly now: () => number = monotonic,
     /** How the pacer waits `ms`: resolves true, or false once `signal` aborts (tests pass a simulated one). */
-    private readonly sleep: (ms: number, signal: AbortSignal | undefined) => Promise<boolean> = sleepUnlessAborted,
+    private readonly sleep: (ms: number, signal: AbortSignal | undefined) => Promise<boolean> = sleepOnGrid,
   ) {
     const start = now();
     this.adaptive = new AdaptiveRate(base.perWindow, base.windowMs, start);
@@ -135,6 +136,11 @@ export class OperationPacer {
       this.budget.setLimit(this.adaptive.limit, this.now());
     }
   }
+}
+
+/** Waits until the first point of the wake grid at least `ms` away (wake-grid.ts); false once `signal` aborts. */
+function sleepOnGrid(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return sleepUnlessAborted(gridDelay(ms), signal);
 }
 
 function withResolvers(): { promise: Promise<void>; resolve: () => void } {

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import type { FaultRule } from "../emulator/faults/fault-rules";
 import {
@@ -88,6 +89,8 @@ export interface BatchRun {
   /** The client's event-loop delay during the run (how late a 20 ms timer ran): 99th percentile and longest, in ms. */
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** The machine's 1-minute load average when the run started and when it ended. */
+  load: [number, number];
 }
 
 interface TallyReport {
@@ -118,6 +121,7 @@ export async function runBatch(
     const endpointId = await api.createEndpoint("tally", BATCH_WORKERS, BATCH_WORKERS);
     if (condition.faults.length > 0) await api.setFaults(condition.faults);
     const target = { apiKey: KEY, apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, endpointId };
+    const loadAtStart = os.loadavg()[0]!;
     const memory = await heapSampler();
     const loop = monitorEventLoopDelay({ resolution: 20 });
     const emulatorCpu = processCpuMs(emulator.pid);
@@ -178,6 +182,7 @@ export async function runBatch(
       // The histogram counts from when each timer was due; its 20 ms resolution is not delay.
       loopDelayP99Ms: Math.max(0, loop.percentile(99) / 1e6 - 20),
       loopDelayMaxMs: Math.max(0, loop.max / 1e6 - 20),
+      load: [loadAtStart, os.loadavg()[0]!],
     };
   } finally {
     await emulator.stop();
@@ -245,7 +250,9 @@ export async function runBatchBench(s: BatchBenchSettings, log: (line: string) =
     for (const alternative of alternatives) {
       log(`batch: ${alternative.name}, ${condition.name}, ${s.jobs.toLocaleString("en-US")} jobs`);
       const run = await runBatch(alternative, condition, s.jobs, 1);
-      log(`batch: ${(run.wallMs / 1000).toFixed(1)} s, rate ${run.rateShare.toFixed(3)} of the limit`);
+      log(
+        `batch: ${(run.wallMs / 1000).toFixed(1)} s, rate ${run.rateShare.toFixed(3)} of the limit, load ${run.load.map((l) => l.toFixed(2)).join(" -> ")}`,
+      );
       runs.push(run);
     }
   }

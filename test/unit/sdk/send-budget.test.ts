@@ -8,10 +8,10 @@ const WINDOW = 10_000;
 
 describe("budgetShape", () => {
   it.each([
-    [1000, 990, 247.5],
-    [2000, 1980, 495],
-    [100, 99, 24.75],
-    [4, 3, 1],
+    [1000, 990, 495],
+    [2000, 1980, 990],
+    [100, 99, 49.5],
+    [4, 3, 1.5],
     [1, 1, 1],
   ])("for %d per window: at most %d counted, a bucket of %d", (perWindow, cap, size) => {
     const shape = budgetShape(perWindow, WINDOW);
@@ -127,6 +127,17 @@ describe("SendBudget", () => {
     // 300 ms of every second (the event-loop test of the benchmark): nothing lost either.
     const everySecond = Array.from({ length: 100 }, (_, k) => ({ at: 500 + k * 1000, ms: 300 }));
     expect(undisturbed - run(everySecond)).toBeLessThanOrEqual(1);
+  });
+
+  it("of a longer stall, loses only what exceeds the bucket: half a window's worth is made up", () => {
+    const run = (stalls: Stall[]) => simulate({ ...STEADY, stalls, random: seededRandom(7) }).sent.length;
+    const { cap, perMs } = budgetShape(STEADY.perWindow, WINDOW);
+    const stallMs = 7000;
+    const lost = run([]) - run([{ at: 30_000, ms: stallMs }]);
+    const excess = (stallMs - WINDOW * BURST_SHARE) * perMs;
+    expect(lost).toBeGreaterThanOrEqual(Math.floor(excess) - 2);
+    expect(lost).toBeLessThanOrEqual(Math.ceil(excess) + 2);
+    expect(cap).toBe(990);
   });
 
   it("property: after any stall the rate recovers to the cap: every window-long stretch from the stall's end on holds the cap, less what one round trip holds", () => {

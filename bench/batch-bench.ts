@@ -1,5 +1,7 @@
 import * as path from "node:path";
-import { performance } from "node:perf_hooks";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import type { FaultRule } from "../emulator/faults/fault-rules";
 import {
   type BatchAlternative,
@@ -74,6 +76,21 @@ export interface BatchRun {
   errors: number;
   /** Peak heap above the heap before the run (after a full GC), in bytes. */
   peakHeapBytes: number;
+  /**
+   * CPU time of the client's main thread alone (its JavaScript), less the forced collections; the
+   * rest of `cpuMs` is other threads: the collector's helpers, the file system's and DNS pool. NaN
+   * before Node.js 23.9 (no `process.threadCpuUsage`).
+   */
+  mainThreadCpuMs: number;
+  /** The kernel's part of the main thread's CPU time (system calls: sockets, timers, polling), in ms. */
+  mainThreadSystemMs: number;
+  /** CPU time (user + system) of the emulator's process during the run, in ms; NaN where /proc is not there. */
+  emulatorCpuMs: number;
+  /** The client's event-loop delay during the run (how late a 20 ms timer ran): 99th percentile and longest, in ms. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  /** The machine's 1-minute load average when the run started and when it ended. */
+  load: [number, number];
 }
 
 interface TallyReport {
@@ -104,17 +121,25 @@ export async function runBatch(
     const endpointId = await api.createEndpoint("tally", BATCH_WORKERS, BATCH_WORKERS);
     if (condition.faults.length > 0) await api.setFaults(condition.faults);
     const target = { apiKey: KEY, apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, endpointId };
+    const loadAtStart = os.loadavg()[0]!;
     const memory = await heapSampler();
+    const loop = monitorEventLoopDelay({ resolution: 20 });
+    const emulatorCpu = processCpuMs(emulator.pid);
     const cpu = process.cpuUsage();
+    const thread = threadCpuUsage();
     const started = performance.now();
+    loop.enable();
     let result: BatchClientResult;
     try {
       result = await alternative.run(target, jobs);
     } finally {
+      loop.disable();
       memory.stop();
     }
     const wallMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
+    const threadUsed = threadCpuUsage(thread);
+    const emulatorCpuMs = processCpuMs(emulator.pid) - emulatorCpu;
     await api.setFaults([]);
     const stats = await api.call<EmulatorStats>("GET", "/_emulator/stats");
     const tally = (
@@ -137,6 +162,8 @@ export async function runBatch(
       timeScale,
       wallMs,
       cpuMs: (used.user + used.system) / 1000 - memory.gcMs(),
+      mainThreadCpuMs: threadUsed ? (threadUsed.user + threadUsed.system) / 1000 - memory.gcMs() : Number.NaN,
+      mainThreadSystemMs: threadUsed ? threadUsed.system / 1000 : Number.NaN,
       rateShare: spanS > 0 ? (tally.distinct - 1) / spanS / perSecond : Number.NaN,
       requests: Object.entries(stats.requests.byRoute)
         .filter(([route]) => route.includes("/v2/:endpointId/"))
@@ -151,11 +178,38 @@ export async function runBatch(
       unknown: result.unknown,
       errors: other - result.unknown,
       peakHeapBytes: memory.peak(),
+      emulatorCpuMs,
+      // The histogram counts from when each timer was due; its 20 ms resolution is not delay.
+      loopDelayP99Ms: Math.max(0, loop.percentile(99) / 1e6 - 20),
+      loopDelayMaxMs: Math.max(0, loop.max / 1e6 - 20),
+      load: [loadAtStart, os.loadavg()[0]!],
     };
   } finally {
     await emulator.stop();
   }
 }
+
+/** `process.threadCpuUsage` (Node.js 23.9 and later): the calling thread's CPU time, or since `previous`. */
+function threadCpuUsage(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage | undefined {
+  const usage = (process as { threadCpuUsage?: (previous?: NodeJS.CpuUsage) => NodeJS.CpuUsage }).threadCpuUsage;
+  if (!usage) return undefined;
+  return previous ? usage.call(process, previous) : usage.call(process);
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc; NaN where there is none. */
+export function processCpuMs(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return Number.NaN;
+  }
+}
+/** `getconf CLK_TCK` on Linux. */
+const CLOCK_TICKS_PER_S = 100;
 
 /**
  * The live heap: every second a full GC (`node --expose-gc`, as `npm run bench` runs), then
@@ -196,7 +250,9 @@ export async function runBatchBench(s: BatchBenchSettings, log: (line: string) =
     for (const alternative of alternatives) {
       log(`batch: ${alternative.name}, ${condition.name}, ${s.jobs.toLocaleString("en-US")} jobs`);
       const run = await runBatch(alternative, condition, s.jobs, 1);
-      log(`batch: ${(run.wallMs / 1000).toFixed(1)} s, rate ${run.rateShare.toFixed(3)} of the limit`);
+      log(
+        `batch: ${(run.wallMs / 1000).toFixed(1)} s, rate ${run.rateShare.toFixed(3)} of the limit, load ${run.load.map((l) => l.toFixed(2)).join(" -> ")}`,
+      );
       runs.push(run);
     }
   }

@@ -1,6 +1,8 @@
-import { TokenBucket } from "limiter";
+import { performance } from "node:perf_hooks";
 import { sleepUnlessAborted } from "../polling";
 import { AdaptiveRate } from "./adaptive-rate";
+import { SendBudget } from "./send-budget";
+import { gridDelay } from "./wake-grid";
 
 /** The limit of one operation as the pacer applies it. */
 export interface PacerLimit {
@@ -15,37 +17,24 @@ export interface PacerLimit {
 /** What an answer said about the limit. */
 export type PacedAnswer = { refused: false } | { refused: true; retryAfterMs: number | undefined };
 
-/**
- * The token bucket's shape for a limit of `perWindow` requests per window.
- *
- * The platform counts requests in windows whose start this client does not know, so the bucket
- * must keep every stretch of one window length at or under the limit, wherever it falls: a
- * token bucket lets through at most `size + rate x window` in any such stretch. So the size is
- * small (1% of the limit, at least one request) and the rate fills the rest, less 1% for the
- * time requests spend on the wire (a request taken at the end of one stretch may arrive in the
- * next). For 1000 per 10 s: bursts of 10, 98.0 per second, at most 990 in any 10 s.
- */
-export function bucketShape(perWindow: number): { size: number; perWindow: number } {
-  const size = Math.max(1, Math.floor(perWindow / 100));
-  // A limit of one per window: whole requests in a stretch are at most floor(1 + 0.5) = 1. (A
-  // rate of 0 would not do: the library reads it as "always full".)
-  const rate = perWindow - size > 0 ? (perWindow - size) * 0.99 : 0.5;
-  return { size, perWindow: rate };
-}
+/** The pacer's clock, in ms: monotonic, so a change of the system time moves no window. */
+const monotonic = () => performance.now();
 
 /**
  * Paces one operation of one endpoint (say `/run` of endpoint X) within the platform's limit:
- * a token bucket (npm `limiter`) for the rate, a count of requests in flight for the
- * concurrency cap, and {@link AdaptiveRate} for what 429s teach. Callers take a permit with
- * {@link acquire} before each request and hand it back with {@link release}, saying whether
- * the platform refused it. Permits are handed out in the order they were asked for.
+ * a {@link SendBudget} (a sliding count of the last window's requests, smoothed by a token
+ * bucket) for the rate, a count of requests in flight for the concurrency cap, and
+ * {@link AdaptiveRate} for what 429s teach. Callers take a permit with {@link acquire} before
+ * each request and hand it back with {@link release}, saying whether the platform refused it.
+ * Permits are handed out in the order they were asked for.
  */
 export class OperationPacer {
-  private readonly bucket: TokenBucket;
+  private readonly budget: SendBudget;
   private readonly adaptive: AdaptiveRate;
-  private inFlight = 0;
   private turn: Promise<unknown> = Promise.resolve();
-  private slotFreed: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** The limit the budget was last shaped for. */
+  private budgetLimit: number;
+  private answered: { promise: Promise<void>; resolve: () => void } | undefined;
   /** Requests sent and refusals met, for tests and benchmarks. */
   readonly counts = { sent: 0, refused: 0 };
 
@@ -53,15 +42,15 @@ export class OperationPacer {
     /** Name for messages, e.g. `run`. */
     readonly operation: string,
     private readonly base: PacerLimit,
-    private readonly now: () => number = Date.now,
+    /** The clock, in ms; any monotonic one (tests pass a simulated one). */
+    private readonly now: () => number = monotonic,
+    /** How the pacer waits `ms`: resolves true, or false once `signal` aborts (tests pass a simulated one). */
+    private readonly sleep: (ms: number, signal: AbortSignal | undefined) => Promise<boolean> = sleepOnGrid,
   ) {
-    this.adaptive = new AdaptiveRate(base.perWindow, base.windowMs, now());
-    const shape = bucketShape(base.perWindow);
-    this.bucket = new TokenBucket({
-      bucketSize: shape.size,
-      tokensPerInterval: shape.perWindow,
-      interval: base.windowMs,
-    });
+    const start = now();
+    this.adaptive = new AdaptiveRate(base.perWindow, base.windowMs, start);
+    this.budget = new SendBudget(base.perWindow, base.windowMs, start);
+    this.budgetLimit = base.perWindow;
   }
 
   /** Requests per window the pacer allows now (the stated limit, or less after refusals). */
@@ -79,7 +68,7 @@ export class OperationPacer {
   }
 
   /**
-   * Waits for a permit: not paused, under the concurrency cap, a token in the bucket. Resolves
+   * Waits for a permit: not paused, under the concurrency cap, room in the budget. Resolves
    * true with the permit taken, or false (nothing taken) once `signal` aborts.
    */
   acquire(signal?: AbortSignal): Promise<boolean> {
@@ -90,61 +79,68 @@ export class OperationPacer {
 
   /** Hands back a permit after the request's answer (or its failure). */
   release(answer: PacedAnswer): void {
-    this.inFlight--;
-    const freed = this.slotFreed;
-    this.slotFreed = undefined;
-    freed?.resolve();
     const now = this.now();
+    // A refused request was not one of the limit's (spec: "requests above the effective limit
+    // receive 429"); were the window spent, the refusals in a row that follow pause the
+    // operation (adaptive-rate.ts), so this never becomes a storm.
+    this.budget.onAnswer(now, !answer.refused);
     if (answer.refused) {
       this.counts.refused++;
       this.adaptive.onRefused(now, answer.retryAfterMs);
-      // The token goes back: "requests above the effective limit receive 429" (spec), so a
-      // refused request is not one of the limit's. Were the window spent, the refusals in a row
-      // that follow pause the operation (adaptive-rate.ts), so this never becomes a storm.
-      this.bucket.drip();
-      this.bucket.content = Math.min(this.bucket.bucketSize, this.bucket.content + 1);
     } else this.adaptive.onAccepted(now);
     this.reshape();
+    const waiting = this.answered;
+    this.answered = undefined;
+    waiting?.resolve();
   }
 
-  /** Tokens in the bucket now (for tests and diagnostics). */
+  /** Requests that count against the window now (in flight, or answered within it). */
+  get countedNow(): number {
+    return this.budget.counted(this.now());
+  }
+
+  /** Tokens in the pacing bucket now (for tests and diagnostics). */
   get availableTokens(): number {
-    this.bucket.drip();
-    return this.bucket.content;
+    return this.budget.tokensAt(this.now());
   }
 
   private async waitForPermit(signal: AbortSignal | undefined): Promise<boolean> {
     for (;;) {
       if (signal?.aborted) return false;
-      const paused = this.adaptive.pausedUntil - this.now();
+      const now = this.now();
+      const paused = this.adaptive.pausedUntil - now;
       if (paused > 0) {
-        if (!(await sleepUnlessAborted(paused, signal))) return false;
+        if (!(await this.sleep(paused, signal))) return false;
         continue;
       }
-      if (this.base.concurrent !== undefined && this.inFlight >= this.base.concurrent) {
-        this.slotFreed ??= withResolvers();
-        if (!(await untilOrAborted(this.slotFreed.promise, signal))) return false;
-        continue;
-      }
-      if (this.bucket.tryRemoveTokens(1)) {
-        this.inFlight++;
+      const capped = this.base.concurrent !== undefined && this.budget.inFlight >= this.base.concurrent;
+      const wait = capped ? Number.POSITIVE_INFINITY : this.budget.waitMs(now);
+      if (wait === 0 && this.budget.trySend(now)) {
         this.counts.sent++;
         return true;
       }
-      if (!(await sleepUnlessAborted(Math.max(1, this.bucket.getWaitTime(1)), signal))) return false;
+      let woken: boolean;
+      if (wait === Number.POSITIVE_INFINITY) {
+        // Only an answer makes room (a slot, or a counted request starting to age out).
+        this.answered ??= withResolvers();
+        woken = await untilOrAborted(this.answered.promise, signal);
+      } else woken = await this.sleep(Math.max(1, wait), signal);
+      if (!woken) return false;
     }
   }
 
-  /** Applies the adaptive limit to the bucket (its fields are the library's public settings). */
+  /** Applies the adaptive limit to the budget. */
   private reshape(): void {
-    const shape = bucketShape(this.adaptive.limit);
-    if (shape.perWindow === this.bucket.tokensPerInterval) return;
-    // Tokens gathered at the old rate are kept, never more than the new bucket holds.
-    this.bucket.drip();
-    this.bucket.bucketSize = shape.size;
-    this.bucket.tokensPerInterval = shape.perWindow;
-    this.bucket.content = Math.min(this.bucket.content, shape.size);
+    if (this.adaptive.limit !== this.budgetLimit) {
+      this.budgetLimit = this.adaptive.limit;
+      this.budget.setLimit(this.adaptive.limit, this.now());
+    }
   }
+}
+
+/** Waits until the first point of the wake grid at least `ms` away (wake-grid.ts); false once `signal` aborts. */
+function sleepOnGrid(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return sleepUnlessAborted(gridDelay(ms), signal);
 }
 
 function withResolvers(): { promise: Promise<void>; resolve: () => void } {

@@ -13,6 +13,7 @@ import {
 } from "./batch-options";
 import { type BatchControl, ResultCollector } from "./batch-results";
 import { type EndpointPacers, endpointPacers } from "./endpoint-pacers";
+import { gridDelay } from "./wake-grid";
 
 /** Refusals (429, 502-504, a connection that never opened) of one request before its input is reported as an error. */
 const MAX_REFUSALS = 20;
@@ -227,7 +228,7 @@ class Batch<I, O> implements BatchControl<O> {
         this.sleepers.delete(wake);
         resolve(completed);
       };
-      const timer = setTimeout(wake, ms, true);
+      const timer = setTimeout(wake, gridDelay(ms), true);
       this.sleepers.add(wake);
     });
   }

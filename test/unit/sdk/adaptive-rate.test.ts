@@ -7,7 +7,6 @@ import {
   GROWTH_PER_WINDOW,
   PAUSE_AFTER_REFUSALS,
 } from "../../../sdk/jobs/adaptive-rate";
-import { bucketShape } from "../../../sdk/jobs/operation-pacer";
 import { seededRandom } from "../../../sdk/seeded-random";
 
 const WINDOW = 10_000;
@@ -109,28 +108,5 @@ describe("AdaptiveRate", () => {
     expect(rate.limit).toBe(500);
     rate.onAccepted(WINDOW);
     expect(rate.limit).toBe(500 + 2000 * GROWTH_PER_WINDOW);
-  });
-});
-
-describe("bucketShape", () => {
-  it.each([
-    [1000, 10, 980.1],
-    [2000, 20, 1960.2],
-    [100, 1, 98.01],
-    [2, 1, 0.99],
-    [1, 1, 0.5],
-  ])("for %d per window: bursts of %d, %d per window", (perWindow, size, rate) => {
-    const shape = bucketShape(perWindow);
-    expect(shape.size).toBe(size);
-    expect(shape.perWindow).toBeCloseTo(rate, 6);
-  });
-
-  it("lets no stretch of one window hold more whole requests than the limit, wherever it falls", () => {
-    for (let perWindow = 1; perWindow <= 5000; perWindow++) {
-      const { size, perWindow: rate } = bucketShape(perWindow);
-      // A token bucket lets at most size + rate x window through in any stretch of one window.
-      expect(Math.floor(size + rate)).toBeLessThanOrEqual(perWindow);
-      expect(rate).toBeGreaterThan(0);
-    }
   });
 });

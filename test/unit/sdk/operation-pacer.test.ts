@@ -1,48 +1,80 @@
-import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { PAUSE_AFTER_REFUSALS } from "../../../sdk/jobs/adaptive-rate";
-import { OperationPacer } from "../../../sdk/jobs/operation-pacer";
+import { OperationPacer, type PacerLimit } from "../../../sdk/jobs/operation-pacer";
+import { budgetShape } from "../../../sdk/jobs/send-budget";
+import { busiestStretch } from "./pacing-simulation";
 
-/** The most timestamps found in any stretch of `windowMs` starting at one of them. */
-function busiestWindow(times: readonly number[], windowMs: number): number {
-  let most = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (j < times.length && times[j]! < times[i]! + windowMs) j++;
-    most = Math.max(most, j - i);
-  }
-  return most;
+/**
+ * A pacer on a simulated clock: its sleeps move the clock on at once instead of waiting (permits
+ * are handed out one at a time, so one sleep runs at a time), and `stall` moves it on as a
+ * blocked event loop would.
+ */
+function simulatedPacer(limit: PacerLimit) {
+  const clock = { now: 0, sleeps: [] as number[] };
+  const sleep = (ms: number, signal: AbortSignal | undefined) => {
+    if (signal?.aborted) return Promise.resolve(false);
+    clock.sleeps.push(ms);
+    clock.now += ms;
+    return Promise.resolve(true);
+  };
+  const pacer = new OperationPacer("run", limit, () => clock.now, sleep);
+  return { pacer, clock };
 }
 
 describe("OperationPacer", () => {
-  it("never lets more than the limit into any stretch of one window, wherever it starts", async () => {
-    const pacer = new OperationPacer("run", { perWindow: 20, windowMs: 200, concurrent: undefined });
+  it("never lets more than 0.99 of the limit into any stretch of one window, wherever it starts, stalls or not", async () => {
+    const { pacer, clock } = simulatedPacer({ perWindow: 100, windowMs: 1000, concurrent: undefined });
     const times: number[] = [];
-    for (let i = 0; i < 70; i++) {
+    for (let i = 0; i < 700; i++) {
       expect(await pacer.acquire()).toBe(true);
-      times.push(performance.now());
+      times.push(clock.now);
+      // Answered 2 ms later; every 50th request the event loop then stalls for 400 ms.
+      clock.now += 2;
       pacer.release({ refused: false });
+      if (i % 50 === 49) clock.now += 400;
     }
-    expect(busiestWindow(times, 200)).toBeLessThanOrEqual(20);
-    expect(pacer.counts).toEqual({ sent: 70, refused: 0 });
+    expect(busiestStretch(times, 1000)).toBeLessThanOrEqual(budgetShape(100, 1000).cap);
+    expect(pacer.counts).toEqual({ sent: 700, refused: 0 });
   });
 
-  it("takes a refused request's token back (the platform did not count it), and keeps an accepted one's", async () => {
-    const pacer = new OperationPacer("run", { perWindow: 100, windowMs: 10_000, concurrent: undefined });
+  it("makes up a stall at once: what the stall held up goes as soon as the loop runs again", async () => {
+    const { pacer, clock } = simulatedPacer({ perWindow: 1000, windowMs: 10_000, concurrent: undefined });
+    for (let i = 0; i < 300; i++) {
+      await pacer.acquire();
+      pacer.release({ refused: false });
+    }
+    const before = clock.now;
+    clock.now += 1000; // a 1 s stall: 99 requests' worth
+    let atOnce = 0;
+    for (;;) {
+      await pacer.acquire();
+      pacer.release({ refused: false });
+      if (clock.now !== before + 1000) break;
+      atOnce++;
+    }
+    expect(atOnce).toBeGreaterThanOrEqual(98);
+  });
+
+  it("gives a refused request's token back (the platform did not count it), and keeps an accepted one's", async () => {
+    const { pacer } = simulatedPacer({ perWindow: 100, windowMs: 10_000, concurrent: undefined });
     await pacer.acquire();
     expect(pacer.availableTokens).toBeLessThan(0.5);
+    expect(pacer.countedNow).toBe(1);
     pacer.release({ refused: true, retryAfterMs: 1000 });
     expect(pacer.availableTokens).toBeGreaterThanOrEqual(0.99);
+    expect(pacer.countedNow).toBe(0);
     await pacer.acquire();
     pacer.release({ refused: false });
     expect(pacer.availableTokens).toBeLessThan(0.5);
+    expect(pacer.countedNow).toBe(1);
   });
 
   it("holds requests in flight at the concurrency cap until one is released", async () => {
-    const pacer = new OperationPacer("status", { perWindow: 1000, windowMs: 10, concurrent: 3 });
+    const { pacer } = simulatedPacer({ perWindow: 1000, windowMs: 10, concurrent: 3 });
     for (let i = 0; i < 3; i++) expect(await pacer.acquire()).toBe(true);
     let fourth = false;
     const waiting = pacer.acquire().then((ok) => (fourth = ok));
-    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 10; i++) await Promise.resolve();
     expect(fourth).toBe(false);
     pacer.release({ refused: false });
     await waiting;
@@ -50,19 +82,20 @@ describe("OperationPacer", () => {
   });
 
   it("after refusals in a row, waits for the Retry-After before the next permit", async () => {
-    const pacer = new OperationPacer("run", { perWindow: 1000, windowMs: 1000, concurrent: undefined });
+    const { pacer, clock } = simulatedPacer({ perWindow: 1000, windowMs: 1000, concurrent: undefined });
+    let refusedAt = 0;
     for (let i = 0; i < PAUSE_AFTER_REFUSALS; i++) {
       await pacer.acquire();
+      refusedAt = clock.now;
       pacer.release({ refused: true, retryAfterMs: 150 });
     }
-    const started = performance.now();
     await pacer.acquire();
-    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(clock.now).toBeGreaterThanOrEqual(refusedAt + 150);
     expect(pacer.counts.refused).toBe(PAUSE_AFTER_REFUSALS);
   });
 
   it("gives up a wait when the signal aborts, taking nothing", async () => {
-    const pacer = new OperationPacer("run", { perWindow: 1000, windowMs: 10, concurrent: 1 });
+    const { pacer } = simulatedPacer({ perWindow: 1000, windowMs: 10, concurrent: 1 });
     await pacer.acquire();
     const controller = new AbortController();
     const waiting = pacer.acquire(controller.signal);
@@ -72,12 +105,12 @@ describe("OperationPacer", () => {
   });
 
   it("hands out permits in the order they were asked for", async () => {
-    const pacer = new OperationPacer("run", { perWindow: 1000, windowMs: 10, concurrent: 1 });
+    const { pacer } = simulatedPacer({ perWindow: 1000, windowMs: 10, concurrent: 1 });
     const order: number[] = [];
     const all = [0, 1, 2, 3].map((i) =>
       pacer.acquire().then(() => {
         order.push(i);
-        setTimeout(() => pacer.release({ refused: false }), 1);
+        queueMicrotask(() => pacer.release({ refused: false }));
       }),
     );
     await Promise.all(all);

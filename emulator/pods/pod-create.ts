@@ -1,10 +1,9 @@
 import type { Capacity } from "../capacity/capacity";
 import type { PlatformCatalog } from "../management/platform-catalog";
 import { atLeast } from "../management/v2/catalog-query";
-import { SSH_KEYS_ID } from "../management/v2/ssh-keys-record";
 import { badField, badRequest } from "../server/http-errors";
 import type { Account } from "../store/account";
-import { newPodId, randomId } from "../store/ids";
+import { newPodId } from "../store/ids";
 import { injectPlatformEnv } from "../management/injected-env";
 import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
 import { meterPod, podCost } from "./pod-lifecycle";

@@ -119,7 +119,6 @@ describe("the cost ceiling with pools and storage tiers", () => {
     const priced = { volumePricesPerGbMonth: { ULTRA_NVME: 0.3 }, maxAlwaysOnPerHour: 1 };
     expect(checkStackCostCeiling([], priced, undefined, { volumes: newTier })).toEqual([]);
   });
-
 });
 
 describe("the live catalog policy's rules", () => {

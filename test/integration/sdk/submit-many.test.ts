@@ -80,7 +80,7 @@ function expectOneEach(outcomes: readonly BatchOutcome<unknown>[], count: number
 describe("submitMany", () => {
   it("runs every input once and yields each job's final record, within the limits (no 429)", async () => {
     const { client } = await start();
-    const ep = (await client.endpoints.create({ templateId: "echo", workersMax: 5 })).id;
+    const ep = (await client.endpoints.create({ name: "batch-echo", templateId: "echo", workersMax: 5 })).id;
     const outcomes = await collect(client.jobs(ep).submitMany(numbered(250), FAST));
     expectOneEach(outcomes, 250);
     for (const o of outcomes) {
@@ -93,7 +93,7 @@ describe("submitMany", () => {
 
   it("reports a refused input and a failed job, and goes on with the rest", async () => {
     const { client } = await start();
-    const ep = (await client.endpoints.create({ templateId: "fail", workersMax: 2 })).id;
+    const ep = (await client.endpoints.create({ name: "batch-fail", templateId: "fail", workersMax: 2 })).id;
     const inputs = [
       { input: { message: "boom" } },
       { input: { message: "ok" }, policy: { ttl: 5 } },
@@ -116,7 +116,7 @@ describe("submitMany", () => {
 
   it("reports each input once /run accepted it when not waiting for results, applying the batch's policy", async () => {
     const { client } = await start();
-    const ep = (await client.endpoints.create({ templateId: "echo", workersMax: 0 })).id;
+    const ep = (await client.endpoints.create({ name: "batch-echo", templateId: "echo", workersMax: 0 })).id;
     const outcomes = await collect(
       client.jobs(ep).submitMany(numbered(30), { ...FAST, waitForResults: false, policy: { ttl: 60_000 } }),
     );
@@ -127,7 +127,7 @@ describe("submitMany", () => {
 
   it("never resends a /run whose answer was lost: that input is reported unknown", async () => {
     const { client, emulator } = await start({ faults: [{ route: "POST /v2/*/run", lostResponseRate: 0.1 }] });
-    const ep = (await client.endpoints.create({ templateId: "echo", workersMax: 5 })).id;
+    const ep = (await client.endpoints.create({ name: "batch-echo", templateId: "echo", workersMax: 5 })).id;
     const outcomes = await collect(client.jobs(ep).submitMany(numbered(200), FAST));
     expectOneEach(outcomes, 200);
     const lost = (await stats()).faults.lostResponse;
@@ -145,7 +145,7 @@ describe("submitMany", () => {
 
   it("with at-least-once delivery, resends after a lost answer, so every input ends (some twice on the platform)", async () => {
     const { client } = await start({ faults: [{ route: "POST /v2/*/run", lostResponseRate: 0.1 }] });
-    const ep = (await client.endpoints.create({ templateId: "echo", workersMax: 5 })).id;
+    const ep = (await client.endpoints.create({ name: "batch-echo", templateId: "echo", workersMax: 5 })).id;
     const outcomes = await collect(client.jobs(ep).submitMany(numbered(100), { ...FAST, delivery: "at-least-once" }));
     expectOneEach(outcomes, 100);
     expect(new Set(outcomes.map((o) => o.kind))).toEqual(new Set(["ended"]));
@@ -157,7 +157,7 @@ describe("submitMany", () => {
 
   it("stops at the signal: inputs in progress are reported aborted (with the job id once submitted), and reading stops", async () => {
     const { client } = await start();
-    const ep = (await client.endpoints.create({ templateId: "sleep", workersMax: 3 })).id;
+    const ep = (await client.endpoints.create({ name: "batch-sleep", templateId: "sleep", workersMax: 3 })).id;
     let read = 0;
     let closed = false;
     async function* inputs() {
@@ -196,7 +196,7 @@ describe("submitMany", () => {
 
   it("shares the endpoint's budget with another client on the same account: 429s slow it, every input still ends once", async () => {
     const { client, emulator } = await start();
-    const ep = (await client.endpoints.create({ templateId: "echo", workersMax: 5 })).id;
+    const ep = (await client.endpoints.create({ name: "batch-echo", templateId: "echo", workersMax: 5 })).id;
     // Another process on the same account: 40 /run per window, sent at once every 200 ms.
     const other = new RunpodClient({
       apiKey: KEY,
@@ -230,7 +230,7 @@ describe("submitMany", () => {
   it("follows the dynamic rule when told requests_per_worker: /health's running workers raise the pace, still without a 429", async () => {
     const { client } = await start({ rateLimits: { multiplier: 0.1, requestsPerWorker: 50 } });
     // Ten workers kept busy by long jobs: the emulator allows max(100, 10 x 50) = 500 /run per window.
-    const ep = (await client.endpoints.create({ templateId: "sleep", workersMax: 10 })).id;
+    const ep = (await client.endpoints.create({ name: "batch-sleep", templateId: "sleep", workersMax: 10 })).id;
     const options: SubmitManyOptions = { ...FAST, waitForResults: false, requestsPerWorker: 50 };
     const outcomes = await collect(
       client.jobs(ep).submitMany(
@@ -249,7 +249,7 @@ describe("submitMany", () => {
 
   it("collects a streaming handler's chunks through /stream", async () => {
     const { client } = await start();
-    const ep = (await client.endpoints.create({ templateId: "stream", workersMax: 3 })).id;
+    const ep = (await client.endpoints.create({ name: "batch-stream", templateId: "stream", workersMax: 3 })).id;
     const outcomes = await collect(
       client.jobs(ep).submitMany(
         numbered(20, () => ({ chunks: 3, prompt: "a b" })),

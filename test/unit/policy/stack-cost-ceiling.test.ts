@@ -47,7 +47,7 @@ describe("stack cost ceiling: applicability", () => {
     });
     expect(result.advisory).toEqual([]);
     expect(result.notApplicable).toEqual([
-      `${STACK_COST_CEILING_POLICY}: no prices (gpuPricesPerHour, cpuPricesPerVcpuHour, volumePricesPerGbMonth) are configured for this stack`,
+      `${STACK_COST_CEILING_POLICY}: no prices (gpuPricesPerHour, cpuPricesPerVcpuHour) are configured for this stack`,
     ]);
   });
 });

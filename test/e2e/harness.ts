@@ -97,7 +97,15 @@ export async function createE2EStack(
 ): Promise<E2EStack> {
   const bin = await providePulumiCli();
   const apiKey = `rpa_E2E${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
-  const emulator = await startEmulator({ ...options.emulator, port: 0, apiKeys: [apiKey], rateLimits: false });
+  // The v2 management quota is off unless a test asks for it (`emulator.managementQuota`): these
+  // tests are about the engine and the resources, the quota's own tests and benchmark pace it.
+  const emulator = await startEmulator({
+    managementQuota: false,
+    ...options.emulator,
+    port: 0,
+    apiKeys: [apiKey],
+    rateLimits: false,
+  });
   const apiVersion = options.apiVersion ?? defaultE2EApiVersion();
   const apiUrl = apiUrlOf(emulator, apiVersion);
   const workDir = options.workDir ?? copyProgram(program, options.label ?? program);

@@ -141,7 +141,9 @@ export async function runFleet(options: FleetOptions): Promise<FleetResult> {
   ensureBuilt();
   const streams = seedStreams(options.seed, "fleet");
   const key = `rpa_FLEET${options.seed}`;
-  const emulator = await startEmulator({ port: 0, apiKeys: [key], seed: streams.emulator });
+  // The fleet's 429s are the job API's limits and the injected ones, as in its published runs; the
+  // v2 management quota's pacing is measured by `npm run bench -- --only management`.
+  const emulator = await startEmulator({ port: 0, apiKeys: [key], seed: streams.emulator, managementQuota: false });
   const management = new URL(emulator.apiUrl).pathname;
   const queue = new URL(emulator.queueUrl).pathname;
   let backend: StateBackend | undefined;

@@ -9,7 +9,8 @@ import { apiUrlOf, createE2EStack, type E2EApiVersion, type E2EStack } from "./h
  * changes in `pulumi preview` once `runpod:apiUrl` names the other, and again after `pulumi
  * refresh`; ids, outputs and secrets stay as they are; nothing is replaced, and an unchanged
  * preview sends no request. The whole deployment (registry credential, template, volume,
- * endpoint), both ways, each stack switched and then switched back.
+ * endpoint) and two pods (GPU on the volume, CPU), both ways, each stack switched and then
+ * switched back.
  */
 
 type Resource = { urn: string; type: string; id?: string; outputs?: Record<string, unknown> };
@@ -62,17 +63,17 @@ function describeMigration(from: E2EApiVersion, to: E2EApiVersion): void {
       let printed = "";
       const before = await e.requestCount();
       const preview = await e.stack.preview({ diff: true, onOutput: (s) => (printed += s) });
-      expect(preview.changeSummary, `${version}: ${printed}`).toEqual({ same: 5 });
+      expect(preview.changeSummary, `${version}: ${printed}`).toEqual({ same: 7 });
       expect(await e.requestCount(), `requests of an unchanged preview through ${version}`).toBe(before);
       return printed;
     }
 
     it(`deploys the whole deployment through ${from}`, async () => {
       const up = await e.stack.up();
-      expect(up.summary.resourceChanges).toEqual({ create: 5 });
+      expect(up.summary.resourceChanges).toEqual({ create: 7 });
       deployed = await resourcesOf(e);
-      expect(Object.keys(deployed)).toHaveLength(4);
-      expect(await unchangedPreview(from)).toContain("5 unchanged");
+      expect(Object.keys(deployed)).toHaveLength(6);
+      expect(await unchangedPreview(from)).toContain("7 unchanged");
     });
 
     it(`previews no change once runpod:apiUrl names ${to}, sending nothing, and again after a refresh`, async () => {
@@ -83,7 +84,7 @@ function describeMigration(from: E2EApiVersion, to: E2EApiVersion): void {
         fs.writeFileSync(PREVIEW_OUTPUT, printed);
       }
       const refresh = await e.stack.refresh();
-      expect(refresh.summary.resourceChanges).toEqual({ same: 5 });
+      expect(refresh.summary.resourceChanges).toEqual({ same: 7 });
       await unchangedPreview(to);
       // Same ids, same outputs (secrets included), nothing replaced.
       expect(await resourcesOf(e)).toEqual(deployed);
@@ -97,11 +98,11 @@ function describeMigration(from: E2EApiVersion, to: E2EApiVersion): void {
       await e.stack.setConfig("runpod:apiUrl", { value: apiUrlOf(e.emulator, from) });
       await unchangedPreview(from);
       const refresh = await e.stack.refresh();
-      expect(refresh.summary.resourceChanges).toEqual({ same: 5 });
+      expect(refresh.summary.resourceChanges).toEqual({ same: 7 });
       await unchangedPreview(from);
       expect(await resourcesOf(e)).toEqual(deployed);
       const destroy = await e.stack.destroy();
-      expect(destroy.summary.resourceChanges).toEqual({ delete: 5 });
+      expect(destroy.summary.resourceChanges).toEqual({ delete: 7 });
     });
   });
 }

@@ -1,9 +1,10 @@
 // The whole deployment in what a program written for v1 holds: a registry credential, the template
 // that pulls with it (a secret env value), a volume and an endpoint naming GPU types in an order
-// that is not the catalog's, flash boot as v1's boolean. Deployed through one management API
+// that is not the catalog's, flash boot as v1's boolean, and two pods: a GPU pod on the volume with
+// a secret env value and a CPU pod on a pod-only flavor. Deployed through one management API
 // version, then previewed and refreshed through the other (issue 28).
 const pulumi = require("@pulumi/pulumi");
-const { ContainerRegistryAuth, NetworkVolume, ServerlessEndpoint, Template } = require("runpod-iac");
+const { ContainerRegistryAuth, NetworkVolume, Pod, ServerlessEndpoint, Template } = require("runpod-iac");
 
 const registry = new ContainerRegistryAuth("registry", {
   username: "deploy-bot",
@@ -31,6 +32,17 @@ const endpoint = new ServerlessEndpoint("api", {
   dataCenterIds: [volume.dataCenterId],
 });
 
+const trainer = new Pod("trainer", {
+  imageName: "pytorch/pytorch:2.4.0",
+  gpuTypeIds: ["NVIDIA L4", "NVIDIA A40"],
+  gpuCount: 1,
+  networkVolumeId: volume.id,
+  dataCenterIds: [volume.dataCenterId],
+  ports: ["8888/http", "22/tcp"],
+  env: { RUN: "migration", HF_TOKEN: pulumi.secret("hf_migration_secret") },
+});
+const prep = new Pod("prep", { imageName: "ubuntu:24.04", computeType: "CPU", cpuFlavorIds: ["cpu3m"], vcpuCount: 2 });
+
 exports.registryId = registry.id;
 exports.templateId = template.id;
 exports.volumeId = volume.id;
@@ -38,3 +50,6 @@ exports.endpointId = endpoint.id;
 exports.endpointUrl = endpoint.url;
 exports.healthUrl = endpoint.healthUrl;
 exports.gpuTypeIds = endpoint.gpuTypeIds;
+exports.trainerId = trainer.id;
+exports.trainerCostPerHr = trainer.costPerHr;
+exports.prepId = prep.id;

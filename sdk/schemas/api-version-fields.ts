@@ -13,6 +13,11 @@ export interface VersionOnlyField {
    * `type: "QUEUE"` of an endpoint). Undefined is always accepted.
    */
   neutral?: readonly unknown[];
+  /**
+   * Text a user writes freely (a readme, a command line), which may hold a credential: the
+   * refusal names the field and the shape of its value, never the value.
+   */
+  freeText?: boolean;
 }
 
 /**
@@ -37,12 +42,17 @@ export const VERSION_ONLY_FIELDS: Readonly<Record<string, Readonly<Record<string
   template: {
     startSsh: { only: "v2", what: "template SSH switches (startSsh)" },
     startJupyter: { only: "v2", what: "template Jupyter switches (startJupyter)" },
-    args: { only: "v2", what: "container arguments as one string (args; on v1 give dockerStartCmd)" },
-    readme: { only: "v1", what: "template readmes (readme)", neutral: [""] },
+    args: {
+      only: "v2",
+      what: "container arguments as one string (args; on v1 give dockerStartCmd)",
+      freeText: true,
+    },
+    readme: { only: "v1", what: "template readmes (readme)", neutral: [""], freeText: true },
     dockerEntrypoint: {
       only: "v1",
       what: "entrypoint overrides (dockerEntrypoint; v2 runs the image's entrypoint with args)",
       neutral: [[]],
+      freeText: true,
     },
   },
   ...POD_VERSION_FIELDS,
@@ -52,6 +62,13 @@ export const VERSION_ONLY_FIELDS: Readonly<Record<string, Readonly<Record<string
 /** Whether `value` is one of the values that mean "not used" (lists compared by their items). */
 function isNeutral(rule: VersionOnlyField, value: unknown): boolean {
   return rule.neutral?.some((v) => v === value || JSON.stringify(v) === JSON.stringify(value)) ?? false;
+}
+
+/** The shape of a free-text value, for a message that must not repeat it. */
+function shapeOf(value: unknown): string {
+  if (typeof value === "string") return `(text of ${value.length} characters)`;
+  if (Array.isArray(value)) return `(a list of ${value.length})`;
+  return `(${value === null ? "null" : typeof value})`;
 }
 
 /**
@@ -70,7 +87,7 @@ export function versionFieldProblems(
     if (value === undefined || rule.only === version || isNeutral(rule, value)) continue;
     problems.push({
       field,
-      value: renderValue(value, field),
+      value: rule.freeText ? shapeOf(value) : renderValue(value, field),
       rule: `${rule.what} exist only on management API ${rule.only}, and the API URL names ${version}: point runpod:apiUrl (or RUNPOD_API_URL) at a .../${rule.only} URL, or remove ${field}`,
     });
   }

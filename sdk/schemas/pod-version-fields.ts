@@ -37,13 +37,13 @@ export const POD_VERSION_FIELDS = {
     // v2 has no public IP switch; a pod's direct SSH address comes with a published 22/tcp.
     supportPublicIp: { only: V1, what: "public IP requests (supportPublicIp)", neutral: [false] },
     // v2 runs the image's entrypoint and passes `args`; it cannot replace the entrypoint.
-    dockerEntrypoint: { only: V1, what: "entrypoint overrides (dockerEntrypoint)", neutral: [[]] },
+    dockerEntrypoint: { only: V1, what: "entrypoint overrides (dockerEntrypoint)", neutral: [[]], freeText: true },
     startSsh: { only: V2, what: "SSH key injection at create (startSsh)", neutral: [false] },
     startJupyter: { only: V2, what: "Jupyter start flags (startJupyter)", neutral: [false] },
     minCudaVersion: { only: V2, what: "CUDA version floors of pods (minCudaVersion)" },
   },
   podUpdate: {
-    dockerEntrypoint: { only: V1, what: "entrypoint overrides (dockerEntrypoint)", neutral: [[]] },
+    dockerEntrypoint: { only: V1, what: "entrypoint overrides (dockerEntrypoint)", neutral: [[]], freeText: true },
   },
   podList: {
     // v2 pods keep no link to their template, and v2 lists no serverless workers among pods.

@@ -13,6 +13,7 @@ import { UNKNOWN } from "../../provider/property-values";
 import { serverlessEndpointProvider } from "../../provider/serverless-endpoint-provider";
 import { templateProvider } from "../../provider/template-provider";
 import { DATA_CENTER_IDS, GPU_TYPE_IDS } from "../../sdk/schemas";
+import { serverlessPools } from "../../sdk/schemas/platform-catalog";
 import { announceSeed, resilienceSeed } from "./seed";
 
 /** The run's seed drives every generated case (fast-check prints it, with a replay path, on failure). */
@@ -64,6 +65,9 @@ function bag(keys: string[], valid: Record<string, unknown>) {
 }
 
 const validVolume = { name: "vol-abc1234", size: 10, dataCenterId: "EU-RO-1", __autoNamed: true };
+/** The GPU types a serverless endpoint can rent on management API v2 (those of a serverless pool). */
+const SERVERLESS_GPU_TYPES = [...serverlessPools().values()].flat();
+
 const validEndpoint = { templateId: "echo", name: "ep-abc1234", gpuTypeIds: ["NVIDIA L4"], workersMax: 2 };
 const validTemplate = {
   name: "worker-abc1234",
@@ -159,7 +163,8 @@ describe("the resources' check on random and malformed inputs", () => {
       {
         templateId: fc.oneof(fc.string({ minLength: 1 }), fc.constant(UNKNOWN)),
         name: fc.string({ maxLength: 191 }),
-        gpuTypeIds: fc.uniqueArray(fc.constantFrom(...GPU_TYPE_IDS), { minLength: 1, maxLength: 4 }),
+        // Valid on the default version, v2, which rents serverless GPUs by pool: types of a pool.
+        gpuTypeIds: fc.uniqueArray(fc.constantFrom(...SERVERLESS_GPU_TYPES), { minLength: 1, maxLength: 4 }),
         workersMax: fc.integer({ min: 3, max: 100 }),
         workersMin: fc.integer({ min: 0, max: 3 }),
         networkVolumeId: fc.oneof(fc.string({ minLength: 1 }), fc.constant(UNKNOWN)),

@@ -98,13 +98,17 @@ export function catalogUnavailableReason(env: NodeJS.ProcessEnv = process.env): 
 }
 
 /**
- * The management v2 URL the catalog is read from: `RUNPOD_API_URL` when it names v2, else the
- * platform's (the catalog exists on v2 only, whichever version the stack's resources talk).
+ * The management v2 URL the catalog is read from: `RUNPOD_API_URL` when it names v2, the same
+ * origin's `/v2` when it names v1 on another host than the platform's (the emulator serves both),
+ * else the platform's (the catalog exists on v2 only, whichever version the stack's resources talk).
  */
 export function catalogApiUrl(env: NodeJS.ProcessEnv = process.env, configured?: string): string {
   if (configured) return configured.replace(/\/+$/, "");
   const url = env.RUNPOD_API_URL?.trim().replace(/\/+$/, "");
-  return url?.endsWith("/v2") ? url : "https://api.runpod.io/v2";
+  if (url?.endsWith("/v2")) return url;
+  // A v1 URL of another host than the platform's (an emulator, a proxy) serves v2 beside it.
+  if (url?.endsWith("/v1") && !/^https?:\/\/rest\.runpod\.io\//.test(url)) return `${url.slice(0, -3)}/v2`;
+  return "https://api.runpod.io/v2";
 }
 
 const loaded = new Map<string, Promise<LiveCatalog>>();

@@ -118,7 +118,9 @@ export async function createE2EStack(
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: home,
   };
-  if (!options.keyInConfig) envVars.RUNPOD_API_KEY = apiKey;
+  // As a CI job against the emulator sets them: the key, and the URL, which the policy pack's
+  // runpod-live-catalog reads (the pack does not see the stack's config).
+  if (!options.keyInConfig) Object.assign(envVars, { RUNPOD_API_KEY: apiKey, RUNPOD_API_URL: apiUrl });
   // TypeScript programs (the examples) are type-checked by `npm run lint`; here they only run.
   if (options.typescript) envVars.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(bin) });

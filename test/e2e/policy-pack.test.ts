@@ -31,7 +31,9 @@ async function scenarioStack(name: string) {
   fs.writeFileSync(path.join(workDir, "scenario.json"), JSON.stringify(scenario));
   const configFile = path.join(workDir, "policy-config.json");
   fs.writeFileSync(configFile, JSON.stringify(scenario.config ?? {}));
-  current = await createE2EStack("scenario", {}, { workDir, stackName: scenario.stack });
+  // The key in the stack's config, not the pack's environment: runpod-live-catalog is then not
+  // applicable (saying so), and each scenario shows exactly the snapshot policies' findings.
+  current = await createE2EStack("scenario", {}, { workDir, stackName: scenario.stack, keyInConfig: true });
   return { scenario, stack: current, policyPackConfigs: scenario.config ? [configFile] : [] };
 }
 

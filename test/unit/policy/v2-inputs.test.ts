@@ -160,6 +160,7 @@ describe("the live catalog policy's rules", () => {
     expect(catalogUnavailableReason({ RUNPOD_API_KEY: "k" })).toBeUndefined();
     expect(catalogApiUrl({ RUNPOD_API_URL: "https://rest.runpod.io/v1" })).toBe("https://api.runpod.io/v2");
     expect(catalogApiUrl({ RUNPOD_API_URL: "http://127.0.0.1:8787/v2/" })).toBe("http://127.0.0.1:8787/v2");
+    expect(catalogApiUrl({ RUNPOD_API_URL: "http://127.0.0.1:8787/v1" })).toBe("http://127.0.0.1:8787/v2");
     expect(catalogApiUrl({}, "http://x/v2")).toBe("http://x/v2");
   });
 });

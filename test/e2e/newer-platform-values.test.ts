@@ -96,12 +96,16 @@ describe("a GPU type newer than this release, on the real engine", { timeout: 24
     const endpoints = await stack.client.endpoints.list();
     // v2 lists what the pools rent in catalog order, without order among them; v1 keeps the list's.
     expect(endpoints.map((x) => [...(x.gpuTypeIds ?? [])].sort())).toEqual([["NVIDIA B300", "NVIDIA L4"]]);
-    // An unchanged preview reads no catalog: zero requests.
-    const before = await stack.requestCount();
+    // An unchanged preview: the provider reads no catalog, so the only requests are the pack's
+    // runpod-live-catalog reads (the job's RUNPOD_API_URL names the emulator), one of each list.
+    await stack.takeRequestCounts();
     expect((await stack.stack.preview({ policyPacks: [POLICY_DIR], policyPackConfigs })).changeSummary).toEqual({
       same: 3,
     });
-    expect(await stack.requestCount()).toBe(before);
+    expect(await stack.takeRequestCounts()).toEqual({ "GET /v2/catalog/gpus": 1, "GET /v2/catalog/datacenters": 1 });
+    // Without the pack: zero requests.
+    expect((await stack.stack.preview()).changeSummary).toEqual({ same: 3 });
+    expect(await stack.takeRequestCounts()).toEqual({});
   });
 
   it("still refuses at preview what can never be right, naming the property, the value and the rule", async () => {

@@ -77,8 +77,15 @@ export function reconcile(platform: PlatformResource[], state: StateExport): Rec
 export function accountCounters(emulator: RunningEmulator, apiKey: string) {
   const account = emulator.store.accountForKey(apiKey);
   if (!account) throw new Error("no account for this key");
-  const { faults, requests, byRoute, rateLimited, peakInFlight } = account.stats;
-  return { faults: { ...faults }, requests, byRoute: Object.fromEntries(byRoute), rateLimited, peakInFlight };
+  const { faults, requests, byRoute, rateLimited, peakInFlight, managementQuotaRefused } = account.stats;
+  return {
+    faults: { ...faults },
+    requests,
+    byRoute: Object.fromEntries(byRoute),
+    rateLimited,
+    peakInFlight,
+    quotaRefused: managementQuotaRefused,
+  };
 }
 
 /**

@@ -85,7 +85,7 @@ describe("200 resources with pulumi up --parallel 32 under rate limits and 10% 4
       `resilience/load: seed=${SEED} resources=${2 * COUNT} parallel=${PARALLEL} upRuns=1 ` +
         `upAttempts=${up.requests} up429s=${up.faults.rateLimit} upRequests=${up.requests - up.faults.rateLimit} ` +
         `upWallS=${(upMs / 1000).toFixed(1)} destroyAttempts=${all.requests - up.requests} destroy429s=${destroy429} ` +
-        `destroyWallS=${(destroyMs / 1000).toFixed(1)} peakInFlight=${all.peakInFlight} limiter429s=${all.rateLimited} orphans=0`,
+        `destroyWallS=${(destroyMs / 1000).toFixed(1)} peakInFlight=${all.peakInFlight} limiter429s=${all.rateLimited} quota429s=${all.quotaRefused} orphans=0`,
     );
   });
 });

@@ -28,6 +28,14 @@ const fullOnly = FULL ? it : () => undefined;
 let emulator, client, stack, backendDir;
 const apiKey = `rpa_MATRIX${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
 
+/**
+ * An endpoint's GPU types, sorted: management API v2 (the default) rents by pool and lists the
+ * types in catalog order, without an order among them.
+ */
+async function gpuTypesOf(id) {
+  return [...((await client.endpoints.get(id)).gpuTypeIds ?? [])].sort();
+}
+
 async function requestCount() {
   const res = await fetch(`${emulator.url}/_emulator/stats`, { headers: { authorization: `Bearer ${apiKey}` } });
   return (await res.json()).requests.total;
@@ -64,7 +72,14 @@ before(async () => {
   const pulumiBin = process.env.PULUMI_RUNPOD_PULUMI_BIN;
   assert.ok(pulumiBin, "PULUMI_RUNPOD_PULUMI_BIN names the directory of the Pulumi CLI");
   // The emulator plays a platform that sells a GPU type this release does not know.
-  emulator = await startEmulator({ port: 0, apiKeys: [apiKey], rateLimits: false, additionalGpuTypeIds: [NEW_GPU] });
+  // It sells it in a serverless pool, as v2 (the default) rents serverless GPUs by pool.
+  emulator = await startEmulator({
+    port: 0,
+    apiKeys: [apiKey],
+    rateLimits: false,
+    additionalGpuTypeIds: [NEW_GPU],
+    gpuPools: { [NEW_GPU]: "BLACKWELL_180" },
+  });
   client = new RunpodClient({ apiKey, apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl });
   backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-matrix-backend-"));
   const envVars = {
@@ -73,6 +88,8 @@ before(async () => {
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: path.join(backendDir, ".pulumi-home"),
     RUNPOD_API_KEY: apiKey,
+    // As a CI job against the emulator sets it: the pack's runpod-live-catalog reads it.
+    RUNPOD_API_URL: emulator.apiUrl,
     // The program is type-checked once, by the first step (tsc), not again by every engine run.
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
   };
@@ -143,7 +160,7 @@ describe(`a fresh TypeScript program on Node.js ${process.version} with @pulumi/
       (await client.networkVolumes.list()).map((v) => v.id),
       [volumeId],
     );
-    assert.deepEqual((await client.endpoints.get(endpointId)).gpuTypeIds, [L4, A40]);
+    assert.deepEqual(await gpuTypesOf(endpointId), [L4, A40].sort());
     assert.equal(up.outputs.endpointUrl.value, `${emulator.queueUrl}/${endpointId}`);
   });
 
@@ -156,15 +173,20 @@ describe(`a fresh TypeScript program on Node.js ${process.version} with @pulumi/
     assert.equal(await requestCount(), before);
   });
 
-  fullOnly("grows the volume and reorders the GPU list in place, keeping the ids", STEP, async () => {
-    await setConfig({ volumeSize: "20", gpuTypeIds: [A40, L4] });
-    const up = await stack.up();
-    assert.equal(up.summary.resourceChanges.update, 2);
-    assert.equal(up.outputs.volumeId.value, volumeId);
-    assert.equal(up.outputs.endpointId.value, endpointId);
-    assert.equal((await client.networkVolumes.get(volumeId)).size, 20);
-    assert.deepEqual((await client.endpoints.get(endpointId)).gpuTypeIds, [A40, L4]);
-  });
+  fullOnly(
+    "grows the volume in place and takes a reordered GPU list as no change (v2), keeping the ids",
+    STEP,
+    async () => {
+      await setConfig({ volumeSize: "20", gpuTypeIds: [A40, L4] });
+      const up = await stack.up();
+      // Management API v2 (the default) rents a set of types: a reorder alone changes nothing there.
+      assert.equal(up.summary.resourceChanges.update, 1);
+      assert.equal(up.outputs.volumeId.value, volumeId);
+      assert.equal(up.outputs.endpointId.value, endpointId);
+      assert.equal((await client.networkVolumes.get(volumeId)).size, 20);
+      assert.deepEqual(await gpuTypesOf(endpointId), [A40, L4].sort());
+    },
+  );
 
   fullOnly(
     "is stopped by the policy pack for a repeated GPU type, which the remediate level removes",
@@ -181,7 +203,7 @@ describe(`a fresh TypeScript program on Node.js ${process.version} with @pulumi/
       );
       const up = await stack.up(packConfig({ enforcementLevel: "remediate" }));
       assert.equal(up.summary.result, "succeeded");
-      assert.deepEqual((await client.endpoints.get(endpointId)).gpuTypeIds, [A40, L4]);
+      assert.deepEqual(await gpuTypesOf(endpointId), [A40, L4].sort());
     },
   );
 
@@ -215,7 +237,7 @@ describe(`a fresh TypeScript program on Node.js ${process.version} with @pulumi/
       );
       const up = await stack.up(packConfig({ additionalGpuTypeIds: [NEW_GPU] }));
       assert.equal(up.summary.result, "succeeded");
-      assert.deepEqual((await client.endpoints.get(endpointId)).gpuTypeIds, [NEW_GPU, L4]);
+      assert.deepEqual(await gpuTypesOf(endpointId), [NEW_GPU, L4].sort());
     },
   );
 

@@ -77,17 +77,29 @@ export function checkContradictoryInputs(
   }
   selectionAndScalingProblems(found, props);
   if (settingsForStack<ContradictoryInputsSettings>(config, context).values.allowIgnoredFields) return found.messages;
-  const gpu = isGpuEndpoint(props);
+  ignoredFieldProblems(found, props, "endpoint", isGpuEndpoint(props), { gpu: GPU_ONLY_FIELDS, cpu: CPU_ONLY_FIELDS });
+  return found.messages;
+}
+
+/**
+ * Adds a problem for each field of the other compute type than the resource's that `props` sets,
+ * which the platform ignores (endpoints and pods alike, each with its own field lists).
+ */
+function ignoredFieldProblems(
+  found: ViolationList,
+  props: { computeType?: unknown },
+  noun: "endpoint" | "pod",
+  gpu: boolean,
+  only: { gpu: readonly string[]; cpu: readonly string[] },
+): void {
+  const ignored = gpu ? only.cpu : only.gpu;
+  const [kind, fieldKind] = gpu ? (["GPU", "CPU"] as const) : (["CPU", "GPU"] as const);
   const computeType = formatSetting(props.computeType, ENDPOINT_DEFAULTS.computeType);
-  const [ignored, endpointKind, fieldKind] = gpu
-    ? ([CPU_ONLY_FIELDS, "GPU", "CPU"] as const)
-    : ([GPU_ONLY_FIELDS, "CPU", "GPU"] as const);
   for (const field of ignored) {
     if (!isSet(props, field)) continue;
-    const rule = `is a ${fieldKind} setting on a ${endpointKind} endpoint (computeType = ${computeType}), which the platform ignores; remove it, or set computeType to "${fieldKind}"`;
+    const rule = `is a ${fieldKind} setting on a ${kind} ${noun} (computeType = ${computeType}), which the platform ignores; remove it, or set computeType to "${fieldKind}"`;
     found.add(field, formatValue(rawProp(props, field)), rule);
   }
-  return found.messages;
 }
 
 /**
@@ -145,16 +157,7 @@ export function checkPodContradictoryInputs(
 ): string[] {
   if (settingsForStack<ContradictoryInputsSettings>(config, context).values.allowIgnoredFields) return [];
   const found = violationList(resourceLabel("Pod", name));
-  const gpu = isGpuPod(props);
-  const computeType = formatSetting(props.computeType, ENDPOINT_DEFAULTS.computeType);
-  const [ignored, podKind, fieldKind] = gpu
-    ? ([POD_CPU_ONLY_FIELDS, "GPU", "CPU"] as const)
-    : ([POD_GPU_ONLY_FIELDS, "CPU", "GPU"] as const);
-  for (const field of ignored) {
-    if (!isSet(props, field)) continue;
-    const rule = `is a ${fieldKind} setting on a ${podKind} pod (computeType = ${computeType}), which the platform ignores; remove it, or set computeType to "${fieldKind}"`;
-    found.add(field, formatValue(rawProp(props, field)), rule);
-  }
+  ignoredFieldProblems(found, props, "pod", isGpuPod(props), { gpu: POD_GPU_ONLY_FIELDS, cpu: POD_CPU_ONLY_FIELDS });
   return found.messages;
 }
 

@@ -35,9 +35,7 @@ export function registerEndpointRoutesV1(app: FastifyInstance, ctx: ServerContex
     // An endpoint created through v2 keeps no template: it has none to include.
     if (q.includeTemplate === "true" && e.templateId !== undefined) {
       const own = req.account.templates.get(e.templateId);
-      view.template = own
-        ? renderTemplateV1(own)
-        : renderTemplateV1(handlerTemplateRecord(e.templateId, ctx.templates.get(e.templateId)));
+      view.template = renderTemplateV1(own ?? handlerTemplateRecord(e.templateId, ctx.templates.get(e.templateId)));
     }
     if (q.includeWorkers === "true") {
       view.workers = req.account.workersOf(e.id).map((w) => ({

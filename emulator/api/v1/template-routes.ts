@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { TemplateCreateInputV1Schema, TemplateUpdateInputV1Schema } from "../../sdk/schemas";
-import type { TemplateRegistry } from "../handlers/template-registry";
-import type { ServerContext } from "../server/server-context";
-import { badRequest, notFound, parseOr400 } from "../server/http-errors";
-import type { Account } from "../store/account";
-import { newTemplateId } from "../store/ids";
-import { inUseRefusal } from "./record-rules";
-import { createTemplateRecord, templateProblems, updateTemplateRecord } from "./template-record";
-import type { TemplateRecord } from "./template-record-schema";
-import { renderTemplateV1 } from "./template-render";
+import { TemplateCreateInputV1Schema, TemplateUpdateInputV1Schema } from "../../../sdk/schemas";
+import type { TemplateRegistry } from "../../handlers/template-registry";
+import type { ServerContext } from "../../server/server-context";
+import { badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import type { Account } from "../../store/account";
+import { newTemplateId } from "../../store/ids";
+import { inUseRefusal } from "../../management/record-rules";
+import { createTemplateRecord, templateProblems, updateTemplateRecord } from "../../management/template-record";
+import type { TemplateRecord } from "../../management/template-record-schema";
+import { handlerTemplateRecord } from "../../management/handler-template";
+import { renderTemplateV1 } from "../../management/template-render";
 
 type IdParams = { Params: { templateId: string } };
 /** OpenAPI query flags of `GET /templates` and `GET /templates/{id}` (booleans, default false). */
@@ -35,7 +36,7 @@ function templateOf(account: Account, id: string, handlers: TemplateRegistry): T
  * endpoint by itself and holds no community templates, so `includeEndpointBoundTemplates` and
  * `includePublicTemplates` add nothing; `includeRunpodTemplates` adds the handlers (`isRunpod`).
  */
-export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext): void {
+export function registerTemplateRoutesV1(app: FastifyInstance, ctx: ServerContext): void {
   const save = async (account: Account, t: TemplateRecord) => {
     const problems = templateProblems(t, account);
     if (problems.length) throw badRequest(problems);
@@ -43,21 +44,25 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext)
   };
   const withRunpod = (req: FastifyRequest) => (req.query as ListQuery).includeRunpodTemplates === "true";
 
-  app.post("/v1/templates", async (req) => {
+  app.post("/templates", async (req) => {
     const t = createTemplateRecord(parseOr400(TemplateCreateInputV1Schema, req.body), newTemplateId());
     await save(req.account, t);
     return renderTemplateV1(t);
   });
 
-  app.get("/v1/templates", async (req) => {
+  app.get("/templates", async (req) => {
     const own = [...req.account.templates.values()].map(renderTemplateV1);
     if (!withRunpod(req)) return own;
-    return [...own, ...ctx.templates.ids().map((id) => ctx.templates.render(id))];
+    const handlers = ctx.templates.ids().map((id) => handlerTemplateRecord(id, ctx.templates.get(id)));
+    return [...own, ...handlers.map(renderTemplateV1)];
   });
 
-  app.get<IdParams>("/v1/templates/:templateId", async (req) => {
+  app.get<IdParams>("/templates/:templateId", async (req) => {
     const id = req.params.templateId;
-    if (withRunpod(req) && !req.account.templates.has(id) && ctx.templates.get(id)) return ctx.templates.render(id);
+    const handler = ctx.templates.get(id);
+    if (withRunpod(req) && !req.account.templates.has(id) && handler) {
+      return renderTemplateV1(handlerTemplateRecord(id, handler));
+    }
     return renderTemplateV1(templateOf(req.account, id, ctx.templates));
   });
 
@@ -69,10 +74,10 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: ServerContext)
     await save(req.account, next);
     return renderTemplateV1(next);
   };
-  app.patch<IdParams>("/v1/templates/:templateId", update);
-  app.post<IdParams>("/v1/templates/:templateId/update", update);
+  app.patch<IdParams>("/templates/:templateId", update);
+  app.post<IdParams>("/templates/:templateId/update", update);
 
-  app.delete<IdParams>("/v1/templates/:templateId", async (req, reply) => {
+  app.delete<IdParams>("/templates/:templateId", async (req, reply) => {
     const t = templateOf(req.account, req.params.templateId, ctx.templates);
     const users = req.account.endpointsUsingTemplate(t.id);
     if (users.length) throw inUseRefusal("templateId", t.id, users, "endpoint");

@@ -4,9 +4,13 @@ import type { ServerContext } from "../../server/server-context";
 import { badField, badRequest, notFound, parseOr400 } from "../../server/http-errors";
 import type { Account } from "../../store/account";
 import { newRegistryAuthId, randomId } from "../../store/ids";
-import { type EcrDelegationRecord, parseEcrArn, renderDelegation } from "../ecr-delegation-record";
-import { nameTakenProblem } from "../record-rules";
-import { createRegistryAuthRecord, type RegistryAuthRecord, renderRegistryAuth } from "../registry-auth-record";
+import { type EcrDelegationRecord, parseEcrArn, renderDelegation } from "../../management/ecr-delegation-record";
+import { nameTakenProblem } from "../../management/record-rules";
+import {
+  createRegistryAuthRecord,
+  type RegistryAuthRecord,
+  renderRegistryAuth,
+} from "../../management/registry-auth-record";
 
 type IdParams = { Params: { id: string } };
 
@@ -26,7 +30,7 @@ function registryOf(account: Account, id: string): RegistryAuthRecord {
 export function registerRegistryRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
   const iso = () => new Date(ctx.scheduler.clock.epochOrigin + ctx.scheduler.now()).toISOString();
 
-  app.post("/v2/registries", async (req, reply) => {
+  app.post("/registries", async (req, reply) => {
     const record = await createRegistryAuthRecord(
       parseOr400(V2.CreateRegistryRequestSchema, req.body),
       newRegistryAuthId(),
@@ -38,17 +42,17 @@ export function registerRegistryRoutesV2(app: FastifyInstance, ctx: ServerContex
     return reply.code(201).send(renderRegistryAuth(record));
   });
 
-  app.get("/v2/registries", async (req) => ({
+  app.get("/registries", async (req) => ({
     registries: [...req.account.containerRegistryAuths.values()].map(renderRegistryAuth),
   }));
 
   // Registered before `/v2/registries/:id`, though the router prefers the static path anyway.
-  app.get("/v2/registries/delegations", async (req) => ({
+  app.get("/registries/delegations", async (req) => ({
     delegations: [...req.account.ecrDelegations.values()].map(renderDelegation),
   }));
 
   // One delegation per repository ARN: asking again for the same ARN answers the one there is.
-  app.post("/v2/registries/delegations", async (req, reply) => {
+  app.post("/registries/delegations", async (req, reply) => {
     const body = parseOr400(V2.CreateDelegationRequestSchema, req.body);
     const repo = parseEcrArn(body.resource);
     if (!repo) {
@@ -76,15 +80,15 @@ export function registerRegistryRoutesV2(app: FastifyInstance, ctx: ServerContex
     return reply.code(201).send(renderDelegation(record));
   });
 
-  app.delete<IdParams>("/v2/registries/delegations/:id", async (req, reply) => {
+  app.delete<IdParams>("/registries/delegations/:id", async (req, reply) => {
     if (!req.account.ecrDelegations.has(req.params.id)) throw notFound(`delegation ${req.params.id} not found`);
     await req.account.ecrDelegations.delete(req.params.id);
     return reply.code(204).send();
   });
 
-  app.get<IdParams>("/v2/registries/:id", async (req) => renderRegistryAuth(registryOf(req.account, req.params.id)));
+  app.get<IdParams>("/registries/:id", async (req) => renderRegistryAuth(registryOf(req.account, req.params.id)));
 
-  app.delete<IdParams>("/v2/registries/:id", async (req, reply) => {
+  app.delete<IdParams>("/registries/:id", async (req, reply) => {
     const registry = registryOf(req.account, req.params.id);
     for (const t of req.account.templatesUsingRegistryAuth(registry.id)) {
       const { containerRegistryAuthId: _gone, ...rest } = t;

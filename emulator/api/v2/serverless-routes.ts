@@ -5,17 +5,17 @@ import type { ServerContext } from "../../server/server-context";
 import { badRequest, notFound, parseOr400, unprocessableField } from "../../server/http-errors";
 import type { Account } from "../../store/account";
 import { newEndpointId } from "../../store/ids";
-import { endpointProblems } from "../endpoint-record";
-import type { EndpointRecord } from "../endpoint-record-schema";
-import { renderEndpointV2 } from "../endpoint-render";
-import type { TemplateRecord } from "../template-record-schema";
-import { catalogTemplateRecord } from "../template-render";
+import { endpointProblems } from "../../management/endpoint-record";
+import type { EndpointRecord } from "../../management/endpoint-record-schema";
+import { renderEndpointV2 } from "../../management/endpoint-render";
+import type { TemplateRecord } from "../../management/template-record-schema";
+import { handlerTemplateRecord } from "../../management/handler-template";
 import {
   createEndpointRecordV2,
   updateEndpointRecordV2,
   v2EndpointProblems,
   type V2WriteContext,
-} from "./serverless-record";
+} from "../../management/serverless-record";
 
 type IdParams = { Params: { id: string } };
 
@@ -28,7 +28,8 @@ export function endpointOfV2(account: Account, id: string): EndpointRecord {
 
 /** A template an endpoint may take settings from: one of the account's, or a public catalog one (a handler). */
 function readableTemplate(account: Account, id: string, ctx: ServerContext): TemplateRecord | undefined {
-  return account.templates.get(id) ?? (ctx.templates.get(id) ? catalogTemplateRecord(id) : undefined);
+  const handler = ctx.templates.get(id);
+  return account.templates.get(id) ?? (handler ? handlerTemplateRecord(id, handler) : undefined);
 }
 
 /** The template a v1-created record is linked to, for its container settings. */
@@ -97,7 +98,7 @@ export function registerServerlessRoutesV2(app: FastifyInstance, ctx: ServerCont
     await account.endpoints.put(r);
   };
 
-  app.post("/v2/serverless", async (req, reply) => {
+  app.post("/serverless", async (req, reply) => {
     const body = parseOr400(V2.CreateEndpointRequestSchema, req.body);
     check(req.account, body, undefined);
     const write: V2WriteContext = {
@@ -117,13 +118,13 @@ export function registerServerlessRoutesV2(app: FastifyInstance, ctx: ServerCont
     return reply.code(201).send(render(req.account, record));
   });
 
-  app.get("/v2/serverless", async (req) => ({
+  app.get("/serverless", async (req) => ({
     endpoints: [...req.account.endpoints.values()].map((e) => render(req.account, e)),
   }));
 
-  app.get<IdParams>("/v2/serverless/:id", async (req) => render(req.account, endpointOfV2(req.account, req.params.id)));
+  app.get<IdParams>("/serverless/:id", async (req) => render(req.account, endpointOfV2(req.account, req.params.id)));
 
-  app.patch<IdParams>("/v2/serverless/:id", async (req: FastifyRequest<IdParams>) => {
+  app.patch<IdParams>("/serverless/:id", async (req: FastifyRequest<IdParams>) => {
     const current = endpointOfV2(req.account, req.params.id);
     const body = parseOr400(V2.UpdateEndpointRequestSchema, req.body);
     check(req.account, body, current);
@@ -138,7 +139,7 @@ export function registerServerlessRoutesV2(app: FastifyInstance, ctx: ServerCont
     return render(req.account, next);
   });
 
-  app.delete<IdParams>("/v2/serverless/:id", async (req, reply) => {
+  app.delete<IdParams>("/serverless/:id", async (req, reply) => {
     endpointOfV2(req.account, req.params.id);
     await req.account.endpoints.delete(req.params.id);
     return reply.code(204).send();

@@ -1,11 +1,15 @@
 import type { FastifyInstance } from "fastify";
-import { ContainerRegistryAuthCreateInputSchema } from "../../sdk/schemas";
-import type { ServerContext } from "../server/server-context";
-import { badRequest, notFound, parseOr400 } from "../server/http-errors";
-import type { Account } from "../store/account";
-import { newRegistryAuthId } from "../store/ids";
-import { inUseRefusal, nameTakenProblem } from "./record-rules";
-import { createRegistryAuthRecord, type RegistryAuthRecord, renderRegistryAuth } from "./registry-auth-record";
+import { ContainerRegistryAuthCreateInputSchema } from "../../../sdk/schemas";
+import type { ServerContext } from "../../server/server-context";
+import { badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import type { Account } from "../../store/account";
+import { newRegistryAuthId } from "../../store/ids";
+import { inUseRefusal, nameTakenProblem } from "../../management/record-rules";
+import {
+  createRegistryAuthRecord,
+  type RegistryAuthRecord,
+  renderRegistryAuth,
+} from "../../management/registry-auth-record";
 
 type IdParams = { Params: { containerRegistryAuthId: string } };
 
@@ -19,8 +23,8 @@ function authOf(account: Account, id: string): RegistryAuthRecord {
  * Management routes of container registry auths (OpenAPI tag "container registry auths"):
  * create, get, list, delete; there is no update. Answers hold the id and name only.
  */
-export function registerRegistryAuthRoutes(app: FastifyInstance, _ctx: ServerContext): void {
-  app.post("/v1/containerregistryauth", async (req) => {
+export function registerRegistryAuthRoutesV1(app: FastifyInstance, _ctx: ServerContext): void {
+  app.post("/containerregistryauth", async (req) => {
     const input = parseOr400(ContainerRegistryAuthCreateInputSchema, req.body);
     const record = await createRegistryAuthRecord(input, newRegistryAuthId());
     // Checked after the hashing (which yields), right before the record is kept: two concurrent
@@ -36,17 +40,17 @@ export function registerRegistryAuthRoutes(app: FastifyInstance, _ctx: ServerCon
     return renderRegistryAuth(record);
   });
 
-  app.get("/v1/containerregistryauth", async (req) =>
+  app.get("/containerregistryauth", async (req) =>
     [...req.account.containerRegistryAuths.values()].map(renderRegistryAuth),
   );
 
-  app.get<IdParams>("/v1/containerregistryauth/:containerRegistryAuthId", async (req) =>
+  app.get<IdParams>("/containerregistryauth/:containerRegistryAuthId", async (req) =>
     renderRegistryAuth(authOf(req.account, req.params.containerRegistryAuthId)),
   );
 
   // The emulator's choice where the OpenAPI is silent: like a template an endpoint uses, an auth
   // that a template pulls with cannot be deleted (the template would stop pulling).
-  app.delete<IdParams>("/v1/containerregistryauth/:containerRegistryAuthId", async (req, reply) => {
+  app.delete<IdParams>("/containerregistryauth/:containerRegistryAuthId", async (req, reply) => {
     const a = authOf(req.account, req.params.containerRegistryAuthId);
     const users = req.account.templatesUsingRegistryAuth(a.id);
     if (users.length) throw inUseRefusal("containerRegistryAuthId", a.id, users, "template");

@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { healthPathOf } from "../management/endpoint-render";
-import type { ServerContext } from "../server/server-context";
-import { notFound } from "../server/http-errors";
-import type { HttpRequestView } from "./load-balancer";
+import { healthPathOf } from "../../management/endpoint-render";
+import type { ServerContext } from "../../server/server-context";
+import { notFound } from "../../server/http-errors";
+import type { HttpRequestView } from "../../jobs/load-balancer";
 
 type LbParams = { Params: { endpointId: string } };
 
-/** Where load-balancing endpoints answer, under the emulator's origin (`requestUrls.base` = `<origin>/lb/<id>`). */
+/**
+ * Where load-balancing endpoints answer, under the emulator's origin (`requestUrls.base` =
+ * `<origin>/lb/<id>`): the prefix route-trees.ts registers these routes under.
+ */
 export const LOAD_BALANCER_PREFIX = "/lb";
 
 /** A request body as a handler reads it: JSON parsed (text when it is not JSON), other bodies as UTF-8 text. */
@@ -76,7 +79,7 @@ export function registerLoadBalancerRoutes(app: FastifyInstance, _ctx: ServerCon
       }
       return reply.header("content-type", "application/json; charset=utf-8").send(JSON.stringify(body));
     };
-    lb.all<LbParams>(`${LOAD_BALANCER_PREFIX}/:endpointId`, serve);
-    lb.all<LbParams>(`${LOAD_BALANCER_PREFIX}/:endpointId/*`, serve);
+    lb.all<LbParams>("/:endpointId", serve);
+    lb.all<LbParams>("/:endpointId/*", serve);
   });
 }

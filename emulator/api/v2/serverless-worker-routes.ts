@@ -5,9 +5,9 @@ import type { Worker } from "../../jobs/worker-pool";
 import type { WorkerLogLine } from "../../jobs/worker-log";
 import type { ServerContext } from "../../server/server-context";
 import { notFound, unprocessableField } from "../../server/http-errors";
-import type { EndpointRecord } from "../endpoint-record-schema";
-import { releasesOf } from "../endpoint-releases";
-import { containerOf, gpuTypesOf, poolSelectionOf } from "../endpoint-render";
+import type { EndpointRecord } from "../../management/endpoint-record-schema";
+import { releasesOf } from "../../management/endpoint-releases";
+import { containerOf, gpuTypesOf, poolSelectionOf } from "../../management/endpoint-render";
 import { endpointOfV2, linkedTemplate } from "./serverless-routes";
 
 type IdParams = { Params: { id: string } };
@@ -51,7 +51,7 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
     };
   };
 
-  app.get<IdParams>("/v2/serverless/:id/workers", async (req) => {
+  app.get<IdParams>("/serverless/:id/workers", async (req) => {
     const r = endpointOfV2(req.account, req.params.id);
     const image = containerOf(r, linkedTemplate(req.account, r, ctx)).image;
     const workers = req.account.workersOf(r.id).map((w) => renderWorker(r, w, image));
@@ -70,7 +70,7 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
     } satisfies V2.ListEndpointWorkersResponse;
   });
 
-  app.get<IdParams>("/v2/serverless/:id/releases", async (req) => {
+  app.get<IdParams>("/serverless/:id/releases", async (req) => {
     const r = endpointOfV2(req.account, req.params.id);
     const latest = endpointVersion(r);
     const workers = req.account.workersOf(r.id);
@@ -98,7 +98,7 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
 
   // OpenAPI: text/event-stream; each event's `id` is its `ts`, its `data` `{ts, source, line}`.
   // `since` (or Last-Event-ID) resumes after that time; otherwise the last `tail` lines (default 100).
-  app.get<LogParams>("/v2/serverless/:id/workers/:workerId/logs", async (req, reply) => {
+  app.get<LogParams>("/serverless/:id/workers/:workerId/logs", async (req, reply) => {
     const r = endpointOfV2(req.account, req.params.id);
     const { source, tail, since } = req.query;
     if (source !== undefined && !SOURCES.includes(source))

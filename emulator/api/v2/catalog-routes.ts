@@ -1,19 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type * as V2 from "../../../sdk/schemas/v2";
 import { type AvailabilityLevel, bestLevel } from "../../capacity/capacity";
-import type { ServerContext } from "../../server/server-context";
+import { atLeast } from "../../management/cuda-version";
+import type { CatalogGpuType } from "../../management/platform-catalog";
 import { badField, notFound } from "../../server/http-errors";
-import type { CatalogGpuType } from "../platform-catalog";
-import {
-  atLeast,
-  booleanParam,
-  enumList,
-  list,
-  onlyWithAvailability,
-  type RawQuery,
-  wellFormed,
-  wholeNumber,
-} from "./catalog-query";
+import { booleanParam, enumList, list, type RawQuery, wellFormed, wholeNumber } from "../../server/query-params";
+import type { ServerContext } from "../../server/server-context";
+
+/** Refuses each present parameter of `names` when availability was not asked for. */
+function onlyWithAvailability(query: RawQuery, names: readonly string[], withAvailability: boolean): void {
+  if (withAvailability) return;
+  for (const name of names) {
+    if (query[name] !== undefined) throw badField(name, query[name], "is valid only with include=AVAILABILITY");
+  }
+}
 
 type IdParams = { Params: { id: string } };
 const query = (req: FastifyRequest) => req.query as RawQuery;
@@ -118,12 +118,12 @@ export function registerCatalogRoutesV2(app: FastifyInstance, ctx: ServerContext
     return { ...base, availability, dataCenters, cudaVersions };
   };
 
-  app.get("/v2/catalog/gpus", async (req) => {
+  app.get("/catalog/gpus", async (req) => {
     const q = gpuAvailabilityQuery(query(req));
     return { gpus: catalog.gpuTypes().flatMap((gpu) => renderGpu(gpu, q) ?? []) };
   });
 
-  app.get<IdParams>("/v2/catalog/gpus/:id", async (req) => {
+  app.get<IdParams>("/catalog/gpus/:id", async (req) => {
     const gpu = catalog.gpuType(req.params.id);
     if (!gpu) throw notFound(`GPU type ${req.params.id} not found`);
     const q = gpuAvailabilityQuery(query(req));
@@ -149,11 +149,11 @@ export function registerCatalogRoutesV2(app: FastifyInstance, ctx: ServerContext
     return { ...base, availability: bestLevel(dataCenters.map((d) => d.availability)), dataCenters };
   };
 
-  app.get("/v2/catalog/cpus", async (req) => ({
+  app.get("/catalog/cpus", async (req) => ({
     cpus: catalog.cpuFlavors().map((cpu) => renderCpu(cpu.id, query(req))),
   }));
 
-  app.get<IdParams>("/v2/catalog/cpus/:id", async (req) => {
+  app.get<IdParams>("/catalog/cpus/:id", async (req) => {
     if (!catalog.cpuFlavor(req.params.id)) throw notFound(`CPU flavor ${req.params.id} not found`);
     return renderCpu(req.params.id, query(req));
   });
@@ -182,7 +182,7 @@ export function registerCatalogRoutesV2(app: FastifyInstance, ctx: ServerContext
   };
   const DC_INCLUDES = ["GPU_AVAILABILITY", "CPU_AVAILABILITY"];
 
-  app.get("/v2/catalog/datacenters", async (req) => {
+  app.get("/catalog/datacenters", async (req) => {
     const q = query(req);
     const include = enumList(q, "include", DC_INCLUDES);
     const regions = list(q, "regions");
@@ -201,7 +201,7 @@ export function registerCatalogRoutesV2(app: FastifyInstance, ctx: ServerContext
     return { dataCenters: matches.map((dc) => renderDataCenter(dc.id, include)) };
   });
 
-  app.get<IdParams>("/v2/catalog/datacenters/:id", async (req) => {
+  app.get<IdParams>("/catalog/datacenters/:id", async (req) => {
     if (!catalog.dataCenter(req.params.id)) throw notFound(`data center ${req.params.id} not found`);
     return renderDataCenter(req.params.id, enumList(query(req), "include", DC_INCLUDES));
   });

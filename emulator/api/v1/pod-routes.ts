@@ -1,20 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import {
-  POD_IN_PLACE_FIELDS,
-  PodCreateInputSchema,
-  type PodUpdateInput,
-  PodUpdateInputSchema,
-  versionFieldProblems,
-} from "../../sdk/schemas";
-import { booleanParam, list, type RawQuery } from "../management/v2/catalog-query";
-import type { ServerContext } from "../server/server-context";
-import { badField, badRequest, notFound, parseOr400 } from "../server/http-errors";
-import type { Account } from "../store/account";
-import { createPod } from "./pod-create";
-import { endPod, restartPod, startPod, stopPod, wipeContainer } from "./pod-lifecycle";
-import type { PodRecord } from "./pod-record";
-import { renderPodV1 } from "./pod-render";
-import { specFromV1 } from "./pod-spec";
+import { PodCreateInputSchema, PodUpdateInputSchema, versionFieldProblems } from "../../../sdk/schemas";
+import { createPod } from "../../pods/pod-create";
+import { endPod, restartPod, startPod, stopPod, wipeContainer } from "../../pods/pod-lifecycle";
+import type { PodRecord } from "../../pods/pod-record";
+import { renderPodV1 } from "../../pods/pod-render";
+import { specFromV1 } from "../../pods/pod-spec";
+import { updatePodV1 } from "../../pods/pod-update";
+import { badField, badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import { booleanParam, list, type RawQuery } from "../../server/query-params";
+import type { ServerContext } from "../../server/server-context";
+import type { Account } from "../../store/account";
 
 type IdParams = { Params: { podId: string } };
 
@@ -50,40 +45,6 @@ function matches(pod: PodRecord, q: RawQuery): boolean {
 }
 
 /**
- * Applies a v1 update to a pod: `name` and `locked` in place, anything else of `PodUpdateInput`
- * replaces the container (a reset: its disk wiped). Returns whether the container was replaced.
- */
-function applyUpdate(account: Account, pod: PodRecord, input: PodUpdateInput, alwaysReset: boolean): void {
-  const resets = alwaysReset || Object.keys(input).some((k) => !(POD_IN_PLACE_FIELDS as readonly string[]).includes(k));
-  if (resets && pod.locked && input.locked !== false) {
-    throw badField("locked", true, "the pod is locked, which disables resetting it: unlock it (locked: false) first");
-  }
-  if (input.containerRegistryAuthId && !account.containerRegistryAuths.has(input.containerRegistryAuthId)) {
-    throw badField(
-      "containerRegistryAuthId",
-      input.containerRegistryAuthId,
-      "is not a container registry auth of this account",
-    );
-  }
-  if (input.name !== undefined) pod.name = input.name;
-  if (input.locked !== undefined) pod.locked = input.locked;
-  if (input.imageName !== undefined) pod.imageName = input.imageName;
-  if (input.env !== undefined) pod.env = input.env;
-  if (input.ports !== undefined) pod.ports = input.ports;
-  if (input.containerDiskInGb != null) pod.containerDiskInGb = input.containerDiskInGb;
-  if (input.volumeInGb != null && pod.networkVolumeId === undefined) pod.volumeInGb = input.volumeInGb;
-  if (input.volumeMountPath !== undefined) pod.volumeMountPath = input.volumeMountPath;
-  if (input.dockerEntrypoint !== undefined) pod.dockerEntrypoint = input.dockerEntrypoint;
-  if (input.dockerStartCmd !== undefined) pod.dockerStartCmd = input.dockerStartCmd;
-  if (input.globalNetworking !== undefined) pod.globalNetworking = input.globalNetworking;
-  if (input.containerRegistryAuthId !== undefined) {
-    if (input.containerRegistryAuthId === "") delete pod.containerRegistryAuthId;
-    else pod.containerRegistryAuthId = input.containerRegistryAuthId;
-  }
-  if (resets) wipeContainer(account, pod, "Reset by update");
-}
-
-/**
  * Management v1 routes of pods (OpenAPI v1 tag "pods"): create (201), list with the OpenAPI's
  * filters, read with `include*` flags, `PATCH` (in place for name and locked; any other field of
  * `PodUpdateInput` resets), `POST .../update` (the reset update), start, stop, restart, reset,
@@ -99,7 +60,7 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
     });
   };
 
-  app.post("/v1/pods", async (req, reply) => {
+  app.post("/pods", async (req, reply) => {
     const input = parseOr400(PodCreateInputSchema, req.body ?? {});
     const problems = versionFieldProblems("pod", "v1", input);
     if (problems.length) throw badRequest(problems);
@@ -114,27 +75,27 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
     return reply.code(201).send(render(req, pod));
   });
 
-  app.get("/v1/pods", async (req) => {
+  app.get("/pods", async (req) => {
     const q = req.query as RawQuery;
     return [...req.account.pods.values()]
       .filter((p) => p.clusterId === undefined && matches(p, q))
       .map((p) => render(req, p));
   });
 
-  app.get<IdParams>("/v1/pods/:podId", async (req) => render(req, podOf(req.account, req.params.podId)));
+  app.get<IdParams>("/pods/:podId", async (req) => render(req, podOf(req.account, req.params.podId)));
 
   const update = (alwaysReset: boolean) => async (req: FastifyRequest<IdParams>) => {
     const pod = podOf(req.account, req.params.podId);
     const input = parseOr400(PodUpdateInputSchema, req.body ?? {});
-    applyUpdate(req.account, pod, input, alwaysReset);
+    updatePodV1(req.account, pod, input, alwaysReset);
     await req.account.pods.put(pod);
     return render(req, pod);
   };
-  app.patch<IdParams>("/v1/pods/:podId", update(false));
+  app.patch<IdParams>("/pods/:podId", update(false));
   // OpenAPI v1 PodUpdateInput: "Input for updating a Pod which will trigger a reset".
-  app.post<IdParams>("/v1/pods/:podId/update", update(true));
+  app.post<IdParams>("/pods/:podId/update", update(true));
 
-  app.post<IdParams>("/v1/pods/:podId/start", async (req) => {
+  app.post<IdParams>("/pods/:podId/start", async (req) => {
     const pod = podOf(req.account, req.params.podId);
     if (!startPod(req.account, pod)) {
       const p = pod.placement;
@@ -150,7 +111,7 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
     return render(req, pod);
   });
 
-  app.post<IdParams>("/v1/pods/:podId/stop", async (req) => {
+  app.post<IdParams>("/pods/:podId/stop", async (req) => {
     const pod = podOf(req.account, req.params.podId);
     if (pod.locked && pod.status === "RUNNING") {
       throw badField("locked", true, "the pod is locked, which disables stopping it: unlock it (locked: false) first");
@@ -160,7 +121,7 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
     return render(req, pod);
   });
 
-  app.post<IdParams>("/v1/pods/:podId/restart", async (req) => {
+  app.post<IdParams>("/pods/:podId/restart", async (req) => {
     const pod = podOf(req.account, req.params.podId);
     if (pod.status !== "RUNNING") throw badField("podId", pod.id, "the pod is not running: start it instead");
     restartPod(req.account, pod);
@@ -168,7 +129,7 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
     return render(req, pod);
   });
 
-  app.post<IdParams>("/v1/pods/:podId/reset", async (req) => {
+  app.post<IdParams>("/pods/:podId/reset", async (req) => {
     const pod = podOf(req.account, req.params.podId);
     if (pod.locked)
       throw badField("locked", true, "the pod is locked, which disables resetting it: unlock it (locked: false) first");
@@ -177,7 +138,7 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
     return render(req, pod);
   });
 
-  app.delete<IdParams>("/v1/pods/:podId", async (req, reply) => {
+  app.delete<IdParams>("/pods/:podId", async (req, reply) => {
     const pod = podOf(req.account, req.params.podId);
     endPod(req.account, pod);
     await req.account.pods.delete(pod.id);

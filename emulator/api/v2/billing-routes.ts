@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { RawQuery } from "../management/v2/catalog-query";
-import type { ServerContext } from "../server/server-context";
-import { type BillingWindow, nextBucket, rfc3339 } from "./billing-buckets";
-import { billingWindow } from "./billing-query";
-import { billingTable, component, type GroupTotals, money } from "./billing-report";
-import type { UsageKind } from "./usage-record";
+import type { RawQuery } from "../../server/query-params";
+import type { ServerContext } from "../../server/server-context";
+import { type BillingWindow, nextBucket, rfc3339 } from "../../billing/billing-buckets";
+import { billingWindow } from "../../billing/billing-query";
+import { billingTable, component, type GroupTotals, money } from "../../billing/billing-report";
+import type { UsageKind } from "../../billing/usage-record";
 
 /** The amounts of one kind's record from a group's totals (every amount the OpenAPI requires). */
 type Amounts = (t: GroupTotals | undefined) => Record<string, number>;
@@ -38,23 +38,23 @@ interface KindRoute {
 }
 
 const KIND_ROUTES: readonly KindRoute[] = [
-  { path: "/v2/billing/pods", kind: "pod", filter: "podId", count: "uniquePodCount", amounts: podAmounts },
+  { path: "/billing/pods", kind: "pod", filter: "podId", count: "uniquePodCount", amounts: podAmounts },
   {
-    path: "/v2/billing/serverless",
+    path: "/billing/serverless",
     kind: "serverless",
     filter: "serverlessId",
     count: "uniqueServerlessCount",
     amounts: serverlessAmounts,
   },
   {
-    path: "/v2/billing/network-volumes",
+    path: "/billing/network-volumes",
     kind: "networkVolume",
     filter: "networkVolumeId",
     count: "uniqueNetworkVolumeCount",
     amounts: volumeAmounts,
   },
   {
-    path: "/v2/billing/clusters",
+    path: "/billing/clusters",
     kind: "cluster",
     filter: "clusterId",
     count: "uniqueClusterCount",
@@ -135,12 +135,12 @@ export function registerBillingRoutesV2(app: FastifyInstance, _ctx: ServerContex
     });
   }
 
-  app.get("/v2/billing/endpoints", async (req) => {
+  app.get("/billing/endpoints", async (req) => {
     const window = windowOf(req);
     return { records: [], metadata: { query: queryEcho(window), recordCount: 0, totals: { totalAmount: 0 } } };
   });
 
-  app.get("/v2/billing", async (req) => {
+  app.get("/billing", async (req) => {
     const window = windowOf(req);
     const meter = req.account.meter;
     const table = billingTable(meter.records(), window, meter.now(), (record) => record.kind);

@@ -7,15 +7,15 @@ import {
   RunSyncWaitSchema,
   renderValue,
   StatusTtlSchema,
-} from "../../sdk/schemas";
-import type { ServerContext } from "../server/server-context";
-import { badField, notFound, parseOr400 } from "../server/http-errors";
-import type { Account } from "../store/account";
-import type { EndpointRuntime } from "./endpoint-runtime";
-import type { Job } from "./job";
-import { renderJob } from "./job";
-import { isTerminal } from "./job-state-machine";
-import { hasStreamNews, takeStreamChunks } from "./stream-chunks";
+} from "../../../sdk/schemas";
+import type { ServerContext } from "../../server/server-context";
+import { badField, notFound, parseOr400 } from "../../server/http-errors";
+import type { Account } from "../../store/account";
+import type { EndpointRuntime } from "../../jobs/endpoint-runtime";
+import type { Job } from "../../jobs/job";
+import { renderJob } from "../../jobs/job";
+import { isTerminal } from "../../jobs/job-state-machine";
+import { hasStreamNews, takeStreamChunks } from "../../jobs/stream-chunks";
 
 type EndpointParams = { Params: { endpointId: string } };
 type JobParams = { Params: { endpointId: string; jobId: string } };
@@ -53,10 +53,10 @@ function msQuery(raw: unknown, field: "wait" | "ttl"): number | undefined {
 const done = (job: Job) => isTerminal(job.status);
 
 /** The eight job operations of a queue-based endpoint (spec "Queue-based endpoint operations"), plus `/status-sync`. */
-export function registerJobRoutes(app: FastifyInstance, _ctx: ServerContext): void {
+export function registerJobRoutesV2(app: FastifyInstance, _ctx: ServerContext): void {
   // Rule 2: /run answers at once with the id; results come through /status (kept 30 minutes).
   app.post<EndpointParams>(
-    "/v2/:endpointId/run",
+    "/:endpointId/run",
     { bodyLimit: LIMITS.runPayloadBytes, config: { op: "run", bodyLimitLabel: "10 MB, the limit of /run" } },
     (req, reply) => {
       const runtime = runtimeOf(req.account, req.params.endpointId);
@@ -68,7 +68,7 @@ export function registerJobRoutes(app: FastifyInstance, _ctx: ServerContext): vo
   // Rule 1: /runsync waits up to `wait` (1000..300000 ms, default 90 s) and then answers the
   // record as it is; results are kept 1 minute, or 5 minutes when `wait` was given.
   app.post<EndpointParams & { Querystring: { wait?: string } }>(
-    "/v2/:endpointId/runsync",
+    "/:endpointId/runsync",
     {
       bodyLimit: LIMITS.runSyncPayloadBytes,
       config: { op: "runsync", bodyLimitLabel: "20 MB, the limit of /runsync" },
@@ -86,7 +86,7 @@ export function registerJobRoutes(app: FastifyInstance, _ctx: ServerContext): vo
 
   // Rule 3: `?ttl=` sets this job's time to live (from now).
   app.get<JobParams & { Querystring: { ttl?: string } }>(
-    "/v2/:endpointId/status/:jobId",
+    "/:endpointId/status/:jobId",
     { config: { op: "status" } },
     (req, reply) => {
       const runtime = runtimeOf(req.account, req.params.endpointId);
@@ -99,7 +99,7 @@ export function registerJobRoutes(app: FastifyInstance, _ctx: ServerContext): vo
 
   // Not in the spec: the official JS SDK's runSync polls /status-sync/<id>?wait=, a /status that waits.
   app.get<JobParams & { Querystring: { wait?: string } }>(
-    "/v2/:endpointId/status-sync/:jobId",
+    "/:endpointId/status-sync/:jobId",
     { config: { op: "status" } },
     async (req) => {
       const runtime = runtimeOf(req.account, req.params.endpointId);
@@ -110,7 +110,7 @@ export function registerJobRoutes(app: FastifyInstance, _ctx: ServerContext): vo
   );
 
   // Rule 4: chunks produced since the last /stream call, as `{ status, stream }` (what the SDKs read).
-  app.get<JobParams>("/v2/:endpointId/stream/:jobId", { config: { op: "stream" } }, async (req) => {
+  app.get<JobParams>("/:endpointId/stream/:jobId", { config: { op: "stream" } }, async (req) => {
     const runtime = runtimeOf(req.account, req.params.endpointId);
     const job = jobOf(runtime, req.params.jobId);
     if (!hasStreamNews(job)) await runtime.waitFor(job, STREAM_POLL_MS, hasStreamNews);
@@ -118,14 +118,14 @@ export function registerJobRoutes(app: FastifyInstance, _ctx: ServerContext): vo
   });
 
   // Rule 5. Cancelling a job that already ended changes nothing and answers its current status.
-  app.post<JobParams>("/v2/:endpointId/cancel/:jobId", { config: { op: "cancel" } }, (req, reply) => {
+  app.post<JobParams>("/:endpointId/cancel/:jobId", { config: { op: "cancel" } }, (req, reply) => {
     const runtime = runtimeOf(req.account, req.params.endpointId);
     const job = jobOf(runtime, req.params.jobId);
     reply.send({ id: job.id, status: runtime.cancel(job) });
   });
 
   // Rules 1, 2 and 6 of the transitions: only FAILED or TIMED_OUT jobs, while their results are held.
-  app.post<JobParams>("/v2/:endpointId/retry/:jobId", (req, reply) => {
+  app.post<JobParams>("/:endpointId/retry/:jobId", (req, reply) => {
     const runtime = runtimeOf(req.account, req.params.endpointId);
     const job = jobOf(runtime, req.params.jobId);
     if (!runtime.retry(job)) {
@@ -140,13 +140,13 @@ export function registerJobRoutes(app: FastifyInstance, _ctx: ServerContext): vo
   });
 
   // Rule 7: removes pending jobs only.
-  app.post<EndpointParams>("/v2/:endpointId/purge-queue", { config: { op: "purge-queue" } }, (req, reply) => {
+  app.post<EndpointParams>("/:endpointId/purge-queue", { config: { op: "purge-queue" } }, (req, reply) => {
     const runtime = runtimeOf(req.account, req.params.endpointId);
     reply.send({ removed: runtime.purge(), status: "completed" });
   });
 
   // Rule 8.
-  app.get<EndpointParams>("/v2/:endpointId/health", (req, reply) => {
+  app.get<EndpointParams>("/:endpointId/health", (req, reply) => {
     reply.send(runtimeOf(req.account, req.params.endpointId).health());
   });
 }

@@ -4,15 +4,16 @@ import {
   EndpointCreateInputV1Schema,
   EndpointUpdateInputV1Schema,
   PLATFORM_VALUE_FIELDS,
-} from "../../sdk/schemas";
-import type { ServerContext } from "../server/server-context";
-import { badRequest, notFound, parseOr400 } from "../server/http-errors";
-import type { Account } from "../store/account";
-import { newEndpointId } from "../store/ids";
-import { createEndpointRecord, endpointProblems, updateEndpointRecord } from "./endpoint-record";
-import type { EndpointRecord } from "./endpoint-record-schema";
-import { renderEndpointV1 } from "./endpoint-render";
-import { renderTemplateV1 } from "./template-render";
+} from "../../../sdk/schemas";
+import type { ServerContext } from "../../server/server-context";
+import { badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import type { Account } from "../../store/account";
+import { newEndpointId } from "../../store/ids";
+import { createEndpointRecord, endpointProblems, updateEndpointRecord } from "../../management/endpoint-record";
+import type { EndpointRecord } from "../../management/endpoint-record-schema";
+import { renderEndpointV1 } from "../../management/endpoint-render";
+import { handlerTemplateRecord } from "../../management/handler-template";
+import { renderTemplateV1 } from "../../management/template-render";
 
 type IdParams = { Params: { endpointId: string } };
 type IncludeQuery = { includeTemplate?: string; includeWorkers?: string };
@@ -24,7 +25,7 @@ function endpointOf(account: Account, id: string): EndpointRecord {
 }
 
 /** Management routes of endpoints (OpenAPI tag "endpoints"; spec "Endpoint creation input"). */
-export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext): void {
+export function registerEndpointRoutesV1(app: FastifyInstance, ctx: ServerContext): void {
   const epochIso = (t: number) => new Date(ctx.scheduler.clock.epochOrigin + t).toISOString();
 
   /** The v1 answer (v2's fields left out), with the OpenAPI `includeTemplate` / `includeWorkers` query flags. */
@@ -34,7 +35,7 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
     // An endpoint created through v2 keeps no template: it has none to include.
     if (q.includeTemplate === "true" && e.templateId !== undefined) {
       const own = req.account.templates.get(e.templateId);
-      view.template = own ? renderTemplateV1(own) : ctx.templates.render(e.templateId);
+      view.template = renderTemplateV1(own ?? handlerTemplateRecord(e.templateId, ctx.templates.get(e.templateId)));
     }
     if (q.includeWorkers === "true") {
       view.workers = req.account.workersOf(e.id).map((w) => ({
@@ -56,7 +57,7 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
     await account.endpoints.put(e);
   };
 
-  app.post("/v1/endpoints", async (req) => {
+  app.post("/endpoints", async (req) => {
     const input = parseOr400(EndpointCreateInputV1Schema, req.body);
     ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.ServerlessEndpoint, input);
     const e = createEndpointRecord(input, newEndpointId(), req.account.userId, epochIso(ctx.scheduler.now()), {
@@ -66,9 +67,9 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
     return render(req, e);
   });
 
-  app.get("/v1/endpoints", async (req) => [...req.account.endpoints.values()].map((e) => render(req, e)));
+  app.get("/endpoints", async (req) => [...req.account.endpoints.values()].map((e) => render(req, e)));
 
-  app.get<IdParams>("/v1/endpoints/:endpointId", async (req) =>
+  app.get<IdParams>("/endpoints/:endpointId", async (req) =>
     render(req, endpointOf(req.account, req.params.endpointId)),
   );
 
@@ -80,10 +81,10 @@ export function registerEndpointRoutes(app: FastifyInstance, ctx: ServerContext)
     if (next !== current) await save(req.account, next);
     return render(req, next);
   };
-  app.patch<IdParams>("/v1/endpoints/:endpointId", update);
-  app.post<IdParams>("/v1/endpoints/:endpointId/update", update);
+  app.patch<IdParams>("/endpoints/:endpointId", update);
+  app.post<IdParams>("/endpoints/:endpointId/update", update);
 
-  app.delete<IdParams>("/v1/endpoints/:endpointId", async (req, reply) => {
+  app.delete<IdParams>("/endpoints/:endpointId", async (req, reply) => {
     endpointOf(req.account, req.params.endpointId);
     await req.account.endpoints.delete(req.params.endpointId);
     return reply.code(204).send();

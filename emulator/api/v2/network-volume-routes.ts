@@ -5,7 +5,7 @@ import type { ServerContext } from "../../server/server-context";
 import { badField, notFound, parseOr400 } from "../../server/http-errors";
 import type { Account } from "../../store/account";
 import { newVolumeId } from "../../store/ids";
-import { DEFAULT_VOLUME_TYPE, renderVolumeV2 } from "../network-volume-record";
+import { DEFAULT_VOLUME_TYPE, renderVolumeV2 } from "../../management/network-volume-record";
 
 type IdParams = { Params: { id: string } };
 
@@ -22,7 +22,7 @@ function volumeOf(account: Account, id: string): NetworkVolume {
  * shrink), a wrapped list, 201 on create.
  */
 export function registerNetworkVolumeRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
-  app.post("/v2/network-volumes", async (req, reply) => {
+  app.post("/network-volumes", async (req, reply) => {
     const input = parseOr400(V2.CreateNetworkVolumeRequestSchema, req.body);
     ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.NetworkVolume, { dataCenterId: input.dataCenter });
     const tiers = ctx.catalog.dataCenter(input.dataCenter)?.networkVolumeTypes ?? [];
@@ -45,13 +45,13 @@ export function registerNetworkVolumeRoutesV2(app: FastifyInstance, ctx: ServerC
     return reply.code(201).send(renderVolumeV2(volume));
   });
 
-  app.get("/v2/network-volumes", async (req) => ({
+  app.get("/network-volumes", async (req) => ({
     networkVolumes: [...req.account.networkVolumes.values()].map(renderVolumeV2),
   }));
 
-  app.get<IdParams>("/v2/network-volumes/:id", async (req) => renderVolumeV2(volumeOf(req.account, req.params.id)));
+  app.get<IdParams>("/network-volumes/:id", async (req) => renderVolumeV2(volumeOf(req.account, req.params.id)));
 
-  app.patch<IdParams>("/v2/network-volumes/:id", async (req: FastifyRequest<IdParams>) => {
+  app.patch<IdParams>("/network-volumes/:id", async (req: FastifyRequest<IdParams>) => {
     const current = volumeOf(req.account, req.params.id);
     const input = parseOr400(V2.UpdateNetworkVolumeRequestSchema, req.body);
     // OpenAPI v2: "Must be greater than or equal to the current size: storage cannot be reduced."
@@ -67,7 +67,7 @@ export function registerNetworkVolumeRoutesV2(app: FastifyInstance, ctx: ServerC
     return renderVolumeV2(next);
   });
 
-  app.delete<IdParams>("/v2/network-volumes/:id", async (req, reply) => {
+  app.delete<IdParams>("/network-volumes/:id", async (req, reply) => {
     volumeOf(req.account, req.params.id);
     await req.account.networkVolumes.delete(req.params.id);
     return reply.code(204).send();

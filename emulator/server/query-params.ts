@@ -1,9 +1,9 @@
-import { badField, unprocessableField } from "../../server/http-errors";
+import { badField, unprocessableField } from "./http-errors";
 
-/**
- * Reading the catalog's query parameters as management API v2 does (OpenAPI v2 parameters of
- * `/v2/catalog/...`): lists comma-separated, an availability filter valid only with
- * `include=AVAILABILITY` (400), a malformed value a 422.
+/*
+ * Reading a request's query parameters as the platform does, for the routes of either version:
+ * lists comma-separated, a value outside its rule a 400 naming the parameter, a malformed value
+ * a 422 where v2 says so.
  */
 
 /** The raw query of a request (every value a string, or absent). */
@@ -45,28 +45,7 @@ export function booleanParam(query: RawQuery, name: string): boolean | undefined
   return raw === "true";
 }
 
-/** Refuses each present parameter of `names` when availability was not asked for. */
-export function onlyWithAvailability(query: RawQuery, names: readonly string[], withAvailability: boolean): void {
-  if (withAvailability) return;
-  for (const name of names) {
-    if (query[name] !== undefined) throw badField(name, query[name], "is valid only with include=AVAILABILITY");
-  }
-}
-
 /** Each value matches `pattern` (a 422 naming the first that does not). */
 export function wellFormed(name: string, values: readonly string[] | undefined, pattern: RegExp, rule: string): void {
   for (const value of values ?? []) if (!pattern.test(value)) throw unprocessableField(name, value, rule);
-}
-
-/** `12.4` as [12, 4] and `12` as [12, -1] (any release of 12), for numeric comparison. */
-export function versionParts(version: string): [number, number] {
-  const [major, minor] = version.split(".");
-  return [Number(major), minor === undefined ? -1 : Number(minor)];
-}
-
-/** Whether CUDA `version` (major.minor) is at least `floor` (`12` or `12.1`), numerically. */
-export function atLeast(version: string, floor: string): boolean {
-  const [vMajor, vMinor] = versionParts(version);
-  const [fMajor, fMinor] = versionParts(floor);
-  return vMajor > fMajor || (vMajor === fMajor && vMinor >= fMinor);
 }

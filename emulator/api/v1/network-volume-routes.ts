@@ -5,12 +5,12 @@ import {
   NetworkVolumeUpdateInputSchema,
   PLATFORM_VALUE_FIELDS,
   volumeSizeChangeProblem,
-} from "../../sdk/schemas";
-import type { ServerContext } from "../server/server-context";
-import { badField, notFound, parseOr400 } from "../server/http-errors";
-import type { Account } from "../store/account";
-import { newVolumeId } from "../store/ids";
-import { renderVolumeV1 } from "./network-volume-record";
+} from "../../../sdk/schemas";
+import type { ServerContext } from "../../server/server-context";
+import { badField, notFound, parseOr400 } from "../../server/http-errors";
+import type { Account } from "../../store/account";
+import { newVolumeId } from "../../store/ids";
+import { renderVolumeV1 } from "../../management/network-volume-record";
 
 type IdParams = { Params: { networkVolumeId: string } };
 
@@ -34,8 +34,8 @@ function sizeProblem(current: number, requested: number): string | undefined {
 }
 
 /** Management routes of network volumes (spec "Management REST"; OpenAPI tag "network volumes"). */
-export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.post("/v1/networkvolumes", async (req) => {
+export function registerNetworkVolumeRoutesV1(app: FastifyInstance, ctx: ServerContext): void {
+  app.post("/networkvolumes", async (req) => {
     const input = parseOr400(NetworkVolumeCreateInputSchema, req.body);
     ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.NetworkVolume, input);
     const volume: NetworkVolume = {
@@ -48,9 +48,9 @@ export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: ServerCon
     return renderVolumeV1(volume);
   });
 
-  app.get("/v1/networkvolumes", async (req) => [...req.account.networkVolumes.values()].map(renderVolumeV1));
+  app.get("/networkvolumes", async (req) => [...req.account.networkVolumes.values()].map(renderVolumeV1));
 
-  app.get<IdParams>("/v1/networkvolumes/:networkVolumeId", async (req) =>
+  app.get<IdParams>("/networkvolumes/:networkVolumeId", async (req) =>
     renderVolumeV1(volumeOf(req.account, req.params.networkVolumeId)),
   );
 
@@ -67,10 +67,10 @@ export function registerNetworkVolumeRoutes(app: FastifyInstance, ctx: ServerCon
     await req.account.networkVolumes.put(next);
     return renderVolumeV1(next);
   };
-  app.patch<IdParams>("/v1/networkvolumes/:networkVolumeId", update);
-  app.post<IdParams>("/v1/networkvolumes/:networkVolumeId/update", update);
+  app.patch<IdParams>("/networkvolumes/:networkVolumeId", update);
+  app.post<IdParams>("/networkvolumes/:networkVolumeId/update", update);
 
-  app.delete<IdParams>("/v1/networkvolumes/:networkVolumeId", async (req, reply) => {
+  app.delete<IdParams>("/networkvolumes/:networkVolumeId", async (req, reply) => {
     volumeOf(req.account, req.params.networkVolumeId);
     await req.account.networkVolumes.delete(req.params.networkVolumeId);
     return reply.code(204).send();

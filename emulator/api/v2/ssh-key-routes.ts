@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import * as V2 from "../../../sdk/schemas/v2";
-import { parseV2Body } from "../../pods/v2-request";
+import { parseV2Body } from "./request-body";
 import type { ServerContext } from "../../server/server-context";
 import { HttpError } from "../../server/http-errors";
-import { SSH_KEYS_ID } from "./ssh-keys-record";
+import { SSH_KEYS_ID } from "../../management/ssh-keys-record";
 
 /**
  * The account's SSH keys (`/v2/account/ssh-keys`, OpenAPI v2 `getSshKeys`, `updateSshKeys`): a
@@ -11,10 +11,10 @@ import { SSH_KEYS_ID } from "./ssh-keys-record";
  * get them as `PUBLIC_KEY`, one per line. Every refusal of a `PUT` is a 422 (the OpenAPI
  * documents no 400 for it).
  */
-export function registerSshKeyRoutes(app: FastifyInstance, _ctx: ServerContext): void {
-  app.get("/v2/account/ssh-keys", async (req) => ({ keys: req.account.sshKeys.get(SSH_KEYS_ID)?.keys ?? [] }));
+export function registerSshKeyRoutesV2(app: FastifyInstance, _ctx: ServerContext): void {
+  app.get("/account/ssh-keys", async (req) => ({ keys: req.account.sshKeys.get(SSH_KEYS_ID)?.keys ?? [] }));
 
-  app.put("/v2/account/ssh-keys", async (req) => {
+  app.put("/account/ssh-keys", async (req) => {
     let body: V2.UpdateSshKeysRequest;
     try {
       body = parseV2Body(V2.UpdateSshKeysRequestSchema, req.body);

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { isAdvanceable } from "../clock/clock";
-import { compileFaultRule, describeFaultRule, FaultConfigSchema } from "../faults/fault-rules";
-import type { ServerContext } from "../server/server-context";
-import { badField, parseOr400 } from "../server/http-errors";
-import type { Account } from "../store/account";
-import { COLLECTION_NAMES, type CollectionName, type CollectionRecord } from "../store/collections";
-import { renderStats, resetStats } from "./stats";
+import { isAdvanceable } from "../../clock/clock";
+import { compileFaultRule, describeFaultRule, FaultConfigSchema } from "../../faults/fault-rules";
+import type { ServerContext } from "../../server/server-context";
+import { badField, parseOr400 } from "../../server/http-errors";
+import type { Account } from "../../store/account";
+import { COLLECTION_NAMES, type CollectionName, type CollectionRecord } from "../../store/collections";
+import { renderStats, resetStats } from "../../store/account-stats";
 
 /** What `/_emulator/state` shows of a collection's records, where it is not the whole record. */
 const INSPECTION_VIEWS: { [K in CollectionName]?: (record: CollectionRecord<K>) => unknown } = {
@@ -45,7 +45,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): v
     return { now, epochMs: clock.epochOrigin + now, manual: clock.realDelayUntil(now) === undefined };
   };
 
-  app.get("/_emulator/state", admin, async (req) => {
+  app.get("/state", admin, async (req) => {
     const a = req.account;
     const jobs: Record<string, unknown> = {};
     for (const [id, runtime] of a.allRuntimes()) {
@@ -60,29 +60,29 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): v
     };
   });
 
-  app.get("/_emulator/faults", admin, async (req) => ({ rules: req.account.faults.map(describeFaultRule) }));
+  app.get("/faults", admin, async (req) => ({ rules: req.account.faults.map(describeFaultRule) }));
 
-  app.put("/_emulator/faults", admin, async (req) => {
+  app.put("/faults", admin, async (req) => {
     const config = parseOr400(FaultConfigSchema, req.body);
     req.account.setFaults(config.rules.map(compileFaultRule));
     return { rules: req.account.faults.map(describeFaultRule) };
   });
 
-  app.delete("/_emulator/faults", admin, async (req, reply) => {
+  app.delete("/faults", admin, async (req, reply) => {
     req.account.setFaults([]);
     return reply.code(204).send();
   });
 
-  app.get("/_emulator/stats", admin, async (req) => renderStats(req.account.userId, req.account.stats));
+  app.get("/stats", admin, async (req) => renderStats(req.account.userId, req.account.stats));
 
-  app.post("/_emulator/stats/reset", admin, async (req, reply) => {
+  app.post("/stats/reset", admin, async (req, reply) => {
     resetStats(req.account.stats);
     return reply.code(204).send();
   });
 
-  app.get("/_emulator/clock", admin, async () => clockView());
+  app.get("/clock", admin, async () => clockView());
 
-  app.post("/_emulator/clock/advance", admin, async (req) => {
+  app.post("/clock/advance", admin, async (req) => {
     const { ms } = parseOr400(AdvanceSchema, req.body);
     const clock = ctx.scheduler.clock;
     if (!isAdvanceable(clock)) {
@@ -92,7 +92,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): v
     return clockView();
   });
 
-  app.post("/_emulator/reset", admin, async (req, reply) => {
+  app.post("/reset", admin, async (req, reply) => {
     await req.account.reset();
     return reply.code(204).send();
   });

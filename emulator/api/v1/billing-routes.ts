@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { BillingRecord, NetworkVolumeBillingRecord } from "../../sdk/schemas";
-import { list, type RawQuery } from "../management/v2/catalog-query";
-import type { ServerContext } from "../server/server-context";
-import { badField } from "../server/http-errors";
-import { rfc3339 } from "./billing-buckets";
-import { billingWindow } from "./billing-query";
-import { billingTable, component, gigabytes, type GroupOf, money } from "./billing-report";
+import type { BillingRecord, NetworkVolumeBillingRecord } from "../../../sdk/schemas";
+import { list, type RawQuery } from "../../server/query-params";
+import type { ServerContext } from "../../server/server-context";
+import { badField } from "../../server/http-errors";
+import { rfc3339 } from "../../billing/billing-buckets";
+import { billingWindow } from "../../billing/billing-query";
+import { billingTable, component, gigabytes, type GroupOf, money } from "../../billing/billing-report";
 
 /** A v1 grouping value, or a 400 naming the allowed ones. */
 function grouping<T extends string>(q: RawQuery, allowed: readonly T[], fallback: T): T {
@@ -41,7 +41,7 @@ function records(table: ReturnType<typeof billingTable>, key: string): BillingRe
 export function registerBillingRoutesV1(app: FastifyInstance, _ctx: ServerContext): void {
   const window = (req: FastifyRequest) => billingWindow(req.query as RawQuery, req.account.meter.now(), "v1");
 
-  app.get("/v1/billing/pods", async (req) => {
+  app.get("/billing/pods", async (req) => {
     const q = req.query as RawQuery;
     const by = grouping(q, ["podId", "gpuTypeId"] as const, "gpuTypeId");
     const groupOf: GroupOf = (record, segment) => {
@@ -53,7 +53,7 @@ export function registerBillingRoutesV1(app: FastifyInstance, _ctx: ServerContex
     return records(table, by);
   });
 
-  app.get("/v1/billing/endpoints", async (req) => {
+  app.get("/billing/endpoints", async (req) => {
     const q = req.query as RawQuery;
     const by = grouping(q, ["endpointId", "podId", "gpuTypeId"] as const, "endpointId");
     const gpuTypes = list(q, "gpuTypeId");
@@ -74,7 +74,7 @@ export function registerBillingRoutesV1(app: FastifyInstance, _ctx: ServerContex
     return records(table, by);
   });
 
-  app.get("/v1/billing/networkvolumes", async (req) => {
+  app.get("/billing/networkvolumes", async (req) => {
     const table = billingTable(
       req.account.meter.records("networkVolume"),
       window(req),

@@ -1,5 +1,6 @@
 export { RunpodClient } from "./client";
 export * from "./config";
+export * from "./deprecated-names";
 export * from "./errors";
 export type { BatchOutcome, SubmitManyOptions } from "./jobs/batch-options";
 export type { PacedOperation, RateLimitOverride, RateLimitOverrides } from "./jobs/endpoint-pacers";
@@ -12,22 +13,26 @@ export type {
   ResourceDescription,
   UpdateMethodOptions,
 } from "./management/management-resource";
-export type * from "./management/neutral-api";
-export { ContainerRegistryAuths } from "./management/v1/container-registry-auths";
+export type * from "./management/neutral/api";
+export { ContainerRegistryAuthsV1 } from "./management/v1/container-registry-auths";
 export type { EndpointReadOptions, EndpointUpdateOptions } from "./management/v1/endpoints";
-export { Endpoints } from "./management/v1/endpoints";
+export { EndpointsV1 } from "./management/v1/endpoints";
 export { ManagementV1 } from "./management/v1/management-v1";
 export { BillingV1, billingQuery } from "./management/v1/billing";
-export { Pods } from "./management/v1/pods";
+export { PodsV1 } from "./management/v1/pods";
 export type { VolumeUpdateOptions } from "./management/v1/network-volumes";
-export { NetworkVolumes } from "./management/v1/network-volumes";
+export { NetworkVolumesV1 } from "./management/v1/network-volumes";
 export type { TemplateReadOptions, TemplateUpdateOptions } from "./management/v1/templates";
-export { Templates } from "./management/v1/templates";
+export { TemplatesV1 } from "./management/v1/templates";
 export type { CpuCatalogOptions, DataCenterCatalogOptions, GpuCatalogOptions } from "./management/v2/catalog";
 export { CatalogV2 } from "./management/v2/catalog";
 export { ManagementV2 } from "./management/v2/management-v2";
 export { NetworkVolumesV2 } from "./management/v2/network-volumes";
-export { NetworkVolumesOnV2, volumeCreateToV2, volumeFromV2 } from "./management/v2-dialect/network-volumes";
+export {
+  NeutralNetworkVolumesOverV2,
+  volumeCreateToV2,
+  volumeFromV2,
+} from "./management/neutral/over-v2/network-volumes";
 export type { TemplateCatalogOptions } from "./management/v2/catalog";
 export type { WorkerLogOptions } from "./management/v2/serverless";
 export { ServerlessV2 } from "./management/v2/serverless";
@@ -37,24 +42,24 @@ export { endpointBodyV1 } from "./management/v1/endpoints";
 export {
   endpointCreateToV2,
   endpointFromV2,
-  EndpointsOnV2,
+  NeutralEndpointsOverV2,
   endpointUpdateToV2,
   flashbootFromV2,
   flashbootToV2,
-} from "./management/v2-dialect/endpoints";
-export { GPU_CATALOG_TTL_MS, GpuCatalogCache } from "./management/v2-dialect/gpu-catalog-cache";
-export { neutralField } from "./management/v2-dialect/neutral-fields";
+} from "./management/neutral/over-v2/endpoints";
+export { GPU_CATALOG_TTL_MS, GpuCatalogCache } from "./management/neutral/over-v2/gpu-catalog-cache";
+export { neutralField } from "./management/neutral/over-v2/neutral-fields";
 export {
   templateCreateToV2,
   templateFromV2,
-  TemplatesOnV2,
+  NeutralTemplatesOverV2,
   templateUpdateToV2,
-} from "./management/v2-dialect/templates";
+} from "./management/neutral/over-v2/templates";
 export {
-  ContainerRegistryAuthsOnV2,
+  NeutralContainerRegistryAuthsOverV2,
   registryAuthCreateToV2,
   registryAuthFromV2,
-} from "./management/v2-dialect/registry-auths";
+} from "./management/neutral/over-v2/registry-auths";
 export type { ServerSentEvent } from "./event-stream";
 export { AccountV2, SshKeysV2 } from "./management/v2/account";
 export type {
@@ -68,11 +73,11 @@ export { ClustersV2 } from "./management/v2/clusters";
 export type { PodListOptionsV2, PodLogOptions } from "./management/v2/pods";
 export { PodsV2 } from "./management/v2/pods";
 export {
-  BillingOnV2,
+  NeutralBillingOverV2,
   endpointBillingFromV2,
   podBillingFromV2,
   volumeBillingFromV2,
-} from "./management/v2-dialect/billing";
+} from "./management/neutral/over-v2/billing";
 export {
   checkV2Body,
   desiredStatusFromV2,
@@ -80,8 +85,8 @@ export {
   podFromV2,
   podUpdateToV2,
   v1FieldName,
-} from "./management/v2-dialect/pod-translation";
-export { PodsOnV2, podMatchesFilters } from "./management/v2-dialect/pods";
+} from "./management/neutral/over-v2/pod-translation";
+export { NeutralPodsOverV2, podMatchesFilters } from "./management/neutral/over-v2/pods";
 export {
   parseRateLimit,
   parseRateLimitPolicy,

@@ -1,5 +1,5 @@
-import { RequestValidationError } from "../../errors";
-import { validateForVersion } from "../../request-validation";
+import { RequestValidationError } from "../../../errors";
+import { validateForVersion } from "../../../request-validation";
 import {
   CPU_FLAVOR_IDS,
   ENDPOINT_DEFAULTS,
@@ -9,13 +9,13 @@ import {
   type EndpointUpdateInput,
   EndpointUpdateInputSchema,
   type FlashbootSetting,
-} from "../../schemas";
-import type * as V2 from "../../schemas/v2";
-import type { FieldProblem } from "../../schemas/validation";
-import type { CallOptions } from "../../transport";
-import type { EndpointOperations } from "../neutral-api";
-import type { ServerlessV2 } from "../v2/serverless";
-import { allPools, type GpuPoolEntry, gpuTypesToPools, poolsToGpuTypes } from "../../schemas/gpu-pools";
+} from "../../../schemas";
+import type * as V2 from "../../../schemas/v2";
+import type { FieldProblem } from "../../../schemas/validation";
+import type { CallOptions } from "../../../transport";
+import type { EndpointOperations } from "../api";
+import type { ServerlessV2 } from "../../v2/serverless";
+import { allPools, type GpuPoolEntry, gpuTypesToPools, poolsToGpuTypes } from "../../../schemas/gpu-pools";
 import type { GpuCatalogCache } from "./gpu-catalog-cache";
 import { renamedProblems } from "./neutral-fields";
 
@@ -288,7 +288,7 @@ export function endpointFromV2(e: V2.Endpoint, catalog: readonly GpuPoolEntry[])
  * (`client.v2.catalog.gpus()`, kept a few minutes per client). Errors of v2's own request rules
  * name the neutral fields (`workersMin`, not `workers.min`).
  */
-export class EndpointsOnV2 implements EndpointOperations {
+export class NeutralEndpointsOverV2 implements EndpointOperations {
   constructor(
     private readonly v2: ServerlessV2,
     private readonly catalog: GpuCatalogCache,

@@ -289,6 +289,10 @@ export function endpointFromV2(e: V2.Endpoint, catalog: readonly GpuPoolEntry[])
  * name the neutral fields (`workersMin`, not `workers.min`).
  */
 export class NeutralEndpointsOverV2 implements EndpointOperations {
+  /**
+   * Built by `RunpodClient`, which passes the client's GPU catalog cache.
+   * @internal
+   */
   constructor(
     private readonly v2: ServerlessV2,
     private readonly catalog: GpuCatalogCache,

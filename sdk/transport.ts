@@ -13,6 +13,7 @@ import {
   TimeoutError,
 } from "./errors";
 import { EventStreamStatusError, type ServerSentEvent, streamEvents } from "./event-stream";
+import { headerValue } from "./headers";
 import { type Exchange, exchange } from "./http-exchange";
 import { sleepUnlessAborted } from "./polling";
 import { type ManagementPacer, sharedPacer } from "./rate-limit/management-pacer";
@@ -289,14 +290,10 @@ function requestInfo(req: TransportRequest<unknown>, path: string): RequestInfo 
 /** The error of a non-2xx answer: its class follows from the status; a problem object keeps its fields. */
 function errorOfAnswer(info: RequestInfo, answer: Exchange): APIError {
   const body = parseErrorBody(answer.text);
-  const requestId = headerValue(answer.headers["x-request-id"]) ?? body.requestId;
+  const requestId = headerValue(answer.headers["x-request-id"], "single") ?? body.requestId;
   const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
   const message = body.message ?? body.detail ?? body.error ?? body.title;
   return APIError.fromResponse(answer.status, info, message, requestId, retryAfterMs, problemOf(body));
-}
-
-function headerValue(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
 }
 
 type ErrorBody = {

@@ -54,6 +54,28 @@ export interface TransportRequest<T> {
   management?: boolean | undefined;
 }
 
+/** One request on its way, as `attempt` takes it: the same for every attempt but `attempt`. */
+interface AttemptOptions<T> {
+  req: TransportRequest<T>;
+  /** The origin undici dials. */
+  origin: string;
+  /** The path and query on `origin` (with the base URL's prefix). */
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  /** Which attempt this is, from 1. */
+  attempt: number;
+  /** When the first attempt started (`Date.now()`): the retry budget counts from it. */
+  started: number;
+  /** The account's management pacer when the request is paced. */
+  pacer: ManagementPacer | undefined;
+}
+
+/** A failed attempt, as `retry` takes it: how it ended, and the error to throw when it is not retried. */
+interface RetryOptions<T> extends AttemptOptions<T> {
+  outcome: AttemptOutcome;
+  failure: RunpodError;
+}
+
 /** undici's codes for "no answer within the timeout". */
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
@@ -125,7 +147,15 @@ export class Transport {
     const { origin, prefix } = splitBase(req.base);
     const paced = req.management === true && this.config.pacing && this.config.apiVersion === "v2";
     const pacer = paced ? this.pacerFor(apiKey) : undefined;
-    return this.attempt(req, origin, requestPath(prefix, req), headers, 1, Date.now(), pacer);
+    return this.attempt({
+      req,
+      origin,
+      path: requestPath(prefix, req),
+      headers,
+      attempt: 1,
+      started: Date.now(),
+      pacer,
+    });
   }
 
   /** The account's management pacer, looked up once per key. */
@@ -154,15 +184,8 @@ export class Transport {
    * One attempt; on failure, hands over to `retry`, which decides and may call `attempt` again.
    * One await for the whole answer (status, headers and body: see http-exchange.ts).
    */
-  private async attempt<T>(
-    req: TransportRequest<T>,
-    origin: string,
-    path: string,
-    headers: Readonly<Record<string, string>>,
-    attempt: number,
-    started: number,
-    pacer: ManagementPacer | undefined,
-  ): Promise<T> {
+  private async attempt<T>(call: AttemptOptions<T>): Promise<T> {
+    const { req, origin, path, headers, started, pacer } = call;
     const signal = req.options?.signal;
     if (signal?.aborted) throw new AbortError(requestInfo(req, path));
     const timeoutMs = req.options?.timeoutMs ?? this.config.timeoutMs;
@@ -190,19 +213,21 @@ export class Transport {
       const code = (err as { code?: string }).code ?? "";
       if (TIMEOUT_CODES.has(code)) {
         const timeout = new TimeoutError(info, timeoutMs);
-        return this.retry(req, origin, path, headers, attempt, started, { kind: "timeout" }, timeout, pacer);
+        return this.retry({ ...call, outcome: { kind: "timeout" }, failure: timeout });
       }
       const maybeDelivered = !NOT_DELIVERED_CODES.has(code);
       const error = new ConnectionError(info, maybeDelivered, err);
-      const outcome = { kind: "connection", maybeDelivered } as const;
-      return this.retry(req, origin, path, headers, attempt, started, outcome, error, pacer);
+      return this.retry({ ...call, outcome: { kind: "connection", maybeDelivered }, failure: error });
     }
     const { status, headers: responseHeaders, text } = answer;
     if (ticket) pacer!.answered(ticket, status, responseHeaders);
     if (status >= 200 && status < 300) return parseSuccess(req, path, status, text);
     const error = errorOfAnswer(requestInfo(req, path), answer);
-    const outcome = { kind: "response", status, retryAfterMs: error.retryAfterMs } as const;
-    return this.retry(req, origin, path, headers, attempt, started, outcome, error, pacer);
+    return this.retry({
+      ...call,
+      outcome: { kind: "response", status, retryAfterMs: error.retryAfterMs },
+      failure: error,
+    });
   }
 
   /**
@@ -233,17 +258,9 @@ export class Transport {
   }
 
   /** After a failed attempt: asks the retry policy, waits, and tries again, or throws the failure. */
-  private async retry<T>(
-    req: TransportRequest<T>,
-    origin: string,
-    path: string,
-    headers: Readonly<Record<string, string>>,
-    attempt: number,
-    started: number,
-    outcome: AttemptOutcome,
-    failure: RunpodError,
-    pacer: ManagementPacer | undefined,
-  ): Promise<T> {
+  private async retry<T>(failed: RetryOptions<T>): Promise<T> {
+    const { outcome, failure, ...call } = failed;
+    const { req, path, attempt, started } = call;
     const { maxAttempts, retryBudgetMs, retryBaseDelayMs, retryMaxDelayMs, random } = this.config;
     const decision = retryDecision(
       outcome,
@@ -254,7 +271,7 @@ export class Transport {
     if (!decision.retry) throw failure;
     if (!(await sleepUnlessAborted(decision.delayMs, req.options?.signal)))
       throw new AbortError(requestInfo(req, path));
-    return this.attempt(req, origin, path, headers, attempt + 1, started, pacer);
+    return this.attempt({ ...call, attempt: attempt + 1 });
   }
 
   /** Closes pooled connections. */

@@ -14,7 +14,7 @@ export {
   endpointUpdateToV2,
   flashbootFromV2,
   flashbootToV2,
-} from "./management/neutral/over-v2/endpoints";
+} from "./management/neutral/over-v2/endpoint-translation";
 export { GPU_CATALOG_TTL_MS, GpuCatalogCache } from "./management/neutral/over-v2/gpu-catalog-cache";
 export { volumeCreateToV2, volumeFromV2 } from "./management/neutral/over-v2/network-volumes";
 export { neutralField } from "./management/neutral/over-v2/neutral-fields";

@@ -1,25 +1,14 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
+import { bodyOfAnswer, errorOfAnswer } from "./answers";
 import type { ResolvedClientConfig } from "./config";
 import { requireApiKey } from "./config";
-import {
-  AbortError,
-  APIError,
-  ConnectionError,
-  type RequestInfo,
-  type ProblemDetails,
-  ResponseValidationError,
-  type RunpodError,
-  TimeoutError,
-} from "./errors";
+import { AbortError, ConnectionError, type RequestInfo, type RunpodError, TimeoutError } from "./errors";
 import { EventStreamStatusError, type ServerSentEvent, streamEvents } from "./event-stream";
-import { headerValue } from "./headers";
 import { type Exchange, exchange } from "./http-exchange";
 import { sleepUnlessAborted } from "./polling";
 import { type ManagementPacer, sharedPacer } from "./rate-limit/management-pacer";
-import { type AttemptOutcome, parseRetryAfter, retryDecision } from "./retry-policy";
-import { ErrorBodySchema } from "./schemas/job";
-import { fieldProblems } from "./schemas/validation";
+import { type AttemptOutcome, retryDecision } from "./retry-policy";
 import { Agent } from "./undici-agent";
 
 /** Per-call options every operation accepts. */
@@ -221,7 +210,7 @@ export class Transport {
     }
     const { status, headers: responseHeaders, text } = answer;
     if (ticket) pacer!.answered(ticket, status, responseHeaders);
-    if (status >= 200 && status < 300) return parseSuccess(req, path, status, text);
+    if (status >= 200 && status < 300) return bodyOfAnswer(req, path, status, text);
     const error = errorOfAnswer(requestInfo(req, path), answer);
     return this.retry({
       ...call,
@@ -302,56 +291,4 @@ function requestPath(prefix: string, req: TransportRequest<unknown>): string {
 /** What errors say about the request: method, and path with query (never the origin, never headers). */
 function requestInfo(req: TransportRequest<unknown>, path: string): RequestInfo {
   return { method: req.method, path };
-}
-
-/** The error of a non-2xx answer: its class follows from the status; a problem object keeps its fields. */
-function errorOfAnswer(info: RequestInfo, answer: Exchange): APIError {
-  const body = parseErrorBody(answer.text);
-  const requestId = headerValue(answer.headers["x-request-id"], "single") ?? body.requestId;
-  const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
-  const message = body.message ?? body.detail ?? body.error ?? body.title;
-  return APIError.fromResponse(answer.status, info, message, requestId, retryAfterMs, problemOf(body));
-}
-
-type ErrorBody = {
-  message?: string | undefined;
-  error?: string | undefined;
-  requestId?: string | undefined;
-  title?: string | undefined;
-  detail?: string | undefined;
-  errors?: string[] | undefined;
-};
-
-/** The problem fields of an error body, when it is an RFC 9457 problem object (has a `title` or `detail`). */
-function problemOf(body: ErrorBody): ProblemDetails | undefined {
-  if (body.title === undefined && body.detail === undefined) return undefined;
-  return { title: body.title, detail: body.detail, errors: body.errors };
-}
-
-function parseErrorBody(text: string): ErrorBody {
-  if (!text) return {};
-  try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // Not JSON: fall through and keep a short plain-text message.
-  }
-  return { message: text.length > 200 ? `${text.slice(0, 197)}...` : text };
-}
-
-function parseSuccess<T>(req: TransportRequest<T>, path: string, status: number, text: string): T {
-  if (req.text) return text as T;
-  if (!req.schema) return undefined as T;
-  let json: unknown;
-  try {
-    json = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    throw new ResponseValidationError(requestInfo(req, path), status, [
-      { field: "", value: `${text.slice(0, 40)}...`, rule: "is not JSON" },
-    ]);
-  }
-  const parsed = req.schema.safeParse(json);
-  if (!parsed.success)
-    throw new ResponseValidationError(requestInfo(req, path), status, fieldProblems(parsed.error, json));
-  return parsed.data;
 }

@@ -22,8 +22,8 @@ export interface VersionOnlyField {
 
 /**
  * The inputs of the version-neutral operations (and of the resources, which take the same names)
- * that only one version has, per kind of resource. The client's dialects refuse them before
- * sending; the resources' `check` refuses them at preview.
+ * that only one version has, per kind of resource. The client's version-neutral operations
+ * refuse them before sending; the resources' `check` refuses them at preview.
  */
 export const VERSION_ONLY_FIELDS: Readonly<Record<string, Readonly<Record<string, VersionOnlyField>>>> = {
   networkVolume: {

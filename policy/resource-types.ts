@@ -1,6 +1,7 @@
 import type { PolicyResource } from "@pulumi/policy/policy";
 import type { OutputInstance, Resource } from "@pulumi/pulumi";
 // Types only (erased at run time): the pack never loads provider/.
+import type { ClusterArgs } from "../provider/cluster";
 import type { ContainerRegistryAuthArgs } from "../provider/container-registry-auth";
 import type { NetworkVolumeArgs } from "../provider/network-volume";
 import type { PodArgs } from "../provider/pod";
@@ -18,6 +19,7 @@ export const RESOURCE_TYPES = {
   Template: "pulumi-nodejs:dynamic/runpod:Template",
   ContainerRegistryAuth: "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",
   Pod: "pulumi-nodejs:dynamic/runpod:Pod",
+  Cluster: "pulumi-nodejs:dynamic/runpod:Cluster",
 } as const;
 
 /** The kinds of resource the pack checks. */
@@ -76,6 +78,13 @@ export function isGpuPod(props: Pick<PodProps, "computeType">): boolean {
   return props.computeType !== "CPU";
 }
 
+/**
+ * Inputs of a `Cluster` as a policy sees them: its type, its shape (`podCount` pods of
+ * `gpuCountPerPod` GPUs of `gpuTypeId`) and the container settings of its member pods, named as a
+ * pod's. `env` values may be secrets: rules never render them.
+ */
+export type ClusterProps = PolicyProps<ClusterArgs>;
+
 /** Inputs of a `ContainerRegistryAuth` as a policy sees them. `password` is a secret: rules never read it. */
 export type ContainerRegistryAuthProps = PolicyProps<ContainerRegistryAuthArgs>;
 
@@ -120,6 +129,9 @@ export const ContainerRegistryAuthResource = resourceClassStub<ContainerRegistry
 
 /** Matches `Pod` resources in `validateResourceOfType` and `isType`. */
 export const PodResource = resourceClassStub<PodProps>("Pod");
+
+/** Matches `Cluster` resources in `validateResourceOfType` and `isType`. */
+export const ClusterResource = resourceClassStub<ClusterProps>("Cluster");
 
 /** True unless the endpoint explicitly asks for CPU workers (the platform's default is `GPU`). */
 export function isGpuEndpoint(props: Pick<ServerlessEndpointProps, "computeType">): boolean {

@@ -1,5 +1,6 @@
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
+import type { ApiVersion } from "../sdk/config";
 import { versionFieldProblems } from "../sdk/schemas/api-version-fields";
 import { configuredApiVersion } from "./provider-config";
 import type { BookkeepingInput } from "./field-rules";
@@ -76,4 +77,25 @@ export function versionFailures(kind: string, inputs: Record<string, unknown>): 
     property: p.field,
     reason: `${p.value}: ${p.rule}`,
   }));
+}
+
+/**
+ * The failure for a whole resource that only one management API version has (a cluster: v2), at
+ * preview, naming the resource, the version the URL names and how to select the other; or the
+ * configuration problem of a URL that names no version.
+ */
+export function resourceVersionFailures(what: string, only: ApiVersion): CheckFailure[] {
+  let version: ApiVersion;
+  try {
+    version = configuredApiVersion();
+  } catch (err) {
+    return [{ property: "", reason: (err as Error).message }];
+  }
+  if (version === only) return [];
+  return [
+    {
+      property: "",
+      reason: `${what} exist only on management API ${only}, and the API URL names ${version}: point runpod:apiUrl (or RUNPOD_API_URL) at a .../${only} URL, or remove the resource`,
+    },
+  ];
 }

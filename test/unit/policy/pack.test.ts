@@ -56,9 +56,10 @@ describe("the policy pack", () => {
         : [],
     );
     expect(tokens).toEqual([
-      // runpod-gpu-priority-list: endpoints and pods.
+      // runpod-gpu-priority-list: endpoints, pods and clusters.
       RESOURCE_TYPES.ServerlessEndpoint,
       RESOURCE_TYPES.Pod,
+      RESOURCE_TYPES.Cluster,
       RESOURCE_TYPES.ServerlessEndpoint,
       RESOURCE_TYPES.NetworkVolume,
       // runpod-image-pinning: templates and pods.
@@ -67,12 +68,14 @@ describe("the policy pack", () => {
       // runpod-contradictory-inputs: endpoints and pods.
       RESOURCE_TYPES.ServerlessEndpoint,
       RESOURCE_TYPES.Pod,
-      // runpod-known-platform-values: endpoints, volumes and pods.
+      // runpod-known-platform-values: endpoints, volumes, pods and clusters.
       RESOURCE_TYPES.ServerlessEndpoint,
       RESOURCE_TYPES.NetworkVolume,
       RESOURCE_TYPES.Pod,
-      // runpod-pod-limits.
+      RESOURCE_TYPES.Cluster,
+      // runpod-pod-limits: pods and clusters.
       RESOURCE_TYPES.Pod,
+      RESOURCE_TYPES.Cluster,
       // runpod-live-catalog: endpoints and volumes.
       RESOURCE_TYPES.ServerlessEndpoint,
       RESOURCE_TYPES.NetworkVolume,

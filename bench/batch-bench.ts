@@ -88,6 +88,8 @@ export interface BatchRun {
   rateShare: number;
   /** From the first job's start to the last's, as the handler saw them (the platform's side), in real ms. */
   spanMs: number;
+  /** When the 1,000th, 2,000th, ... input first ran, in real ms after the first job. */
+  thousandsMs: number[];
   /** Requests to job routes, and the 429s among them from the limiter and from fault injection. */
   requests: number;
   limiter429: number;
@@ -127,6 +129,7 @@ interface TallyReport {
   duplicates: number;
   firstMs: number;
   lastMs: number;
+  thousandsMs: number[];
 }
 
 interface EmulatorStats {
@@ -194,6 +197,7 @@ export async function runBatch(
       mainThreadSystemMs: threadUsed ? threadUsed.system / 1000 : Number.NaN,
       rateShare: spanS > 0 ? (tally.distinct - 1) / spanS / perSecond : Number.NaN,
       spanMs: spanS * 1000,
+      thousandsMs: tally.thousandsMs,
       requests: Object.entries(stats.requests.byRoute)
         .filter(([route]) => route.includes("/v2/:endpointId/"))
         .reduce((sum, [, n]) => sum + n, 0),
@@ -218,6 +222,11 @@ export async function runBatch(
   }
 }
 
+/** When each thousandth job ran, after the first: "0.4 / 10.6 / 20.9 s" (the floor: 0 / 10 / 20). */
+export function thousandths(run: BatchRun): string {
+  return `${run.thousandsMs.map((ms) => (ms / 1000).toFixed(1)).join(" / ")} s`;
+}
+
 /**
  * The runs of the benchmark, in order: ours' rounds from an idle account, each condition's three
  * alternatives at real limits, then ours' memory runs.
@@ -228,7 +237,7 @@ export async function runBatchBench(s: BatchBenchSettings, log: (line: string) =
     log(`batch: ours from an idle account, ${s.startJobs.toLocaleString("en-US")} jobs, round ${round}`);
     const run = await runBatch(oursAlternative(), CONDITIONS[0]!, s.startJobs, 1);
     log(
-      `batch: ${(run.wallMs / 1000).toFixed(1)} s (floor ${(batchFloorMs(s.startJobs) / 1000).toFixed(0)} s), first to last job ${(run.spanMs / 1000).toFixed(1)} s, load ${run.load.map((l) => l.toFixed(2)).join(" -> ")}`,
+      `batch: ${(run.wallMs / 1000).toFixed(1)} s (floor ${(batchFloorMs(s.startJobs) / 1000).toFixed(0)} s), each thousandth job ${thousandths(run)} after the first, load ${run.load.map((l) => l.toFixed(2)).join(" -> ")}`,
     );
     runs.push(run);
   }

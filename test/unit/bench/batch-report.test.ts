@@ -13,6 +13,7 @@ function startRun(jobs: number, wallMs: number, limiter429 = 0): BatchRun {
     cpuMs: 1000,
     rateShare: 1.1,
     spanMs: wallMs - 1500,
+    thousandsMs: [400, 10_600, 20_900],
     requests: 2 * jobs,
     limiter429,
     injected429: 0,
@@ -62,10 +63,18 @@ describe("batchSection, from an idle account", () => {
     const section = batchSection(BATCH_FULL, [startRun(3000, 22_000, 3)]);
     const [start, atLimits] = section.tables;
     expect(start!.rows).toHaveLength(1);
-    expect(start!.rows[0]!.slice(0, 3)).toEqual(["1", "22.00 s", "1.10x"]);
+    expect(start!.rows[0]!.slice(0, 4)).toEqual(["1", "22.00 s", "1.10x", "0.4 / 10.6 / 20.9 s"]);
     expect(atLimits!.rows).toHaveLength(0);
     const refusals = section.targets.find((t) => t.target.includes("0 429s and 0 duplicates from an idle account"));
     expect(refusals?.met).toBe(false);
     expect(refusals?.measured).toBe("3 429s, 0 duplicates");
+  });
+
+  it("judges the rate on the 10,000-job run, not on an idle-account round", () => {
+    const round = { ...startRun(3000, 30_000), rateShare: 0.9 };
+    const large = { ...startRun(10_000, 100_000), rateShare: 1.0 };
+    const rate = batchSection(BATCH_FULL, [round, large]).targets.find((t) => t.target.includes("of the /run limit"));
+    expect(rate?.measured).toBe("1.000");
+    expect(rate?.met).toBe(true);
   });
 });

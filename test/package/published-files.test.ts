@@ -30,7 +30,14 @@ describe("the published package", () => {
       expect(paths).toContain(`dist/${entry}.js`);
       expect(paths).toContain(`dist/${entry}.d.ts`);
     }
-    for (const entry of ["sdk/index", "provider/index", "provider/impl", "plugin/index", "emulator/index", "policy/index"]) {
+    for (const entry of [
+      "sdk/index",
+      "provider/index",
+      "provider/impl",
+      "plugin/index",
+      "emulator/index",
+      "policy/index",
+    ]) {
       expect(paths).toContain(`dist/types-node10/${entry}.d.ts`);
     }
     expect(paths).toContain("dist/cli/main.js");

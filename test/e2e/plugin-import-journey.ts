@@ -115,12 +115,24 @@ export function importJourney(shared: () => E2EStack): void {
     expect(isCiphertext(template.outputs?.env)).toBe(true);
   });
 
-  it("prints code that, pasted into the program with the credentials the platform never returns, compiles and previews no change", async () => {
+  it("prints code that, pasted into the program with the credentials and env it leaves out, compiles and previews no change", async () => {
     // The registry's username and password are write-only: the printed code leaves them empty.
     expect(code).toMatch(/password: "",\n\s*username: "",/);
+    // v2 keeps no link from an endpoint to its template: the import found the one it holds the settings of.
+    expect(code).toMatch(/templateId: worker\.id,/);
+    // The env the printed code leaves out, declared as the platform holds it (its secret as a secret): no change.
+    const secret = `pulumi.secret(${JSON.stringify(TOKEN)})`;
     const program = code
       .replace('password: "",', `password: pulumi.secret(${JSON.stringify(PASSWORD)}),`)
-      .replace('username: "",', 'username: "bot",');
+      .replace('username: "",', 'username: "bot",')
+      .replace(
+        'imageName: "ghcr.io/acme/echo:2.0",',
+        `imageName: "ghcr.io/acme/echo:2.0",\n    env: { GREETING: "hi", API_TOKEN: ${secret} },`,
+      )
+      .replace(
+        'imageName: "ubuntu:24.04",',
+        `imageName: "ubuntu:24.04",\n    env: { RUN: "import", HF_TOKEN: ${secret} },`,
+      );
     fs.writeFileSync(path.join(i.workDir, "index.ts"), program);
     const tsc = path.join(REPO_ROOT, "node_modules", ".bin", "tsc");
     const options = [

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
 import { RequestValidationError, UnsupportedOperationError } from "../sdk/errors";
-import { fieldProblems } from "../sdk/schemas";
+import { type FieldProblem, fieldProblems, renderValue } from "../sdk/schemas";
 import type * as V2 from "../sdk/schemas/v2";
 import type { Expect } from "./check-inputs";
 import type {
@@ -142,6 +142,21 @@ export function isCatalogFunctionName(name: string): name is CatalogFunctionName
   return Object.hasOwn(CATALOG_FUNCTIONS, name);
 }
 
+/** The problems of a call's arguments; an argument the function does not take is named, with those it takes. */
+function argumentProblems(name: CatalogFunctionName, error: z.ZodError, input: unknown): FieldProblem[] {
+  const takes = Object.keys((CATALOG_FUNCTIONS[name].args as unknown as { shape?: object }).shape ?? {});
+  const given = input as Record<string, unknown>;
+  return error.issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({
+          field: key,
+          value: renderValue(given[key], key),
+          rule: `is not an argument of ${name} (it takes ${takes.join(", ")})`,
+        }))
+      : fieldProblems(new z.ZodError([issue]), input),
+  );
+}
+
 /**
  * Runs the catalog function `name` with `args` over `client`: arguments the platform would refuse
  * are refused first (naming the function, the field, the value and the rule), and on management
@@ -155,7 +170,7 @@ export async function invokeCatalogFunction<N extends CatalogFunctionName>(
   const fn = CATALOG_FUNCTIONS[name] as CatalogFunction<N>;
   const input = args ?? {};
   const parsed = fn.args.safeParse(input);
-  if (!parsed.success) throw new RequestValidationError(fieldProblems(parsed.error, input), name);
+  if (!parsed.success) throw new RequestValidationError(argumentProblems(name, parsed.error, input), name);
   if (client.apiVersion !== "v2") {
     throw new UnsupportedOperationError(
       name,

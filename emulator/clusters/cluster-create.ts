@@ -57,7 +57,10 @@ export function createCluster(
   }
   const needed = podCount * gpuCountPerPod;
   const dataCenterId = clusterDataCenter(dataCenters, needed, (dc) => capacity.free(dc, gpuTypeId, "gpu"));
-  if (dataCenterId === undefined) throw badField("compute.gpuTypeId", gpuTypeId, shortage(dataCenters, body.compute));
+  if (dataCenterId === undefined) {
+    const narrowed = Boolean(body.dataCenterIds?.length) || network !== undefined;
+    throw badField("compute.gpuTypeId", gpuTypeId, shortage(narrowed ? dataCenters : undefined, body.compute));
+  }
   const now = account.meter.now();
   const cluster: ClusterRecord = {
     id: newClusterId(),
@@ -102,13 +105,17 @@ export function createCluster(
 
 /**
  * Why a cluster could not be placed, in the platform's words (as a pod's refusal), plus what was
- * looked for: the whole cluster in one data center.
+ * looked for: the whole cluster in one data center. `dataCenters`: those the request narrowed the
+ * search to (its list, its network volume's), undefined when it could go anywhere.
  */
-function shortage(dataCenters: readonly string[], compute: V2.ClusterCompute): string {
+function shortage(dataCenters: readonly string[] | undefined, compute: V2.ClusterCompute): string {
   const { gpuTypeId, gpuCountPerPod, podCount } = compute;
-  const where = dataCenters.length
-    ? `no data center of ${dataCenters.map((dc) => JSON.stringify(dc)).join(", ")}`
-    : "no data center is left to place the cluster in, and none";
+  const where =
+    dataCenters === undefined
+      ? "no data center"
+      : dataCenters.length
+        ? `no data center of ${dataCenters.map((dc) => JSON.stringify(dc)).join(", ")}`
+        : "no data center is left to place the cluster in, and none";
   const gpus = (n: number) => `${n} ${n === 1 ? "GPU" : "GPUs"}`;
   return `there are no instances currently available: ${where} has ${gpus(podCount * gpuCountPerPod)} of ${JSON.stringify(gpuTypeId)} free (${podCount} pods of ${gpus(gpuCountPerPod)}, all in one data center)`;
 }

@@ -1,4 +1,7 @@
 import { execFile } from "node:child_process";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, runProvideScript } from "../../../scripts/pulumi-cli";
 
@@ -56,4 +59,67 @@ export async function generateSdks(schema: string, out: string): Promise<void> {
 export async function providePython(sdkDir?: string): Promise<string> {
   const venv = await runProvideScript("provide-python.sh", sdkDir ? [sdkDir] : []);
   return path.join(venv, "bin", "python");
+}
+
+/** The Go program of the end-to-end tests: test/e2e/languages/go, using the committed Go SDK. */
+export const GO_PROGRAM_DIR = path.join(REPO_ROOT, "test", "e2e", "languages", "go");
+
+/** Where builds are cached outside the repository, as scripts/provide-*.sh do. */
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.PULUMI_RUNPOD_CACHE?.trim() || path.join(os.homedir(), ".cache", "pulumi-runpod");
+}
+
+/** Every file under `dir` (relative path and content), sorted, into `hash`. */
+function hashTree(hash: crypto.Hash, dir: string): void {
+  const files: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const child = path.join(rel, entry.name);
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) files.push(child);
+    }
+  };
+  walk("");
+  for (const file of files.sort()) {
+    hash.update(`${file}\0`);
+    hash.update(fs.readFileSync(path.join(dir, file)));
+    hash.update("\0");
+  }
+}
+
+/**
+ * The Go program built with `-tags inline` (it runs itself through the Automation API), cached in
+ * `<cache>/go-deployment-<key>/deployment`. The key hashes the Go version, the program's files and
+ * the committed Go SDK's, so a warm run neither compiles nor links, and any change rebuilds. The
+ * compile itself reuses Go's build cache (GOCACHE): cold, it compiles the Pulumi Go SDK and the
+ * Automation API (minutes on 2 cores); with a warm GOCACHE, a rebuild mostly links.
+ */
+export async function provideGoProgram(): Promise<string> {
+  const env = { ...process.env, GOWORK: "off", GOFLAGS: "-mod=readonly -buildvcs=false" };
+  const goVersion = (await runToolOk("go", ["env", "GOVERSION"], { env })).trim();
+  const hash = crypto.createHash("sha256").update(`${goVersion}\0`);
+  hashTree(hash, GO_PROGRAM_DIR);
+  // go.mod replaces the SDK's module with the committed one.
+  hashTree(hash, path.join(REPO_ROOT, "plugin", "sdks", "go"));
+  const dest = path.join(cacheRoot(), `go-deployment-${hash.digest("hex").slice(0, 16)}`);
+  const binary = path.join(dest, "deployment");
+  if (fs.existsSync(binary)) return binary;
+  fs.mkdirSync(cacheRoot(), { recursive: true });
+  const work = fs.mkdtempSync(path.join(cacheRoot(), ".go-deployment-build-"));
+  try {
+    await runToolOk("go", ["build", "-tags", "inline", "-o", path.join(work, "deployment"), "."], {
+      cwd: GO_PROGRAM_DIR,
+      env,
+    });
+    // Moved into place with a rename: a build interrupted half-way is never taken for a finished one.
+    try {
+      fs.renameSync(work, dest);
+    } catch (error) {
+      // Another worker finished the same build first: use it.
+      if (!fs.existsSync(binary)) throw error;
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return binary;
 }

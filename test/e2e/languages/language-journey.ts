@@ -65,7 +65,12 @@ export function describeLanguageJourney(language: Language): void {
       });
       if (typeof template.env?.JUPYTER_PASSWORD === "string") generated.push(template.env.JUPYTER_PASSWORD);
       const endpoint = await s.client.v2.serverless.get(endpointId);
-      expect(endpoint).toMatchObject({ image: "ghcr.io/acme/echo:1.0", networkVolumeId: volumeId });
+      expect(endpoint).toMatchObject({
+        image: "ghcr.io/acme/echo:1.0",
+        networkVolumes: [volumeId],
+        dataCenterIds: ["EU-RO-1"],
+        workers: expect.objectContaining({ max: 2, idleTimeout: 5 }),
+      });
       expect(String(up.outputs.endpointUrl?.value)).toContain(endpointId);
       // The env is stored, as ciphertext: only --show-secrets decrypts it.
       const plain = await s.cli(["stack", "export"]);

@@ -75,13 +75,17 @@ if command -v flock >/dev/null 2>&1; then
 fi
 start=$SECONDS
 rm -rf "$DEST"
-trap 'rc=$?; if [ "$rc" -ne 0 ]; then rm -rf "$DEST"; log "failed (see above)"; fi' EXIT
+SDK_COPY=""
+trap 'rc=$?; if [ -n "$SDK_COPY" ]; then rm -rf "$SDK_COPY"; fi; if [ "$rc" -ne 0 ]; then rm -rf "$DEST"; log "failed (see above)"; fi' EXIT
 log "making $DEST with Python $PY_VERSION (about a minute the first time on 2 cores; later runs reuse it)"
 "$PYTHON" -m venv "$DEST" >&2
 PIP=("$DEST/bin/python" -m pip --disable-pip-version-check --no-input)
 "${PIP[@]}" install -q -r "$REQUIREMENTS" >&2
-# The SDK's own dependencies are held to the same pins; anything it needs beyond them is resolved here.
-"${PIP[@]}" install -q -c "$REQUIREMENTS" "$SDK_DIR" >&2
+# The SDK's own dependencies are held to the same pins; anything it needs beyond them is resolved here. pip builds
+# from a copy: setuptools writes build/ and *.egg-info into the folder it builds, and the SDK's is committed.
+SDK_COPY="$(mktemp -d)"
+cp -R "$SDK_DIR/." "$SDK_COPY/"
+"${PIP[@]}" install -q -c "$REQUIREMENTS" "$SDK_COPY" >&2
 "$DEST/bin/python" -c 'import pulumi, pulumi_runpod_iac' >&2
 touch "$DEST/.complete"
 log "made in $((SECONDS - start))s"

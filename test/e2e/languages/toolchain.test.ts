@@ -39,7 +39,11 @@ describe("the SDK generator (tools/pulumi-sdkgen)", () => {
 
 describe("the Python environment (scripts/provide-python.sh)", () => {
   it("installs the generated SDK next to pulumi 3.259.0, and the SDK imports with its docs and version", async () => {
-    const python = await providePython(path.join(work, "sdks", "python"));
+    const sdk = path.join(work, "sdks", "python");
+    const before = fs.readdirSync(sdk, { recursive: true }).sort();
+    const python = await providePython(sdk);
+    // pip builds from a copy: the SDK folder (committed, in the repository's case) is left as it was.
+    expect(fs.readdirSync(sdk, { recursive: true }).sort()).toEqual(before);
     const script = [
       "import importlib.metadata as m, json, pulumi, pulumi_runpod_iac as r",
       "print(json.dumps({",
@@ -59,7 +63,7 @@ describe("the Python environment (scripts/provide-python.sh)", () => {
     });
     expect(out.argsDoc).toContain("Size in GB, 0..4000. May only grow.");
     // A second call is a cache hit: the same environment, not a new one.
-    expect(await providePython(path.join(work, "sdks", "python"))).toBe(python);
+    expect(await providePython(sdk)).toBe(python);
   }, 600_000);
 });
 

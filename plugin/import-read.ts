@@ -55,8 +55,13 @@ export async function importRead(type: RunpodResourceType, id: string): Promise<
     outputs,
     fields.filter((k) => !secret.has(k)),
   );
-  const { failures = [] } = await entry.provider.check({}, inputs);
-  const refused = new Set(failures.map((f) => f.property));
-  inputs = Object.fromEntries(Object.entries(inputs).filter(([k]) => !refused.has(k)));
+  // Leaving out a refused field can make another one refused (GPU types taken out of pools once
+  // the pools are left out), so until check refuses none of those left.
+  for (;;) {
+    const { failures = [] } = await entry.provider.check({}, inputs);
+    const refused = failures.map((f) => f.property).filter((k) => k in inputs);
+    if (refused.length === 0) break;
+    inputs = Object.fromEntries(Object.entries(inputs).filter(([k]) => !refused.includes(k)));
+  }
   return { id: read.id, props: outputs, inputs };
 }

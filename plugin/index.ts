@@ -9,8 +9,9 @@ export type {
   ContainerRegistryAuthArgs,
   NetworkVolumeArgs,
   PodArgs,
-  PodDesiredStatus,
   ServerlessEndpointArgs,
   TemplateArgs,
 } from "../provider";
+// The schema's enum types, which the code `pulumi import` prints names (`ComputeType.GPU`).
+export * from "./enums";
 export { pluginTypeToken, PLUGIN_NAME } from "./type-tokens";

@@ -134,9 +134,8 @@ export function closeServiceGaps<T extends object>(
   messages: { ConfigureResponse: new () => Record<string, (v: boolean) => unknown>; Struct: new () => unknown },
 ): T {
   const handlers = implementation as unknown as Record<string, Handler>;
-  const original = (name: string) => handlers[name]!.bind(implementation);
-  const diff = original("diff");
-  const read = original("read");
+  const original = (name: string, call: Call, callback: grpc.sendUnaryData<unknown>) =>
+    handlers[name]!.call(implementation, call, callback);
   const overrides: Record<string, Handler> = {
     configure(call, callback) {
       try {
@@ -154,11 +153,11 @@ export function closeServiceGaps<T extends object>(
       callback(null, response);
     },
     diff(call, callback) {
-      return served.run(structOf(call.request, "getOldInputs"), () => diff(call, callback));
+      return served.run(structOf(call.request, "getOldInputs"), () => original("diff", call, callback));
     },
     read(call, callback) {
       if (!call.request.getProperties!()) call.request.setProperties!(new messages.Struct());
-      return served.run(structOf(call.request, "getInputs"), () => read(call, callback));
+      return served.run(structOf(call.request, "getInputs"), () => original("read", call, callback));
     },
   };
   return Object.assign(Object.create(implementation) as T, overrides);

@@ -1,12 +1,7 @@
-import type { RunpodResourceType } from "../provider/runpod-resource";
+export { pluginTypeToken } from "../provider/runpod-resource";
 
 /** The plugin's name: the `<package>` of its type tokens and config keys, and of its executable. */
 export const PLUGIN_NAME = "runpod-iac";
-
-/** The plugin's type token of a resource: `runpod-iac:index:<Type>`. */
-export function pluginTypeToken(type: RunpodResourceType): string {
-  return `${PLUGIN_NAME}:index:${type}`;
-}
 
 /**
  * The resource type a URN names, when it is one of the plugin's tokens; undefined otherwise. A

@@ -128,7 +128,12 @@ export function buildSchema(resources: readonly ResourceFacts[], pkg: PackageFac
     keywords: ["pulumi", "runpod", "gpu", "serverless", "category/cloud", "kind/native"],
     license: pkg.license,
     meta: { moduleFormat: "(.*)" },
-    language: { python: { packageName: "pulumi_runpod_iac" }, go: { rootPackageName: "runpodiac" } },
+    language: {
+      // Code `pulumi import` prints for a TypeScript program imports the plugin-backed classes.
+      nodejs: { packageName: "runpod-iac/plugin" },
+      python: { packageName: "pulumi_runpod_iac" },
+      go: { rootPackageName: "runpodiac" },
+    },
     config: { variables: config },
     provider: {
       description: `The ${PLUGIN_NAME} provider: the API key and addresses it talks to the platform with.`,

@@ -8,6 +8,7 @@ import { packageRoot } from "../package-root";
 import { PLUGIN_CONFIG } from "../plugin-config";
 import { PLUGIN_RESOURCES } from "../plugin-resources";
 import { buildSchema, type ResourceFacts } from "./build-schema";
+import { enumsSource } from "./enums-source";
 import { readResourceSource, sourceProgram } from "./read-sources";
 import type { JsonSchema, PackageSchema } from "./schema-types";
 import { docOf } from "./ts-types";
@@ -57,4 +58,13 @@ export function generateSchema(root: string = packageRoot()): PackageSchema {
 /** The schema as the committed file holds it. */
 export function schemaFileText(schema: PackageSchema): string {
   return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/** The generated files of the package at `root`, by path: plugin/schema.json and plugin/enums.ts. */
+export function generatedFiles(root: string = packageRoot()): Record<string, string> {
+  const schema = generateSchema(root);
+  return {
+    [path.join(root, "plugin", "schema.json")]: schemaFileText(schema),
+    [path.join(root, "plugin", "enums.ts")]: enumsSource(schema),
+  };
 }

@@ -53,6 +53,16 @@ export function disagreement(ts: TsType, raw: JsonSchema | undefined): string | 
 /** The enum types of the schema, by token, collected while properties are written. */
 export type EnumTypes = Record<string, EnumTypeSpec>;
 
+/**
+ * The name of an enum value in SDKs and generated programs (`ComputeType.GPU`,
+ * `PodGpuTypePriority.Availability`): the value with its first letter in upper case and anything
+ * but letters, digits and `_` as `_`. runpod-iac/plugin's enum objects (plugin/enums.ts) use the same.
+ */
+export function enumMemberName(value: string): string {
+  const name = `${value.charAt(0).toUpperCase()}${value.slice(1)}`.replace(/[^A-Za-z0-9_]+/g, "_");
+  return /^[A-Za-z_]/.test(name) ? name : `_${name}`;
+}
+
 /** The token of an enum type: `runpod-iac:index:<Name>`. */
 export function enumToken(name: string): string {
   return `${PLUGIN_NAME}:index:${name}`;
@@ -70,7 +80,7 @@ export function typeSpecOf(ts: TsType, zod: JsonSchema | undefined, owner: strin
       if (!ts.values || ts.open) return { type: "string" };
       const name = ts.alias ?? owner;
       const token = enumToken(name);
-      const values = ts.values.map((value) => ({ value }));
+      const values = ts.values.map((value) => ({ name: enumMemberName(value), value }));
       const existing = enums[token];
       if (existing && JSON.stringify(existing.enum) !== JSON.stringify(values)) {
         throw new Error(`enum type ${name} is declared twice with different values`);

@@ -23,11 +23,11 @@ export interface PropertySpec extends TypeSpec {
   defaultInfo?: { environment: string[] };
 }
 
-/** A Pulumi schema enum type. */
+/** A Pulumi schema enum type: each value with the name SDKs and generated programs give it. */
 export interface EnumTypeSpec {
   type: "string";
   description?: string;
-  enum: { value: string }[];
+  enum: { name: string; value: string }[];
 }
 
 /** A Pulumi schema resource (`ResourceSpec`). */

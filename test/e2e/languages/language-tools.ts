@@ -88,26 +88,34 @@ function hashTree(hash: crypto.Hash, dir: string): void {
 }
 
 /**
- * The Go program built with `-tags inline` (it runs itself through the Automation API), cached in
- * `<cache>/go-deployment-<key>/deployment`. The key hashes the Go version, the program's files and
- * the committed Go SDK's, so a warm run neither compiles nor links, and any change rebuilds. The
- * compile itself reuses Go's build cache (GOCACHE): cold, it compiles the Pulumi Go SDK and the
- * Automation API (minutes on 2 cores); with a warm GOCACHE, a rebuild mostly links.
+ * The Go program built with `-tags inline` (it runs itself through the Automation API) and
+ * `-trimpath` (as every Go build of the repository's tooling: they share Go's build cache with the
+ * CLI's build, which compiles much of the same code), cached in
+ * `<cache>/go-deployment-<key>/deployment`. The key hashes the Go version, the build's flags, the
+ * program's files and the committed Go SDK's, so a warm run neither compiles nor links, and any
+ * change rebuilds. The compile itself reuses Go's build cache (GOCACHE): cold, it compiles the
+ * Pulumi Go SDK and the Automation API (minutes on 2 cores); with a warm GOCACHE, a rebuild mostly
+ * links. A build no run has used for 14 days is removed when another one is made.
  */
 export async function provideGoProgram(): Promise<string> {
   const env = { ...process.env, GOWORK: "off", GOFLAGS: "-mod=readonly -buildvcs=false" };
   const goVersion = (await runToolOk("go", ["env", "GOVERSION"], { env })).trim();
-  const hash = crypto.createHash("sha256").update(`${goVersion}\0`);
+  const args = ["build", "-trimpath", "-tags", "inline"];
+  const hash = crypto.createHash("sha256").update(`${goVersion}\0${args.join(" ")}\0`);
   hashTree(hash, GO_PROGRAM_DIR);
   // go.mod replaces the SDK's module with the committed one.
   hashTree(hash, path.join(REPO_ROOT, "plugin", "sdks", "go"));
   const dest = path.join(cacheRoot(), `go-deployment-${hash.digest("hex").slice(0, 16)}`);
   const binary = path.join(dest, "deployment");
-  if (fs.existsSync(binary)) return binary;
+  if (fs.existsSync(binary)) {
+    const now = new Date();
+    fs.utimesSync(dest, now, now);
+    return binary;
+  }
   fs.mkdirSync(cacheRoot(), { recursive: true });
   const work = fs.mkdtempSync(path.join(cacheRoot(), ".go-deployment-build-"));
   try {
-    await runToolOk("go", ["build", "-tags", "inline", "-o", path.join(work, "deployment"), "."], {
+    await runToolOk("go", [...args, "-o", path.join(work, "deployment"), "."], {
       cwd: GO_PROGRAM_DIR,
       env,
     });
@@ -120,6 +128,13 @@ export async function provideGoProgram(): Promise<string> {
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
+  }
+  const stale = Date.now() - 14 * 86_400_000;
+  for (const entry of fs.readdirSync(cacheRoot())) {
+    const dir = path.join(cacheRoot(), entry);
+    if (entry.startsWith("go-deployment-") && fs.statSync(dir).mtimeMs < stale) {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }
   return binary;
 }

@@ -1,15 +1,42 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * The suite in four tiers, one vitest project each (docs/ci.md "Test tiers"). Only the tiers that
+ * run the real Pulumi engine provide it, and only the resilience tier provides PostgreSQL and
+ * SeaweedFS, so `npm run test:unit` and `npm run test:integration` need neither Go nor a cached
+ * CLI. `npm test` runs them all.
+ */
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
     maxWorkers: 2,
-    // Provides the Pulumi CLI before any test (built once, then cached outside the repo).
-    globalSetup: ["test/e2e/global-setup.ts"],
     // The end-to-end steps run the real engine; give them room, per test.
     slowTestThreshold: 10_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/unit/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        test: { name: "integration", include: ["test/integration/**/*.test.ts", "test/package/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        // Provides the Pulumi CLI before the tier's first test (built once, then cached outside the repo).
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: ["test/e2e/global-setup.ts"] },
+      },
+      {
+        extends: true,
+        // The CLI, and PostgreSQL and SeaweedFS for the shared-backend scenarios.
+        test: {
+          name: "resilience",
+          include: ["test/resilience/**/*.test.ts"],
+          globalSetup: ["test/resilience/global-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -14,4 +14,3 @@ export type {
 } from "../provider";
 // The schema's enum types, which the code `pulumi import` prints names (`ComputeType.GPU`).
 export * from "./enums";
-export { pluginTypeToken, PLUGIN_NAME } from "./type-tokens";

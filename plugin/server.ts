@@ -5,9 +5,10 @@
  */
 import { main } from "@pulumi/pulumi/provider";
 import { useEngineAddress } from "../provider/engine-notice";
-import { configureDirect } from "../provider/provider-config";
+import { configureDirect, useConfigNamespace } from "../provider/provider-config";
 import { packageVersion } from "./package-root";
 import { pluginProvider } from "./plugin-provider";
+import { PLUGIN_NAME } from "./type-tokens";
 import { closeServerGaps, type PluginConfig, withDefinedResults } from "./server-gaps";
 
 /**
@@ -38,6 +39,8 @@ if (require.main === module) {
   const engine = engineAddressOf(args);
   // Notices of `diff` (a pod's reset) go to the engine's log, under the resource they are about.
   if (engine !== undefined) useEngineAddress(engine);
+  // Messages name the plugin's config keys (`runpod-iac:apiUrl`), which its users set.
+  useConfigNamespace(PLUGIN_NAME);
   closeServerGaps(applyPluginConfig);
   void main(withDefinedResults(pluginProvider(packageVersion())), args);
 }

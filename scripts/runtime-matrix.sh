@@ -108,7 +108,7 @@ EOF
 # run_unit DIR NODE_MAJOR PULUMI_VERSION
 run_unit() {
   local t0=$SECONDS json="$WORK/unit-$2-$3.json" ok=0 bad=0
-  (cd "$1" && PATH="${NODE_BIN[$2]}:$PULUMI_BIN:$PATH" npx vitest run test/unit --reporter=dot \
+  (cd "$1" && PATH="${NODE_BIN[$2]}:$PULUMI_BIN:$PATH" npx vitest run --project unit --reporter=dot \
     --reporter=json --outputFile="$json" >"$WORK/unit-$2-$3.log" 2>&1) || true
   if [ -s "$json" ]; then
     read -r ok bad < <(node -p 'const r = require(process.argv[1]); `${r.numPassedTests} ${r.success ? r.numFailedTests : Math.max(r.numFailedTests, 1)}`' "$json")

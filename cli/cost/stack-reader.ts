@@ -111,11 +111,10 @@ export class StackReader {
           const code = (error as NodeJS.ErrnoException).code;
           if (code === "ENOENT")
             return reject(new CostUsageError(`could not run ${this.pulumi}: not found (give --pulumi PATH)`));
-          const words = this.redact(String(stderr || stdout || error.message).trim())
-            .split("\n")
-            .slice(-3)
-            .join(" ");
-          const missing = /no stack named|stack .* not found|could not find stack/i.test(words);
+          const said = String(stderr || stdout || error.message).trim();
+          // Told apart on the engine's own words: masking first could cut a secret out of them.
+          const missing = /no stack named|stack .* not found|could not find stack/i.test(said);
+          const words = this.redact(said).split("\n").slice(-3).join(" ");
           const message = missing
             ? `--stack ${this.stack}: no such stack in this project's backend (${words})`
             : `could not ${what} (pulumi ${args.join(" ")} failed: ${words})`;

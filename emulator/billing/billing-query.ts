@@ -1,5 +1,5 @@
 import { BILLING_BUCKET_SIZES, type BillingBucketSize, dateTime } from "../../sdk/schemas";
-import type { RawQuery } from "../management/v2/catalog-query";
+import type { RawQuery } from "../server/query-params";
 import { badField, unprocessableField } from "../server/http-errors";
 import { type BillingWindow, bucketCount, MAX_BUCKETS, resolveWindow } from "./billing-buckets";
 

@@ -73,31 +73,4 @@ export class TemplateRegistry {
       source: "image",
     };
   }
-
-  /**
-   * A handler's template as the management API shows it (OpenAPI `Template`): in
-   * `GET /endpoints?includeTemplate=true` and in `GET /templates?includeRunpodTemplates=true`.
-   * These are the platform's own templates, so `isRunpod` is true; the image name runs the same
-   * handler when used in a template of one's own.
-   */
-  render(id: string): Record<string, unknown> {
-    const t = this.templates.get(id);
-    return {
-      id,
-      name: id,
-      imageName: `runpod-iac-emulator/${id}:latest`,
-      isServerless: true,
-      isPublic: false,
-      isRunpod: t !== undefined,
-      category: "CPU",
-      containerDiskInGb: 5,
-      volumeInGb: 0,
-      volumeMountPath: "/runpod-volume",
-      dockerEntrypoint: [],
-      dockerStartCmd: [],
-      env: {},
-      ports: [],
-      readme: t ? `Emulator handler (${t.source === "builtin" ? "built-in" : "handler file"})` : "unavailable",
-    };
-  }
 }

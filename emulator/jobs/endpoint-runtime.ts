@@ -1,36 +1,12 @@
 import { JOB_DEFAULTS, type JobRequest, type JobStatus, type StreamChunk } from "../../sdk/schemas";
-import type { Scheduler } from "../clock/scheduler";
-import type { Template } from "../handlers/handler-types";
 import { executeTemplate } from "./execute-template";
 import { type HealthView, JobCounts } from "./job-counts";
 import { Job, renderJob } from "./job";
 import { JobQueue } from "./job-queue";
 import { type JobEvent, nextStatus } from "./job-state-machine";
 import { JobWatchers } from "./job-watchers";
-import type { WebhookSender } from "./webhooks";
-import { type ScalingSettings, type Worker, WorkerPool } from "./worker-pool";
-
-/** How an endpoint runs jobs: its scaling bounds, default execution timeout and template. */
-export interface RuntimeSettings extends ScalingSettings {
-  /** Endpoint `executionTimeoutMs`; a job's `policy.executionTimeout` overrides it. */
-  executionTimeoutMs: number;
-  templateId: string;
-  /** The endpoint's own image (set through management v2): its handler runs instead of the template's. */
-  image?: string | undefined;
-}
-
-/** Shared services of every runtime. */
-export interface RuntimeServices {
-  scheduler: Scheduler;
-  template(id: string): Template | undefined;
-  /** What an image runs (emulator/handlers/image-handler.ts). */
-  image(name: string): Template;
-  webhooks: WebhookSender;
-  newJobId(): string;
-  newWorkerId(): string;
-  /** Told when a worker of an endpoint starts or stops (billing counts its seconds). */
-  onWorker?(endpointId: string, workerId: string, event: "start" | "stop"): void;
-}
+import type { RuntimeServices, RuntimeSettings } from "./runtime-settings";
+import { type Worker, WorkerPool } from "./worker-pool";
 
 /**
  * One endpoint's jobs, queue and workers: the side effects of the transitions defined in

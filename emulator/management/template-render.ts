@@ -43,30 +43,3 @@ export function renderTemplateV2(t: TemplateRecord): V2.Template {
     allowedCudaVersions: [...(t.allowedCudaVersions ?? [])],
   };
 }
-
-/**
- * A handler of the emulator as a public catalog template (v2 `/v2/catalog/templates`, `official`
- * slice): a serverless template whose image runs that handler (`runpod-iac-emulator/<id>:latest`),
- * the values `GET /v1/templates?includeRunpodTemplates=true` shows for it.
- */
-export function catalogTemplateRecord(id: string): TemplateRecord {
-  return {
-    id,
-    name: id,
-    imageName: `runpod-iac-emulator/${id}:latest`,
-    category: "CPU",
-    containerDiskInGb: 5,
-    volumeInGb: 0,
-    volumeMountPath: "/runpod-volume",
-    dockerEntrypoint: [],
-    dockerStartCmd: [],
-    env: {},
-    ports: [],
-    isServerless: true,
-    isPublic: true,
-    isRunpod: true,
-    startSsh: false,
-    startJupyter: false,
-    allowedCudaVersions: [],
-  };
-}

@@ -1,12 +1,14 @@
+import { POD_DEFAULTS } from "../../sdk/schemas";
 import type { Capacity } from "../capacity/capacity";
 import type { PlatformCatalog } from "../management/platform-catalog";
-import { atLeast } from "../management/v2/catalog-query";
+import { atLeast } from "../management/cuda-version";
 import { badField, badRequest } from "../server/http-errors";
 import type { Account } from "../store/account";
 import { newPodId } from "../store/ids";
 import { injectPlatformEnv } from "../management/injected-env";
 import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
-import { meterPod, podCost } from "./pod-lifecycle";
+import { newPodRecord } from "./new-pod";
+import { meterPod } from "./pod-lifecycle";
 import { logLine, type PodPlacement, type PodRecord } from "./pod-record";
 import type { PodSpec } from "./pod-spec";
 
@@ -75,9 +77,10 @@ function containerOf(account: Account, spec: PodSpec) {
     imageName: spec.imageName ?? template?.imageName,
     env: { ...(template?.env ?? {}), ...(spec.env ?? {}) },
     ports: spec.ports ?? template?.ports ?? [],
-    containerDiskInGb: spec.containerDiskInGb ?? template?.containerDiskInGb ?? 50,
-    volumeInGb: spec.volumeInGb ?? (spec.computeType === "CPU" ? 0 : (template?.volumeInGb ?? 20)),
-    volumeMountPath: spec.volumeMountPath ?? template?.volumeMountPath ?? "/workspace",
+    // Left undefined when neither gives them: newPodRecord fills in the platform's defaults.
+    containerDiskInGb: spec.containerDiskInGb ?? template?.containerDiskInGb,
+    volumeInGb: spec.volumeInGb ?? (spec.computeType === "CPU" ? 0 : (template?.volumeInGb ?? POD_DEFAULTS.volumeInGb)),
+    volumeMountPath: spec.volumeMountPath ?? template?.volumeMountPath,
     containerRegistryAuthId: spec.containerRegistryAuthId ?? template?.containerRegistryAuthId,
     dockerEntrypoint: spec.dockerEntrypoint ?? template?.dockerEntrypoint ?? [],
     dockerStartCmd: spec.dockerStartCmd ?? template?.dockerStartCmd ?? [],
@@ -201,36 +204,31 @@ export function createPod(account: Account, services: PodServices, spec: PodSpec
   // Chosen from what is free just now, in the same turn: the reservation holds.
   if (!account.reservations.tryReserve(id, placement)) throw unplaceable();
   const now = account.meter.now();
-  const env = injectedEnv(account, spec, container.env);
-  const pod: PodRecord = {
-    id,
-    name: spec.name,
-    status: "RUNNING",
-    imageName: container.imageName,
-    env,
-    ports: container.ports,
-    containerDiskInGb: container.containerDiskInGb ?? 50,
-    volumeInGb: spec.networkVolumeId !== undefined ? 0 : (container.volumeInGb ?? 0),
-    volumeMountPath: container.volumeMountPath,
-    dockerEntrypoint: container.dockerEntrypoint,
-    dockerStartCmd: container.dockerStartCmd,
-    cloudType: spec.cloudType,
-    interruptible: spec.interruptible,
-    locked: spec.locked,
-    globalNetworking: spec.globalNetworking,
-    cudaVersion: cudaVersion ?? null,
-    placement,
-    costPerHr: 0,
-    createdAt: now,
-    startedAt: now,
-    lastStatusChange: `Rented by User: ${new Date(now).toISOString()}`,
-    containerDiskWipes: 0,
-    logs: [],
-  };
-  if (spec.networkVolumeId !== undefined) pod.networkVolumeId = spec.networkVolumeId;
-  if (container.containerRegistryAuthId !== undefined) pod.containerRegistryAuthId = container.containerRegistryAuthId;
-  if (spec.templateId !== undefined && spec.keepTemplate) pod.templateId = spec.templateId;
-  pod.costPerHr = podCost(catalog, pod);
+  const pod = newPodRecord(
+    {
+      id,
+      name: spec.name,
+      imageName: container.imageName,
+      env: injectedEnv(account, spec, container.env),
+      ports: container.ports,
+      containerDiskInGb: container.containerDiskInGb,
+      volumeInGb: spec.networkVolumeId !== undefined ? 0 : container.volumeInGb,
+      volumeMountPath: container.volumeMountPath,
+      dockerEntrypoint: container.dockerEntrypoint,
+      dockerStartCmd: container.dockerStartCmd,
+      cloudType: spec.cloudType,
+      interruptible: spec.interruptible,
+      locked: spec.locked,
+      globalNetworking: spec.globalNetworking,
+      cudaVersion: cudaVersion ?? null,
+      placement,
+      networkVolumeId: spec.networkVolumeId,
+      containerRegistryAuthId: container.containerRegistryAuthId,
+      templateId: spec.keepTemplate ? spec.templateId : undefined,
+    },
+    now,
+    catalog,
+  );
   const where = `${placement.gpuTypeId !== undefined ? `${placement.gpuCount} x ${placement.gpuTypeId}` : `${placement.vcpuCount} vCPUs of ${placement.cpuFlavorId}`} in ${placement.dataCenterId}`;
   logLine(pod, now, "system", `pod created: ${where}`);
   logLine(pod, now, "container", `starting container from image ${pod.imageName}`);

@@ -2,11 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
 import { Timer } from "../clock/scheduler";
 import type { ServerContext } from "../server/server-context";
-import { badField, notFound } from "../server/http-errors";
 import type { Account } from "../store/account";
 import { stopPod } from "./pod-lifecycle";
 import type { PodRecord } from "./pod-record";
-import { renderPodV1 } from "./pod-render";
 
 /*
  * Preemption of interruptible pods (issue 22): the platform may stop an interruptible pod at any
@@ -32,18 +30,12 @@ export function preempt(account: Account, pod: PodRecord): Promise<void> {
   return account.pods.put(pod);
 }
 
-/** The admin route and, with a rate, the draws. */
-export function registerPreemption(app: FastifyInstance, ctx: ServerContext): void {
-  app.post<{ Params: { id: string } }>("/_emulator/pods/:id/preempt", { config: { admin: true } }, async (req) => {
-    const pod = req.account.pods.get(req.params.id);
-    if (!pod) throw notFound(`pod ${req.params.id} not found`);
-    if (!pod.interruptible)
-      throw badField("id", pod.id, "is not an interruptible pod: only interruptible pods are preempted");
-    if (pod.status !== "RUNNING") throw badField("id", pod.id, "is not running");
-    await preempt(req.account, pod);
-    return renderPodV1(pod, req.account, ctx.catalog);
-  });
-
+/**
+ * Preemption by chance, with a rate: once the server is ready, a platform-minute tick draws for
+ * every running interruptible pod of every account. The admin route that preempts on request is
+ * `api/admin/preemption-routes.ts`.
+ */
+export function schedulePreemption(app: FastifyInstance, ctx: ServerContext): void {
   const settings = ctx.preemption;
   if (!settings || settings.ratePerHour <= 0) return;
   const chance = chancePerTick(settings.ratePerHour);

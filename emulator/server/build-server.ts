@@ -1,54 +1,10 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
-import { registerAdminRoutes } from "../admin/admin-routes";
-import { registerBillingRoutesV1 } from "../billing/billing-routes-v1";
-import { registerBillingRoutesV2 } from "../billing/billing-routes-v2";
-import { registerClusterRoutes } from "../clusters/cluster-routes";
+import { registerRouteTrees } from "../api/route-trees";
 import { loseChosenAnswers } from "../faults/fault-injector";
-import { registerJobRoutes } from "../jobs/job-routes";
-import { registerLoadBalancerRoutes } from "../jobs/load-balancer-routes";
-import { registerEndpointRoutes } from "../management/endpoint-routes";
-import { registerNetworkVolumeRoutes } from "../management/network-volume-routes";
-import { registerRegistryAuthRoutes } from "../management/registry-auth-routes";
-import { registerTemplateRoutes } from "../management/template-routes";
-import { registerCatalogRoutesV2 } from "../management/v2/catalog-routes";
-import { registerNetworkVolumeRoutesV2 } from "../management/v2/network-volume-routes";
-import { registerRegistryRoutesV2 } from "../management/v2/registry-routes";
-import { registerServerlessRoutesV2 } from "../management/v2/serverless-routes";
-import { registerServerlessWorkerRoutesV2 } from "../management/v2/serverless-worker-routes";
-import { registerTemplateRoutesV2 } from "../management/v2/template-routes";
-import { registerSshKeyRoutes } from "../management/v2/ssh-key-routes";
-import { registerImageRoutes } from "../models/image-routes";
-import { registerPodRoutesV1 } from "../pods/pod-routes-v1";
-import { registerPodRoutesV2 } from "../pods/pod-routes-v2";
-import { registerPreemption } from "../pods/preemption";
+import { schedulePreemption } from "../pods/preemption";
 import { type ErrorBody, HttpError, isManagementV2Path, sendError } from "./http-errors";
 import { createRequestHook } from "./request-hook";
-import type { RegisterRoutes, ServerContext } from "./server-context";
-
-/** Every module's routes, in registration order. A new route module is added here and only here. */
-const ROUTES: readonly RegisterRoutes[] = [
-  registerNetworkVolumeRoutes,
-  registerNetworkVolumeRoutesV2,
-  registerCatalogRoutesV2,
-  registerEndpointRoutes,
-  registerTemplateRoutes,
-  registerRegistryAuthRoutes,
-  registerServerlessRoutesV2,
-  registerServerlessWorkerRoutesV2,
-  registerTemplateRoutesV2,
-  registerRegistryRoutesV2,
-  registerJobRoutes,
-  registerLoadBalancerRoutes,
-  registerAdminRoutes,
-  registerImageRoutes,
-  registerPodRoutesV1,
-  registerPodRoutesV2,
-  registerPreemption,
-  registerClusterRoutes,
-  registerSshKeyRoutes,
-  registerBillingRoutesV1,
-  registerBillingRoutesV2,
-];
+import type { ServerContext } from "./server-context";
 
 let bootCounter = 0;
 
@@ -132,6 +88,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     sendError(reply, 404, { error: "not_found", message: `no route ${req.method} ${path}` }, isManagementV2Path(path));
   });
 
-  for (const register of ROUTES) register(app, ctx);
+  registerRouteTrees(app, ctx);
+  schedulePreemption(app, ctx);
   return app;
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
-import { countRequest } from "../admin/stats";
+import { countRequest } from "../store/account-stats";
 import { injectFaults } from "../faults/fault-injector";
 import type { ManagementQuota } from "../limits/management-quota";
 import type { RateLimiter } from "../limits/rate-limiter";

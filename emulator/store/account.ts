@@ -1,6 +1,6 @@
 import { ENDPOINT_DEFAULTS } from "../../sdk/schemas";
 import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
-import { type AccountStats, emptyStats, resetStats } from "../admin/stats";
+import { type AccountStats, emptyStats, resetStats } from "./account-stats";
 import { volumeOpening, workerOpening } from "../billing/resource-usage";
 import { UsageMeter } from "../billing/usage-meter";
 import type { Capacity } from "../capacity/capacity";
@@ -8,7 +8,8 @@ import type { Scheduler } from "../clock/scheduler";
 import type { CompiledFaultRule } from "../faults/fault-rules";
 import type { Template } from "../handlers/handler-types";
 import type { TemplateRegistry } from "../handlers/template-registry";
-import { EndpointRuntime, type RuntimeServices, type RuntimeSettings } from "../jobs/endpoint-runtime";
+import { EndpointRuntime } from "../jobs/endpoint-runtime";
+import type { RuntimeServices, RuntimeSettings } from "../jobs/runtime-settings";
 import { LoadBalancerRuntime, type LoadBalancerSettings } from "../jobs/load-balancer";
 import type { Worker } from "../jobs/worker-pool";
 import type { EndpointRecord } from "../management/endpoint-record-schema";
@@ -21,7 +22,7 @@ import type { RateBucket } from "../limits/rate-limiter";
 import { Collection, type CollectionHooks } from "./collection";
 import { COLLECTION_NAMES, type CollectionName, type CollectionRecord, type Collections } from "./collections";
 import { newJobId, newWorkerId } from "./ids";
-import { SSH_KEYS_ID } from "../management/v2/ssh-keys-record";
+import { SSH_KEYS_ID } from "../management/ssh-keys-record";
 
 /** What every account shares. */
 export interface AccountDeps {

@@ -6,7 +6,7 @@ import { RegistryAuthRecordSchema } from "../management/registry-auth-record";
 import { TemplateRecordSchema } from "../management/template-record-schema";
 import { UsageRecordSchema } from "../billing/usage-record";
 import { ClusterRecordSchema } from "../clusters/cluster-record";
-import { SshKeysRecordSchema } from "../management/v2/ssh-keys-record";
+import { SshKeysRecordSchema } from "../management/ssh-keys-record";
 import { PodRecordSchema } from "../pods/pod-record";
 import type { Collection } from "./collection";
 

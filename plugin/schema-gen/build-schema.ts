@@ -83,12 +83,15 @@ function propertiesOf(
 
 /** The schema of one resource. */
 function resourceSpec(r: ResourceFacts, enums: EnumTypes): ResourceSpec {
+  const required = r.outputs.filter((p) => !p.optional).map((p) => p.name);
+  const requiredInputs = r.inputs.filter((p) => !p.optional).map((p) => p.name);
   return {
     description: r.doc,
     properties: propertiesOf(r, r.outputs, r.secretOutputs, enums, false),
-    required: r.outputs.filter((p) => !p.optional).map((p) => p.name),
+    // Empty lists are left out, as Pulumi writes a schema.
+    ...(required.length > 0 ? { required } : {}),
     inputProperties: propertiesOf(r, r.inputs, r.secretInputs, enums, true),
-    requiredInputs: r.inputs.filter((p) => !p.optional).map((p) => p.name),
+    ...(requiredInputs.length > 0 ? { requiredInputs } : {}),
     // A stack of the dynamic resources moves to the plugin's types with no change (docs/languages.md).
     aliases: [{ type: typeToken(r.type) }],
   };

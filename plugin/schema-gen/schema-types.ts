@@ -34,9 +34,9 @@ export interface EnumTypeSpec {
 export interface ResourceSpec {
   description: string;
   properties: Record<string, PropertySpec>;
-  required: string[];
+  required?: string[];
   inputProperties: Record<string, PropertySpec>;
-  requiredInputs: string[];
+  requiredInputs?: string[];
   aliases: { type: string }[];
 }
 

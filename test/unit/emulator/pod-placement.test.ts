@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Capacity } from "../../../emulator/capacity/capacity";
-import { clusterDataCenter } from "../../../emulator/clusters/cluster-routes";
+import { clusterDataCenter } from "../../../emulator/clusters/cluster-create";
 import { choosePlacement, placementFailure, type PlacementRequest } from "../../../emulator/pods/placement";
 import { PodReservations } from "../../../emulator/pods/pod-reservations";
 import { chancePerTick } from "../../../emulator/pods/preemption";

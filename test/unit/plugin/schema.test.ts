@@ -153,12 +153,12 @@ describe("the plugin schema generator", () => {
   it.each([
     [
       "a field rule without an input",
-      (f: ResourceFacts) => void (f.fields.extra = {}),
+      (f: ResourceFacts) => void ((f.fields as Record<string, object>).extra = {}),
       "the field table has extra, NetworkVolumeArgs has no such input",
     ],
     [
       "an input without a field rule",
-      (f: ResourceFacts) => void delete f.fields.tier,
+      (f: ResourceFacts) => void delete (f.fields as Record<string, object>).tier,
       "NetworkVolumeArgs has tier, the field table has no rule for it",
     ],
     [

@@ -23,10 +23,12 @@ const messages = { ConfigureResponse: pb.ConfigureResponse!, Struct } as never;
 const SIG = "4dabf18193072939515e22adb298388d";
 const secret = (value: unknown) => ({ [SIG]: SECRET_SIG, value });
 
+type Handler = (c: unknown, cb: (e: unknown, v: unknown) => void) => unknown;
+
 /** Calls a unary handler as gRPC would; resolves to [error, response]. */
-function call(handler: (c: unknown, cb: (e: unknown, v: unknown) => void) => unknown, request: unknown) {
+function call(handler: Handler | undefined, request: unknown) {
   return new Promise<[unknown, unknown]>((resolve) => {
-    void handler({ request }, (e, v) => resolve([e, v]));
+    void handler!({ request }, (e, v) => resolve([e, v]));
   });
 }
 
@@ -45,7 +47,7 @@ describe("the provider server's gaps", () => {
   it("configure: answers itself, handing over the configuration and declaring that secrets are not accepted", async () => {
     const seen: PluginConfig[] = [];
     const server = { configure: () => expect.unreachable("the server's own configure ignores the request") } as never;
-    const closed = closeServiceGaps(server, (c) => seen.push(c), messages) as Record<string, never>;
+    const closed = closeServiceGaps(server, (c) => seen.push(c), messages) as Record<string, Handler>;
     const req = new pb.ConfigureRequest!();
     req.setArgs!(Struct.fromJavaScript({ apiKey: secret("rpa_KEY") }));
     const [error, response] = await call(closed.configure, req);
@@ -68,7 +70,7 @@ describe("the provider server's gaps", () => {
         throw new Error("apiUrl must end in /v1 or /v2");
       },
       messages,
-    ) as Record<string, never>;
+    ) as Record<string, Handler>;
     const [error] = await call(closed.configure, new pb.ConfigureRequest!());
     expect((error as Error).message).toBe("apiUrl must end in /v1 or /v2");
   });
@@ -82,7 +84,7 @@ describe("the provider server's gaps", () => {
         cb(null, "ok");
       },
     };
-    const closed = closeServiceGaps(server as never, () => undefined, messages) as Record<string, never>;
+    const closed = closeServiceGaps(server as never, () => undefined, messages) as Record<string, Handler>;
     const importing = new pb.ReadRequest!();
     expect(importing.getProperties!()).toBeUndefined();
     expect(await call(closed.read, importing)).toEqual([null, "ok"]);
@@ -102,7 +104,7 @@ describe("the provider server's gaps", () => {
         cb(null, "ok");
       },
     };
-    const closed = closeServiceGaps(server as never, () => undefined, messages) as Record<string, never>;
+    const closed = closeServiceGaps(server as never, () => undefined, messages) as Record<string, Handler>;
     const req = new pb.DiffRequest!();
     req.setOldInputs!(Struct.fromJavaScript({ username: "bot" }));
     await call(closed.diff, req);

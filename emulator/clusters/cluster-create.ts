@@ -1,0 +1,102 @@
+import type * as V2 from "../../sdk/schemas/v2";
+import { newPodRecord } from "../pods/new-pod";
+import { injectedEnv, type PodServices } from "../pods/pod-create";
+import { meterPod } from "../pods/pod-lifecycle";
+import { logLine, type PodRecord } from "../pods/pod-record";
+import { badField } from "../server/http-errors";
+import type { Account } from "../store/account";
+import { newClusterId, newPodId } from "../store/ids";
+import type { ClusterRecord } from "./cluster-record";
+
+/**
+ * The data center a cluster goes to: of the allowed ones, the one with the most free GPUs of the
+ * type, provided it holds the whole cluster (a cluster is always within one data center).
+ */
+export function clusterDataCenter(
+  dataCenters: readonly string[],
+  needed: number,
+  free: (dc: string) => number,
+): string | undefined {
+  let best: string | undefined;
+  for (const dc of dataCenters) if (free(dc) >= needed && (best === undefined || free(dc) > free(best))) best = dc;
+  return best;
+}
+
+/**
+ * A new cluster from a v2 create body: all `podCount` pods of `gpuCountPerPod` GPUs of one type
+ * in one data center, from the same stock as pods, each RUNNING, holding its GPUs and billed as
+ * the cluster's; or a 400 naming what could not be found. The caller `put`s the cluster and its
+ * members.
+ */
+export function createCluster(
+  account: Account,
+  services: PodServices,
+  body: V2.CreateClusterRequest,
+): { cluster: ClusterRecord; members: PodRecord[] } {
+  const { catalog, capacity } = services;
+  const { gpuTypeId, gpuCountPerPod, podCount } = body.compute;
+  const gpu = catalog.gpuType(gpuTypeId);
+  if (!gpu) throw badField("compute.gpuTypeId", gpuTypeId, "is not a GPU type the platform knows");
+  if (gpuCountPerPod > gpu.maxCount.secure) {
+    throw badField("compute.gpuCountPerPod", gpuCountPerPod, `must be at most ${gpu.maxCount.secure} for ${gpuTypeId}`);
+  }
+  if (body.image === undefined) throw badField("image", undefined, "is required: the image every member pod runs");
+  const network = body.mounts?.network?.[0];
+  let dataCenters = body.dataCenterIds?.length ? body.dataCenterIds : catalog.dataCenters().map((d) => d.id);
+  dataCenters = dataCenters.filter((dc) => catalog.dataCenter(dc) !== undefined);
+  if (network) {
+    const volume = account.networkVolumes.get(network.volumeId);
+    if (!volume)
+      throw badField("mounts.network.0.volumeId", network.volumeId, "is not a network volume of this account");
+    dataCenters = dataCenters.filter((dc) => dc === volume.dataCenterId);
+  }
+  const needed = podCount * gpuCountPerPod;
+  const dataCenterId = clusterDataCenter(dataCenters, needed, (dc) => capacity.free(dc, gpuTypeId, "gpu"));
+  if (dataCenterId === undefined) {
+    throw badField(
+      "compute",
+      body.compute,
+      `there are no instances currently available: no data center of ${dataCenters.join(", ") || "(none left)"} has ${needed} free GPUs of ${gpuTypeId} for ${podCount} pods of ${gpuCountPerPod}`,
+    );
+  }
+  const now = account.meter.now();
+  const cluster: ClusterRecord = {
+    id: newClusterId(),
+    name: body.name,
+    type: body.type,
+    compute: body.compute,
+    dataCenterId,
+    vxlanId: 1 + (account.clusters.size % 4000),
+    createdAt: now,
+  };
+  const members: PodRecord[] = [];
+  for (let rank = 0; rank < podCount; rank++) {
+    const env = { ...(body.env ?? {}), NODE_RANK: String(rank) };
+    const switches = { startSsh: body.startSsh ?? false, startJupyter: body.startJupyter ?? false };
+    const pod = newPodRecord(
+      {
+        id: newPodId(),
+        name: `${body.name}-${rank}`,
+        imageName: body.image,
+        env: injectedEnv(account, switches, env),
+        ports: body.ports ?? [],
+        containerDiskInGb: body.disk,
+        volumeInGb: body.mounts?.persistent?.size ?? 0,
+        volumeMountPath: body.mounts?.persistent?.path ?? network?.path,
+        cudaVersion: catalog.values("cudaVersion")[0] ?? null,
+        placement: { dataCenterId, gpuTypeId, gpuCount: gpuCountPerPod },
+        networkVolumeId: network?.volumeId,
+        clusterId: cluster.id,
+        clusterRank: rank,
+      },
+      now,
+      catalog,
+    );
+    // The data center was chosen for the whole cluster: every reservation fits.
+    account.reservations.tryReserve(pod.id, pod.placement);
+    logLine(pod, now, "system", `pod created: node ${rank} of cluster ${cluster.id} in ${dataCenterId}`);
+    meterPod(account, pod);
+    members.push(pod);
+  }
+  return { cluster, members };
+}

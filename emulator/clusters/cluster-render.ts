@@ -1,0 +1,30 @@
+import type * as V2 from "../../sdk/schemas/v2";
+import { rfc3339 } from "../billing/billing-buckets";
+import type { PodRecord } from "../pods/pod-record";
+import type { Account } from "../store/account";
+import type { ClusterRecord } from "./cluster-record";
+
+/** The member pods of a cluster, by rank. */
+export function membersOf(account: Account, clusterId: string): PodRecord[] {
+  return [...account.pods.values()]
+    .filter((p) => p.clusterId === clusterId)
+    .sort((a, b) => (a.clusterRank ?? 0) - (b.clusterRank ?? 0));
+}
+
+/** The v2 answer (OpenAPI v2 `Cluster`). */
+export function renderCluster(cluster: ClusterRecord, members: readonly PodRecord[]): V2.Cluster {
+  const byStatus: Record<string, number> = {};
+  for (const m of members) byStatus[m.status] = (byStatus[m.status] ?? 0) + 1;
+  const primary = members[0];
+  return {
+    id: cluster.id,
+    name: cluster.name,
+    type: cluster.type,
+    compute: cluster.compute,
+    dataCenterId: cluster.dataCenterId,
+    pods: { total: members.length, byStatus },
+    network: { cidr: "10.65.0.0/16", vxlanId: cluster.vxlanId, vxlanPort: 4789 },
+    ...(primary ? { primary: { podId: primary.id, status: primary.status } } : {}),
+    createdAt: rfc3339(cluster.createdAt),
+  };
+}

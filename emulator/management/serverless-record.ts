@@ -1,0 +1,217 @@
+import { isDeepStrictEqual } from "node:util";
+import { ENDPOINT_DEFAULTS, type FieldProblem, renderValue } from "../../sdk/schemas";
+import type * as V2 from "../../sdk/schemas/v2";
+import type { EndpointRecord } from "./endpoint-record-schema";
+import { withRelease } from "./endpoint-releases";
+import { type ContainerSettings, containerOf, containerOfTemplate } from "./endpoint-render";
+import type { PlatformCatalog } from "./platform-catalog";
+import type { TemplateRecord } from "./template-record-schema";
+
+/*
+ * Endpoint records written through management API v2 (`POST` and `PATCH /v2/serverless`), in the
+ * record's v1-named fields (endpoint-record-schema.ts) so that v1 reads them too.
+ */
+
+/** Defaults of a v2 create (OpenAPI v2 `CreateEndpointRequest`), where they differ from v1's. */
+export const V2_ENDPOINT_DEFAULTS = { idleTimeout: 10, timeout: 300_000, workersMax: 3, flashboot: "OFF" } as const;
+
+/** What a write needs besides the body. */
+export interface V2WriteContext {
+  catalog: PlatformCatalog;
+  /** The template named by `templateId` (already checked to exist and be serverless). */
+  template: TemplateRecord | undefined;
+  /** The template a v1-created record is linked to (its container settings are copied on a v2 change). */
+  linked: TemplateRecord | undefined;
+  /** Now, as an ISO date-time. */
+  at: string;
+}
+
+/** The record's setting of a v2 flash-boot mode: v1's booleans for on and off. */
+function flashbootSetting(mode: V2.FlashBootMode): boolean | string {
+  return mode === "OFF" ? false : mode === "FLASHBOOT" ? true : mode;
+}
+
+/** v2's container fields of a body over a base: body fields win; with a template applied, `env` merges per key (body wins). */
+function applyContainer(
+  base: ContainerSettings,
+  body: Pick<V2.UpdateEndpointRequest, "image" | "args" | "disk" | "ports" | "env" | "registry">,
+  fromTemplate: boolean,
+): ContainerSettings {
+  return {
+    image: body.image ?? base.image,
+    args: body.args ?? base.args,
+    disk: body.disk ?? base.disk,
+    ports: body.ports ?? base.ports,
+    env: fromTemplate ? { ...base.env, ...(body.env ?? {}) } : (body.env ?? base.env),
+    registry: body.registry === undefined ? base.registry : body.registry,
+  };
+}
+
+/** The record's own container fields of v2 settings (no template link: v2 keeps none). */
+function containerFields(c: ContainerSettings): Partial<EndpointRecord> {
+  const fields: Partial<EndpointRecord> = { image: c.image, args: c.args, ports: c.ports, env: c.env };
+  if (c.disk !== undefined) fields.disk = c.disk;
+  if (c.registry !== null) fields.registry = c.registry;
+  return fields;
+}
+
+/** The record's CPU fields of v2's configurations (v1's `vcpuCount` holds the first count). */
+function cpuFields(cpu: readonly { id: string; vcpuCount: number }[]): Partial<EndpointRecord> {
+  return {
+    cpuFlavorIds: [...new Set(cpu.map((c) => c.id))],
+    vcpuCount: cpu[0]!.vcpuCount,
+    cpu: cpu.map((c) => ({ ...c })),
+  };
+}
+
+const EMPTY_CONTAINER: ContainerSettings = { args: "", ports: [], env: {}, registry: null };
+
+/** A new record from a v2 create body (already validated, its references checked). */
+export function createEndpointRecordV2(
+  body: V2.CreateEndpointRequest,
+  id: string,
+  userId: string,
+  ctx: V2WriteContext,
+  dataCenterIds: readonly string[],
+): EndpointRecord {
+  const base = ctx.template ? containerOfTemplate(ctx.template) : EMPTY_CONTAINER;
+  const container = applyContainer(base, body, ctx.template !== undefined);
+  const record: EndpointRecord = {
+    id,
+    name: body.name,
+    type: body.type,
+    computeType: body.cpu ? "CPU" : "GPU",
+    workersMin: body.workers?.min ?? ENDPOINT_DEFAULTS.workersMin,
+    workersMax: body.workers?.max ?? V2_ENDPOINT_DEFAULTS.workersMax,
+    idleTimeout: body.workers?.idleTimeout ?? V2_ENDPOINT_DEFAULTS.idleTimeout,
+    scalerType: body.scaling.type,
+    scalerValue: body.scaling.type === "QUEUE_DELAY" ? body.scaling.queueDelay : body.scaling.requestCount,
+    executionTimeoutMs: body.timeout ?? V2_ENDPOINT_DEFAULTS.timeout,
+    flashboot: flashbootSetting(body.flashboot ?? V2_ENDPOINT_DEFAULTS.flashboot),
+    // "Omit or pass an empty array to let the scheduler choose": every data center, as v1's default.
+    dataCenterIds: body.dataCenterIds?.length ? [...body.dataCenterIds] : [...dataCenterIds],
+    ...(body.networkVolumes ? { networkVolumeIds: [...body.networkVolumes] } : {}),
+    ...containerFields(container),
+    createdAt: ctx.at,
+    userId,
+    version: 0,
+  };
+  if (body.cpu) Object.assign(record, cpuFields(body.cpu));
+  if (body.gpu) {
+    const gpu = body.gpu;
+    record.gpuPools = [...gpu.pools];
+    record.excludedGpuTypes = (gpu.excludedTypes ?? []).map((t) => t.trim());
+    record.gpuCount = gpu.count ?? ENDPOINT_DEFAULTS.gpuCount;
+    // OpenAPI: the template's allowedCudaVersions seed the GPU create's, unless the body sets a set or a floor.
+    const seeded = gpu.minCudaVersion === undefined ? ctx.template?.allowedCudaVersions : undefined;
+    const cuda = gpu.allowedCudaVersions ?? seeded;
+    if (cuda?.length) record.allowedCudaVersions = [...cuda];
+    if (gpu.minCudaVersion !== undefined) record.minCudaVersion = gpu.minCudaVersion;
+  }
+  return withRelease(undefined, record, ctx.at);
+}
+
+/** The record after a v2 update body (validated, references checked); `version` grows when anything changed. */
+export function updateEndpointRecordV2(
+  current: EndpointRecord,
+  body: V2.UpdateEndpointRequest,
+  ctx: V2WriteContext,
+): EndpointRecord {
+  const next: EndpointRecord = { ...current };
+  const containerChange =
+    body.templateId !== undefined ||
+    (["image", "args", "disk", "ports", "env", "registry"] as const).some((k) => body[k] !== undefined);
+  if (containerChange) {
+    let base = containerOf(current, ctx.linked);
+    if (ctx.template) base = applyContainer(base, containerOfTemplate(ctx.template), false);
+    const container = applyContainer(base, body, ctx.template !== undefined);
+    for (const own of ["templateId", "image", "args", "disk", "ports", "registry"] as const) delete next[own];
+    Object.assign(next, containerFields(container));
+  }
+  if (body.name !== undefined) next.name = body.name;
+  if (body.workers?.min !== undefined) next.workersMin = body.workers.min;
+  if (body.workers?.max !== undefined) next.workersMax = body.workers.max;
+  if (body.workers?.idleTimeout !== undefined) next.idleTimeout = body.workers.idleTimeout;
+  if (body.scaling) {
+    next.scalerType = body.scaling.type;
+    next.scalerValue = body.scaling.type === "QUEUE_DELAY" ? body.scaling.queueDelay : body.scaling.requestCount;
+  }
+  if (body.timeout !== undefined) next.executionTimeoutMs = body.timeout;
+  if (body.flashboot !== undefined) next.flashboot = flashbootSetting(body.flashboot);
+  if (body.dataCenterIds !== undefined) next.dataCenterIds = [...body.dataCenterIds];
+  if (body.networkVolumes !== undefined) {
+    delete next.networkVolumeId;
+    next.networkVolumeIds = [...body.networkVolumes];
+  }
+  if (body.cpu) Object.assign(next, cpuFields(body.cpu));
+  const gpu = body.gpu;
+  if (gpu?.pools) {
+    // OpenAPI: "a PATCH sending pools without excludedTypes clears them".
+    delete next.gpuTypeIds;
+    next.gpuPools = [...gpu.pools];
+    next.excludedGpuTypes = (gpu.excludedTypes ?? []).map((t) => t.trim());
+  }
+  if (gpu?.count !== undefined) next.gpuCount = gpu.count;
+  if (gpu?.allowedCudaVersions !== undefined) {
+    if (gpu.allowedCudaVersions.length) next.allowedCudaVersions = [...gpu.allowedCudaVersions];
+    else delete next.allowedCudaVersions;
+  }
+  if (gpu?.minCudaVersion !== undefined) {
+    if (gpu.minCudaVersion) next.minCudaVersion = gpu.minCudaVersion;
+    else delete next.minCudaVersion;
+  }
+  // Compared field by field, not as JSON text: a rewritten container keeps its values in another key order.
+  if (isDeepStrictEqual(next, current)) return current;
+  return withRelease(current, { ...next, version: (current.version ?? 0) + 1 }, ctx.at);
+}
+
+/**
+ * Rules of a v2 write that need the stored endpoint or the catalog (the body's own rules are the
+ * shared schema's): compute family fixed at create, the scaler allowed for the type, an idle
+ * timeout only where it applies, known pools, exclusions that are types of those pools, a
+ * selection that leaves a type, known CPU flavors.
+ */
+export function v2EndpointProblems(
+  body: V2.CreateEndpointRequest | V2.UpdateEndpointRequest,
+  current: EndpointRecord | undefined,
+  catalog: PlatformCatalog,
+): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const add = (field: string, value: unknown, rule: string) =>
+    problems.push({ field, value: renderValue(value, field), rule });
+  const type = current?.type ?? ("type" in body ? body.type : undefined) ?? "QUEUE";
+  if (current && body.gpu && current.computeType === "CPU")
+    add("gpu", body.gpu, "is a CPU endpoint: its compute family cannot change");
+  if (current && body.cpu && current.computeType !== "CPU")
+    add("cpu", body.cpu, "is a GPU endpoint: its compute family cannot change");
+  const scaler = body.scaling?.type ?? current?.scalerType;
+  if (type === "LOAD_BALANCER" && body.scaling?.type === "QUEUE_DELAY") {
+    add("scaling.type", "QUEUE_DELAY", "a LOAD_BALANCER endpoint scales on REQUEST_COUNT (queue delay needs a queue)");
+  }
+  if (type === "QUEUE" && scaler === "REQUEST_COUNT" && body.workers?.idleTimeout !== undefined) {
+    add("workers.idleTimeout", body.workers.idleTimeout, "does not apply to a QUEUE endpoint scaling on REQUEST_COUNT");
+  }
+  const min = body.workers?.min ?? current?.workersMin ?? 0;
+  const max = body.workers?.max ?? current?.workersMax ?? V2_ENDPOINT_DEFAULTS.workersMax;
+  if (min > max) add("workers.min", min, `must not exceed workers.max (${max})`);
+  const pools = body.gpu?.pools;
+  if (pools) {
+    const entries = catalog.gpuTypes();
+    const known = new Set(entries.flatMap((e) => (e.pool === null ? [] : [e.pool])));
+    pools.forEach((p, i) => {
+      if (!known.has(p)) add(`gpu.pools.${i}`, p, `is not a serverless GPU pool (known: ${[...known].join(", ")})`);
+    });
+    const inPools = entries.filter((e) => e.pool !== null && pools.includes(e.pool)).map((e) => e.id);
+    const excluded = (body.gpu?.excludedTypes ?? []).map((t) => t.trim());
+    excluded.forEach((t, i) => {
+      if (!inPools.includes(t)) add(`gpu.excludedTypes.${i}`, t, "is not a GPU type of the selected pools");
+    });
+    if (problems.length === 0 && inPools.every((t) => excluded.includes(t))) {
+      add("gpu.excludedTypes", excluded, "leaves no GPU type in the selected pools: keep at least one");
+    }
+  }
+  body.cpu?.forEach((c, i) => {
+    if (!catalog.cpuFlavor(c.id)) add(`cpu.${i}.id`, c.id, "is not a CPU flavor of the catalog");
+  });
+  return problems;
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the Python and Go SDKs of the provider plugin from its schema (npm run gen:sdks), with the Go tool
 # in tools/pulumi-sdkgen (scripts/provide-sdkgen.sh builds and caches it). The SDKs are committed and ship in the
-# npm package, because users have no Go; test/package/generated-sdks.test.ts fails when they are stale.
+# npm package, because users have no Go; test/e2e/languages/generated-sdks.test.ts fails when they are stale.
 #
 #   bash scripts/gen-sdks.sh                              # plugin/schema.json -> plugin/sdks/{python,go}
 #   bash scripts/gen-sdks.sh --schema FILE --out DIR      # FILE -> DIR/{python,go} (DIR absent or empty)

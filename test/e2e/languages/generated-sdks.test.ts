@@ -2,8 +2,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../scripts/pulumi-cli";
-import { generateSdks } from "../e2e/languages/language-tools";
+import { REPO_ROOT } from "../../../scripts/pulumi-cli";
+import { generateSdks } from "./language-tools";
 
 /**
  * The Python and Go SDKs are committed (users have no Go to generate them) and shipped in the

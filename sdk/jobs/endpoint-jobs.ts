@@ -24,6 +24,7 @@ import {
 import type { CallOptions, Transport } from "../transport";
 import type { PollOptions, RunSyncOptions, StatusOptions } from "./job-options";
 import type { BatchOutcome, SubmitManyOptions } from "./batch-options";
+import { dispatcherFetch } from "./dispatcher-fetch";
 import { callPacer } from "./endpoint-pacers";
 import { type FetchFunction, pacedFetch, withPermit } from "./paced-calls";
 import { type BatchInputs, submitMany } from "./submit-many";
@@ -193,11 +194,12 @@ export class EndpointJobs {
   }
 
   /**
-   * A `fetch` for the `openai` package (its `fetch` option) that paces the calls to the
-   * endpoint's `/openai/*` limit (2000 per 10 s, 400 at once), shared by every call this client
-   * makes there; a 429 slows it down.
+   * A `fetch` for the `openai` package (its `fetch` option): paced to the endpoint's `/openai/*`
+   * limit (2000 per 10 s, 400 at once, shared by every call this client makes there; a 429 slows
+   * it down), and sent on undici's own dispatch, a fraction of the platform `fetch`'s CPU per
+   * call (dispatcher-fetch.ts). `base` replaces the sending.
    */
-  openAiFetch(base?: FetchFunction): FetchFunction {
+  openAiFetch(base: FetchFunction = dispatcherFetch()): FetchFunction {
     return pacedFetch(callPacer(this.transport, this.endpointId, "openai"), base);
   }
 

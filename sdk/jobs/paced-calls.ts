@@ -34,9 +34,9 @@ function retryAfterMs(res: Response): number | undefined {
 }
 
 /**
- * A `fetch` that waits for a permit of `pacer` before each request and holds it until the answer's
- * body has been read to its end (or cancelled): the platform counts a streamed answer in flight
- * until it ends. A 429 tells the pacer, which slows down; the answer itself goes to the caller
+ * A `fetch` that waits for a permit of `pacer` before each request and holds it until the answer
+ * has come: for an event stream, until its body has been read to its end (or cancelled), since the
+ * platform counts a streamed answer in flight until it ends. A 429 tells the pacer, which slows down; the answer itself goes to the caller
  * unchanged (the `openai` package retries it, honouring `Retry-After`). A caller must read or
  * cancel every body, as the `openai` package does, or the permit is kept.
  */
@@ -55,7 +55,9 @@ export function pacedFetch(pacer: OperationPacer, base: FetchFunction = globalTh
     }
     const answer =
       res.status === 429 ? { refused: true as const, retryAfterMs: retryAfterMs(res) } : { refused: false as const };
-    if (!res.body) {
+    // Only a stream stays in flight after its headers: a whole answer is released at once, and
+    // keeps its own body (wrapping it costs CPU on every call).
+    if (!res.body || !(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
       pacer.release(answer);
       return res;
     }

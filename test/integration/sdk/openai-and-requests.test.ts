@@ -35,6 +35,34 @@ describe("client.jobs(id) and the OpenAI-compatible routes", () => {
   });
 });
 
+describe("client.jobs(id).openAiFetch() on an emulated vLLM worker", () => {
+  it("carries whole answers, streams, errors and aborts as the platform fetch does", async () => {
+    await ctx.start();
+    const t = await ctx.api.post("/v1/templates", {
+      name: "vllm",
+      imageName: "runpod/worker-v1-vllm:v2.25.2",
+      isServerless: true,
+      env: { MODEL_NAME: "m" },
+    });
+    const ep = await createEndpoint(ctx.api, { templateId: t.body.id });
+    const jobs = clientOf().jobs(ep);
+    const openai = new OpenAI({ apiKey: KEY, baseURL: jobs.openAiBaseUrl, fetch: jobs.openAiFetch(), maxRetries: 0 });
+    const messages = [{ role: "user" as const, content: "a b c" }];
+    const whole = await openai.chat.completions.create({ model: "m", messages });
+    expect(whole.choices[0]!.message.content).toBe("c b a");
+    const stream = await openai.chat.completions.create({ model: "m", messages, stream: true });
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toBe("c b a");
+    await expect(openai.chat.completions.create({ model: "other", messages })).rejects.toMatchObject({ status: 404 });
+    const gone = new AbortController();
+    gone.abort();
+    await expect(openai.models.list({ signal: gone.signal })).rejects.toThrow(/abort/i);
+    // Three calls went through the pacer; the aborted one never took a permit.
+    expect(callPacer(client!.transport, ep, "openai").counts).toEqual({ sent: 3, refused: 0 });
+  });
+});
+
 describe("client.jobs(id).requests()", () => {
   it("reads the endpoint's recent requests", async () => {
     await ctx.start();

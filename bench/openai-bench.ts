@@ -1,6 +1,7 @@
 import * as os from "node:os";
 import OpenAI from "openai";
 import { RunpodClient } from "../sdk";
+import { processCpuMs } from "./batch-bench";
 import { EmulatorApi, startEmulatorProcess } from "./emulator-process";
 import type { BenchSection } from "./report";
 import { drive, format, interleaved, median, pairedRatio, perRoundRatios } from "./stats";
@@ -85,18 +86,27 @@ export async function runOpenAiBench(s: OpenAiBenchSettings, log: (line: string)
       { name: PACED, call: chat(paced) },
     ];
     const perSecond = new Map<string, number[]>(alternatives.map((a) => [a.name, []]));
+    // CPU per call, in µs: this process's (the client's) and the emulator's, summed over rounds.
+    const cpu = new Map(alternatives.map((a) => [a.name, { client: 0, emulator: 0, calls: 0 }]));
     for (const a of alternatives) await drive(Math.min(500, s.calls), s.concurrency, a.call); // warm-up
     for (let round = 0; round < s.rounds; round++) {
       for (const a of interleaved(alternatives, round)) {
         (globalThis as { gc?: () => void }).gc?.();
+        const clientBefore = process.cpuUsage();
+        const emulatorBefore = processCpuMs(emulator.pid);
         const r = await drive(s.calls, s.concurrency, a.call);
+        const used = process.cpuUsage(clientBefore);
+        const spent = cpu.get(a.name)!;
+        spent.client += used.user + used.system;
+        spent.emulator += (processCpuMs(emulator.pid) - emulatorBefore) * 1000;
+        spent.calls += s.calls;
         if (r.errors > 0) throw new Error(`${a.name}: ${r.errors} calls failed; first: ${String(r.firstError)}`);
         const cps = (s.calls * 1000) / r.ms;
         perSecond.get(a.name)!.push(cps);
         log(`openai round ${round + 1}/${s.rounds} ${a.name}: ${format.int(cps)} calls/s`);
       }
     }
-    return section(s, perSecond, loadBefore, os.loadavg());
+    return section(s, perSecond, cpu, loadBefore, os.loadavg());
   } finally {
     await client.close();
     await emulator.stop();
@@ -106,17 +116,25 @@ export async function runOpenAiBench(s: OpenAiBenchSettings, log: (line: string)
 function section(
   s: OpenAiBenchSettings,
   perSecond: Map<string, number[]>,
+  cpu: Map<string, { client: number; emulator: number; calls: number }>,
   loadBefore: number[],
   loadAfter: number[],
 ): BenchSection {
   const runsync = perSecond.get(RUNSYNC)!;
   // Time per call relative to /runsync's: /runsync's calls per second over the other's, per round.
   const costRatio = (name: string) => pairedRatio(runsync, perSecond.get(name)!);
+  const cpuPerCall = (name: string) => {
+    const c = cpu.get(name)!;
+    return { client: c.client / c.calls, emulator: c.emulator / c.calls, total: (c.client + c.emulator) / c.calls };
+  };
   const rows = [...perSecond.entries()].map(([name, cps]) => [
     name,
     format.int(median(cps)),
     format.ms((1000 * s.concurrency) / median(cps)),
     name === RUNSYNC ? "1.00x" : format.ratio(costRatio(name)),
+    format.int(cpuPerCall(name).client),
+    format.int(cpuPerCall(name).emulator),
+    format.ratio(cpuPerCall(name).total / cpuPerCall(RUNSYNC).total),
   ]);
   const ratioOf = (name: string) => ({
     ratio: costRatio(name),
@@ -133,11 +151,20 @@ function section(
       `${format.int(s.calls)} chat completions per alternative and round, ${s.concurrency} at a time, ${s.rounds} rounds in a balanced order (bench/stats.ts \`interleaved\`), after a warm-up; the emulator runs in its own process with \`--no-rate-limits\` and ${s.concurrency} workers of the \`runpod/worker-v1-vllm\` handler up from the start.`,
       "`/runsync` sends the very job the OpenAI route makes (`{ openai_route, openai_input }`) through the typed client; the `openai` package (npm) sends `chat.completions.create` to `client.jobs(id).openAiBaseUrl`, once with its own fetch and once with the client's paced `openAiFetch()`. Every answer's text is checked.",
       "Time per call is the wall time of a round over its calls at a fixed concurrency; the ratio is the median over rounds of /runsync's calls per second over the alternative's, in the same round.",
+      "CPU per call: user + system time of the benchmark's process (the client) and of the emulator's (/proc/<pid>/stat) over all rounds, per call. On a machine busier than its cores, where every process waits for one, the CPU a call costs decides its time; the CPU ratio moves less with the load than the time ratio.",
     ],
     tables: [
       {
         title: `Chat completions against the emulated vLLM worker (${s.concurrency} concurrent)`,
-        columns: ["path", "calls/s", "time per call", "time vs /runsync"],
+        columns: [
+          "path",
+          "calls/s",
+          "time per call",
+          "time vs /runsync",
+          "client CPU µs/call",
+          "emulator CPU µs/call",
+          "CPU vs /runsync",
+        ],
         rows,
       },
     ],

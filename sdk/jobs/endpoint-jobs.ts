@@ -26,7 +26,7 @@ import type { PollOptions, RunSyncOptions, StatusOptions } from "./job-options";
 import type { BatchOutcome, SubmitManyOptions } from "./batch-options";
 import { dispatcherFetch } from "./dispatcher-fetch";
 import { callPacer } from "./endpoint-pacers";
-import { type FetchFunction, pacedFetch, withPermit } from "./paced-calls";
+import { pacedFetch, withPermit } from "./paced-calls";
 import { type BatchInputs, submitMany } from "./submit-many";
 
 export type { PollOptions, RunSyncOptions, StatusOptions } from "./job-options";
@@ -199,7 +199,7 @@ export class EndpointJobs {
    * it down), and sent on undici's own dispatch, a fraction of the platform `fetch`'s CPU per
    * call (dispatcher-fetch.ts). `base` replaces the sending.
    */
-  openAiFetch(base: FetchFunction = dispatcherFetch()): FetchFunction {
+  openAiFetch(base: typeof fetch = dispatcherFetch()): typeof fetch {
     return pacedFetch(callPacer(this.transport, this.endpointId, "openai"), base);
   }
 

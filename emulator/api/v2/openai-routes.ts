@@ -100,9 +100,11 @@ async function answerStream(call: CallJob, reply: FastifyReply): Promise<Fastify
     return sendJson(reply, status, first.value);
   }
   const stream = new PassThrough();
+  // A client that goes away destroys the stream; what the job still yields goes nowhere.
+  stream.on("error", () => undefined);
   let done = false;
   const write = (piece: unknown) => {
-    if (done) return; // the client ignores events after [DONE]
+    if (done || stream.destroyed) return; // the client ignores events after [DONE]
     const text = sseText(piece);
     done = holdsDone(text);
     stream.write(text);
@@ -110,6 +112,7 @@ async function answerStream(call: CallJob, reply: FastifyReply): Promise<Fastify
   if (!first.done) write(first.value);
   void (async () => {
     for await (const piece of pieces) write(piece);
+    if (stream.destroyed) return;
     if (call.job.status !== "COMPLETED") {
       if (!done) stream.write(sseText(call.unfinished().body));
     } else if (!done) stream.write(SSE_DONE);

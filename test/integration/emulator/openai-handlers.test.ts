@@ -147,6 +147,27 @@ describe("when the job does not complete", () => {
     });
   });
 
+  it("cancels the job of a client that leaves a stream midway, and goes on serving", async () => {
+    const { endpointId } = await endpointOf("ghcr.io/acme/tiny-llm:1", { MODEL_NAME: "tiny-1", DELAY_MS: "1000" });
+    const gone = new AbortController();
+    const stream = await openAiOn(endpointId).chat.completions.create(
+      { ...chat("one two three"), stream: true },
+      { signal: gone.signal },
+    );
+    const chunks = stream[Symbol.asyncIterator]();
+    expect((await chunks.next()).value.choices[0].delta.content).toBe("ONE");
+    gone.abort();
+    await chunks.next().catch(() => undefined);
+    await eventually(async () => {
+      const recent = (await api.get(`/v2/${endpointId}/requests`)).body.requests;
+      expect(recent[0]).toMatchObject({ status: "CANCELLED", source: "openai" });
+    });
+    await ctx.clock.advance(2000);
+    expect((await openAiOn(endpointId).chat.completions.create(chat("still here"))).choices[0]!.message.content).toBe(
+      "STILL HERE",
+    );
+  });
+
   it("answers on a load-balancing endpoint with a 404 saying where its workers answer", async () => {
     const lb = await api.post("/v2/serverless", {
       name: "balanced",

@@ -1,7 +1,7 @@
 import * as os from "node:os";
 import OpenAI from "openai";
 import { RunpodClient } from "../sdk";
-import { processCpuMs } from "./batch-bench";
+import { processCpuMs } from "./process-usage";
 import { EmulatorApi, startEmulatorProcess } from "./emulator-process";
 import type { BenchSection } from "./report";
 import { drive, format, interleaved, median, pairedRatio, perRoundRatios } from "./stats";

@@ -39,7 +39,13 @@ function standalone(pod: PodRecord): PodRecord {
  * terminate: 204; an action the pod's `actions` do not list now: 409), delete (204), logs (SSE).
  */
 export function registerPodRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
-  const render = (account: Account, pod: PodRecord) => renderPodV2(pod, account.meter.now(), ctx.catalog);
+  const render = (account: Account, pod: PodRecord) =>
+    renderPodV2(
+      pod,
+      account.meter.now(),
+      ctx.catalog,
+      pod.clusterId === undefined ? undefined : account.clusters.get(pod.clusterId)?.type,
+    );
 
   app.post("/pods", async (req, reply) => {
     const body = parseV2Body(V2.CreatePodRequestSchema, req.body);

@@ -1,7 +1,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
-import type { PodReadOptions } from "../sdk/management/neutral-api";
+import type { PodReadOptions } from "../sdk/management/neutral/api";
 import { type Pod, type PodCreateInput, PodCreateInputSchema, type PodUpdateInput } from "../sdk/schemas";
 import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
 import { createOnce } from "./create-once";

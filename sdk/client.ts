@@ -8,16 +8,16 @@ import type {
   NetworkVolumeOperations,
   PodOperations,
   TemplateOperations,
-} from "./management/neutral-api";
+} from "./management/neutral/api";
 import { ManagementV1 } from "./management/v1/management-v1";
 import { ManagementV2 } from "./management/v2/management-v2";
-import { EndpointsOnV2 } from "./management/v2-dialect/endpoints";
-import { GpuCatalogCache } from "./management/v2-dialect/gpu-catalog-cache";
-import { NetworkVolumesOnV2 } from "./management/v2-dialect/network-volumes";
-import { ContainerRegistryAuthsOnV2 } from "./management/v2-dialect/registry-auths";
-import { TemplatesOnV2 } from "./management/v2-dialect/templates";
-import { BillingOnV2 } from "./management/v2-dialect/billing";
-import { PodsOnV2 } from "./management/v2-dialect/pods";
+import { NeutralEndpointsOverV2 } from "./management/neutral/over-v2/endpoints";
+import { GpuCatalogCache } from "./management/neutral/over-v2/gpu-catalog-cache";
+import { NeutralNetworkVolumesOverV2 } from "./management/neutral/over-v2/network-volumes";
+import { NeutralContainerRegistryAuthsOverV2 } from "./management/neutral/over-v2/registry-auths";
+import { NeutralTemplatesOverV2 } from "./management/neutral/over-v2/templates";
+import { NeutralBillingOverV2 } from "./management/neutral/over-v2/billing";
+import { NeutralPodsOverV2 } from "./management/neutral/over-v2/pods";
 import { Transport } from "./transport";
 
 /**
@@ -64,16 +64,16 @@ export class RunpodClient implements ManagementApi {
     this.v1 = new ManagementV1(this.transport);
     this.v2 = new ManagementV2(this.transport);
     const onV2 = this.apiVersion === "v2";
-    this.networkVolumes = onV2 ? new NetworkVolumesOnV2(this.v2.networkVolumes) : this.v1.networkVolumes;
+    this.networkVolumes = onV2 ? new NeutralNetworkVolumesOverV2(this.v2.networkVolumes) : this.v1.networkVolumes;
     // The live GPU catalog maps gpuTypeIds to pools on v2; read once per client and kept a few minutes.
     const gpuCatalog = new GpuCatalogCache(() => this.v2.catalog.gpus());
-    this.endpoints = onV2 ? new EndpointsOnV2(this.v2.serverless, gpuCatalog) : this.v1.endpoints;
-    this.templates = onV2 ? new TemplatesOnV2(this.v2.templates) : this.v1.templates;
+    this.endpoints = onV2 ? new NeutralEndpointsOverV2(this.v2.serverless, gpuCatalog) : this.v1.endpoints;
+    this.templates = onV2 ? new NeutralTemplatesOverV2(this.v2.templates) : this.v1.templates;
     this.containerRegistryAuth = onV2
-      ? new ContainerRegistryAuthsOnV2(this.v2.registries)
+      ? new NeutralContainerRegistryAuthsOverV2(this.v2.registries)
       : this.v1.containerRegistryAuth;
-    this.pods = onV2 ? new PodsOnV2(this.v2.pods) : this.v1.pods;
-    this.billing = onV2 ? new BillingOnV2(this.v2.billing) : this.v1.billing;
+    this.pods = onV2 ? new NeutralPodsOverV2(this.v2.pods) : this.v1.pods;
+    this.billing = onV2 ? new NeutralBillingOverV2(this.v2.billing) : this.v1.billing;
   }
 
   /** Job operations of an endpoint or a pre-deployed model id. */

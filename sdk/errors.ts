@@ -68,7 +68,11 @@ export interface ProblemDetails {
   errors?: readonly string[] | undefined;
 }
 
-/** The platform answered with a non-success status. Its `code` follows from the status ({@link apiErrorCode}). */
+/**
+ * The platform answered with a non-success status. Its `code` follows from the status: 400
+ * `bad_request`, 401 `unauthorized`, 404 `not_found`, 413 `payload_too_large`, 429
+ * `rate_limited`, 5xx `server_error`, any other `api_error`.
+ */
 export class APIError extends RunpodError {
   override name = "APIError";
   /** HTTP method of the request. */

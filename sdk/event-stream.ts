@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { Dispatcher } from "undici";
+import type { ResponseHeaders } from "./headers";
 import type { Exchange } from "./http-exchange";
 
 /** One Server-Sent Event: its `data`, and its `id` and `event` name when the server gave them. */
@@ -63,7 +64,7 @@ export async function* streamEvents(dispatcher: Dispatcher, req: EventStreamRequ
 class EventStreamHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private status = 0;
-  private headers: Record<string, string | string[] | undefined> = {};
+  private headers: ResponseHeaders = {};
   private readonly errorBody: Buffer[] = [];
   private readonly events: ServerSentEvent[] = [];
   private readonly decoder = new TextDecoder();
@@ -83,11 +84,7 @@ class EventStreamHandler implements Dispatcher.DispatchHandler {
     if (this.signal?.aborted) controller.abort(this.signal.reason as Error);
   }
 
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
     if (statusCode < 200) return;
     this.status = statusCode;
     this.headers = headers;

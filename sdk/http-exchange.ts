@@ -1,9 +1,10 @@
 import type { Dispatcher } from "undici";
+import type { ResponseHeaders } from "./headers";
 
 /** A finished HTTP exchange: the final status, the response headers and the whole body as text. */
 export interface Exchange {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: ResponseHeaders;
   text: string;
 }
 
@@ -56,7 +57,7 @@ export function exchange(dispatcher: Dispatcher, req: ExchangeRequest): Promise<
 /** undici handler that keeps the final response's status, headers and body chunks. */
 class CollectingHandler implements Dispatcher.DispatchHandler {
   private status = 0;
-  private headers: Record<string, string | string[] | undefined> = {};
+  private headers: ResponseHeaders = {};
   private readonly chunks: Buffer[] = [];
   private controller: Dispatcher.DispatchController | undefined;
   private readonly onAbort: (() => void) | undefined;
@@ -83,11 +84,7 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
     if (this.signal?.aborted) controller.abort(this.signal.reason);
   }
 
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
     // 1xx answers are informational; the final status follows.
     if (statusCode < 200) return;
     this.status = statusCode;

@@ -1,3 +1,5 @@
+import { type HeaderValue, headerValue } from "./headers";
+
 /**
  * When to retry a request, and how long to wait. Pure functions: the transport feeds them what
  * happened; tests feed them tables.
@@ -98,8 +100,8 @@ export function retryDecision(
 /**
  * Parses `Retry-After` (delta-seconds or an HTTP date) into ms; undefined when absent or invalid.
  */
-export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
+export function parseRetryAfter(value: HeaderValue, now: number = Date.now()): number | undefined {
+  const raw = headerValue(value, "single");
   if (raw === undefined || raw.trim() === "") return undefined;
   const text = raw.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);

@@ -1,24 +1,14 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
+import { bodyOfAnswer, errorOfAnswer } from "./answers";
 import type { ResolvedClientConfig } from "./config";
 import { requireApiKey } from "./config";
-import {
-  AbortError,
-  APIError,
-  ConnectionError,
-  type RequestInfo,
-  type ProblemDetails,
-  ResponseValidationError,
-  type RunpodError,
-  TimeoutError,
-} from "./errors";
+import { AbortError, ConnectionError, type RequestInfo, type RunpodError, TimeoutError } from "./errors";
 import { EventStreamStatusError, type ServerSentEvent, streamEvents } from "./event-stream";
 import { type Exchange, exchange } from "./http-exchange";
 import { sleepUnlessAborted } from "./polling";
 import { type ManagementPacer, sharedPacer } from "./rate-limit/management-pacer";
-import { type AttemptOutcome, parseRetryAfter, retryDecision } from "./retry-policy";
-import { ErrorBodySchema } from "./schemas/job";
-import { fieldProblems } from "./schemas/validation";
+import { type AttemptOutcome, retryDecision } from "./retry-policy";
 import { Agent } from "./undici-agent";
 
 /** Per-call options every operation accepts. */
@@ -51,6 +41,28 @@ export interface TransportRequest<T> {
    * the account's rate limit (sdk/rate-limit/). Job requests leave it unset.
    */
   management?: boolean | undefined;
+}
+
+/** One request on its way, as `attempt` takes it: the same for every attempt but `attempt`. */
+interface AttemptOptions<T> {
+  req: TransportRequest<T>;
+  /** The origin undici dials. */
+  origin: string;
+  /** The path and query on `origin` (with the base URL's prefix). */
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  /** Which attempt this is, from 1. */
+  attempt: number;
+  /** When the first attempt started (`Date.now()`): the retry budget counts from it. */
+  started: number;
+  /** The account's management pacer when the request is paced. */
+  pacer: ManagementPacer | undefined;
+}
+
+/** A failed attempt, as `retry` takes it: how it ended, and the error to throw when it is not retried. */
+interface RetryOptions<T> extends AttemptOptions<T> {
+  outcome: AttemptOutcome;
+  failure: RunpodError;
 }
 
 /** undici's codes for "no answer within the timeout". */
@@ -124,7 +136,15 @@ export class Transport {
     const { origin, prefix } = splitBase(req.base);
     const paced = req.management === true && this.config.pacing && this.config.apiVersion === "v2";
     const pacer = paced ? this.pacerFor(apiKey) : undefined;
-    return this.attempt(req, origin, requestPath(prefix, req), headers, 1, Date.now(), pacer);
+    return this.attempt({
+      req,
+      origin,
+      path: requestPath(prefix, req),
+      headers,
+      attempt: 1,
+      started: Date.now(),
+      pacer,
+    });
   }
 
   /** The account's management pacer, looked up once per key. */
@@ -153,15 +173,8 @@ export class Transport {
    * One attempt; on failure, hands over to `retry`, which decides and may call `attempt` again.
    * One await for the whole answer (status, headers and body: see http-exchange.ts).
    */
-  private async attempt<T>(
-    req: TransportRequest<T>,
-    origin: string,
-    path: string,
-    headers: Readonly<Record<string, string>>,
-    attempt: number,
-    started: number,
-    pacer: ManagementPacer | undefined,
-  ): Promise<T> {
+  private async attempt<T>(call: AttemptOptions<T>): Promise<T> {
+    const { req, origin, path, headers, started, pacer } = call;
     const signal = req.options?.signal;
     if (signal?.aborted) throw new AbortError(requestInfo(req, path));
     const timeoutMs = req.options?.timeoutMs ?? this.config.timeoutMs;
@@ -189,19 +202,21 @@ export class Transport {
       const code = (err as { code?: string }).code ?? "";
       if (TIMEOUT_CODES.has(code)) {
         const timeout = new TimeoutError(info, timeoutMs);
-        return this.retry(req, origin, path, headers, attempt, started, { kind: "timeout" }, timeout, pacer);
+        return this.retry({ ...call, outcome: { kind: "timeout" }, failure: timeout });
       }
       const maybeDelivered = !NOT_DELIVERED_CODES.has(code);
       const error = new ConnectionError(info, maybeDelivered, err);
-      const outcome = { kind: "connection", maybeDelivered } as const;
-      return this.retry(req, origin, path, headers, attempt, started, outcome, error, pacer);
+      return this.retry({ ...call, outcome: { kind: "connection", maybeDelivered }, failure: error });
     }
     const { status, headers: responseHeaders, text } = answer;
     if (ticket) pacer!.answered(ticket, status, responseHeaders);
-    if (status >= 200 && status < 300) return parseSuccess(req, path, status, text);
+    if (status >= 200 && status < 300) return bodyOfAnswer(req, path, status, text);
     const error = errorOfAnswer(requestInfo(req, path), answer);
-    const outcome = { kind: "response", status, retryAfterMs: error.retryAfterMs } as const;
-    return this.retry(req, origin, path, headers, attempt, started, outcome, error, pacer);
+    return this.retry({
+      ...call,
+      outcome: { kind: "response", status, retryAfterMs: error.retryAfterMs },
+      failure: error,
+    });
   }
 
   /**
@@ -232,17 +247,9 @@ export class Transport {
   }
 
   /** After a failed attempt: asks the retry policy, waits, and tries again, or throws the failure. */
-  private async retry<T>(
-    req: TransportRequest<T>,
-    origin: string,
-    path: string,
-    headers: Readonly<Record<string, string>>,
-    attempt: number,
-    started: number,
-    outcome: AttemptOutcome,
-    failure: RunpodError,
-    pacer: ManagementPacer | undefined,
-  ): Promise<T> {
+  private async retry<T>(failed: RetryOptions<T>): Promise<T> {
+    const { outcome, failure, ...call } = failed;
+    const { req, path, attempt, started } = call;
     const { maxAttempts, retryBudgetMs, retryBaseDelayMs, retryMaxDelayMs, random } = this.config;
     const decision = retryDecision(
       outcome,
@@ -253,7 +260,7 @@ export class Transport {
     if (!decision.retry) throw failure;
     if (!(await sleepUnlessAborted(decision.delayMs, req.options?.signal)))
       throw new AbortError(requestInfo(req, path));
-    return this.attempt(req, origin, path, headers, attempt + 1, started, pacer);
+    return this.attempt({ ...call, attempt: attempt + 1 });
   }
 
   /** Closes pooled connections. */
@@ -284,60 +291,4 @@ function requestPath(prefix: string, req: TransportRequest<unknown>): string {
 /** What errors say about the request: method, and path with query (never the origin, never headers). */
 function requestInfo(req: TransportRequest<unknown>, path: string): RequestInfo {
   return { method: req.method, path };
-}
-
-/** The error of a non-2xx answer: its class follows from the status; a problem object keeps its fields. */
-function errorOfAnswer(info: RequestInfo, answer: Exchange): APIError {
-  const body = parseErrorBody(answer.text);
-  const requestId = headerValue(answer.headers["x-request-id"]) ?? body.requestId;
-  const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
-  const message = body.message ?? body.detail ?? body.error ?? body.title;
-  return APIError.fromResponse(answer.status, info, message, requestId, retryAfterMs, problemOf(body));
-}
-
-function headerValue(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-type ErrorBody = {
-  message?: string | undefined;
-  error?: string | undefined;
-  requestId?: string | undefined;
-  title?: string | undefined;
-  detail?: string | undefined;
-  errors?: string[] | undefined;
-};
-
-/** The problem fields of an error body, when it is an RFC 9457 problem object (has a `title` or `detail`). */
-function problemOf(body: ErrorBody): ProblemDetails | undefined {
-  if (body.title === undefined && body.detail === undefined) return undefined;
-  return { title: body.title, detail: body.detail, errors: body.errors };
-}
-
-function parseErrorBody(text: string): ErrorBody {
-  if (!text) return {};
-  try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // Not JSON: fall through and keep a short plain-text message.
-  }
-  return { message: text.length > 200 ? `${text.slice(0, 197)}...` : text };
-}
-
-function parseSuccess<T>(req: TransportRequest<T>, path: string, status: number, text: string): T {
-  if (req.text) return text as T;
-  if (!req.schema) return undefined as T;
-  let json: unknown;
-  try {
-    json = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    throw new ResponseValidationError(requestInfo(req, path), status, [
-      { field: "", value: `${text.slice(0, 40)}...`, rule: "is not JSON" },
-    ]);
-  }
-  const parsed = req.schema.safeParse(json);
-  if (!parsed.success)
-    throw new ResponseValidationError(requestInfo(req, path), status, fieldProblems(parsed.error, json));
-  return parsed.data;
 }

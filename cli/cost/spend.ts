@@ -1,4 +1,4 @@
-import type { BillingOperations } from "../../sdk/management/neutral-api";
+import type { BillingOperations } from "../../sdk/management/neutral/api";
 import type { BillingBucketSize, BillingRecord, NetworkVolumeBillingRecord } from "../../sdk/schemas/billing";
 import type { BilledType, StackResource } from "./stack-reader";
 

@@ -4,9 +4,10 @@ import { type BackendKind, classifyBackend, knownSecrets, RecoverUsageError, red
 import { locateStack, parseFileBackend } from "./file-backend";
 import { repairSidecars } from "./file-sidecars";
 import { PulumiEngine } from "./pulumi-engine";
-import { parseRecoverArgs, RECOVER_USAGE, type RecoverArgs, recoverySteps } from "./recover-args";
-import { engineError, releaseStack, type Reporter } from "./release-stack";
-import { parseStackArg, resolveStack } from "./stack-ref";
+import { parseRecoverArgs, type RecoverArgs, recoverySteps } from "./recover-args";
+import { engineError, releaseStack } from "./release-stack";
+import { type Reporter, Screen, type Sinks } from "./screen";
+import { parseStackArg, resolveStack, stackNames } from "./stack-ref";
 
 export { RECOVER_USAGE, recoverySteps } from "./recover-args";
 
@@ -14,7 +15,8 @@ export { RECOVER_USAGE, recoverySteps } from "./recover-args";
  * `runpod-iac recover` (issues 15 and 23): a killed `pulumi up`/`destroy` made good on any
  * backend. Only what the engine cannot do itself is done by hand, and only on a file backend
  * (emptied sidecars break every engine command there); the lock and the pending operations go
- * through the engine (release-stack.ts), then the refresh and `up`/`destroy` as before.
+ * through the engine (release-stack.ts), then the refresh and `up`/`destroy` as before. It reads
+ * the engine's output as printed and masks credentials only in what it shows (screen.ts).
  */
 
 /**
@@ -47,29 +49,28 @@ function repairFileBackend(args: RecoverArgs, report: Reporter): { stack: string
 /** The backend's stacks, by the engine's full names; a string is the reason they cannot be listed. */
 async function listStacks(engine: PulumiEngine): Promise<string[] | { code: number; why: string }> {
   const listed = await engine.capture(["stack", "ls", "--all", "--json"]);
-  if (listed.code !== 0) return { code: listed.code === 127 ? 127 : 1, why: engineError(listed.stderr) };
-  try {
-    return (JSON.parse(listed.stdout) as { name: string }[]).map((s) => s.name);
-  } catch {
-    return { code: 1, why: "pulumi stack ls printed no JSON" };
-  }
+  if (listed.code !== 0) return { code: listed.code === 127 ? 127 : 1, why: engineError(listed.raw.stderr) };
+  return stackNames(listed.raw.stdout) ?? { code: 1, why: "pulumi stack ls printed no JSON" };
 }
 
-/** `runpod-iac recover ...`; resolves to the exit code. Prints names, lock holders and counts, never state content or credentials. */
-export async function recoverCommand(argv: string[]): Promise<number> {
-  const report: Reporter = {
-    out: (line) => process.stdout.write(`${line}\n`),
-    fail: (line) => process.stderr.write(`runpod-iac recover: ${line}\n`),
-  };
+/**
+ * `runpod-iac recover ...`; resolves to the exit code. Prints names, lock holders and counts,
+ * never state content or credentials: everything goes out through a `Screen` (to `sinks`, the
+ * process's stdout and stderr unless a test gives its own).
+ */
+export async function recoverCommand(argv: string[], sinks?: Sinks): Promise<number> {
+  // Until the backend is known, the credentials of the environment (the passphrase among them).
+  let report = new Screen(knownSecrets("", process.env), sinks);
   let args: RecoverArgs | "help";
   let kind: BackendKind;
   let fullName: string | undefined;
   try {
     args = parseRecoverArgs(argv);
     if (args === "help") {
-      report.out(RECOVER_USAGE);
+      report.usage("stdout");
       return 0;
     }
+    report = new Screen(knownSecrets(args.backend, process.env), sinks);
     kind = classifyBackend(args.backend);
     parseStackArg(args.stack, args.project);
     const shown = redactUrl(args.backend);
@@ -80,20 +81,27 @@ export async function recoverCommand(argv: string[]): Promise<number> {
       fullName = repaired.stack;
     }
   } catch (error) {
-    if (!(error instanceof RecoverUsageError)) throw error;
-    report.fail(`${error.message}\n\n${RECOVER_USAGE}`);
-    return 2;
+    return failed(error, report);
   }
-  const engine = new PulumiEngine(args.pulumi, args.backend, knownSecrets(args.backend));
+  const engine = new PulumiEngine(args.pulumi, args.backend, report);
   try {
     return await recoverThroughEngine(engine, args, fullName, report);
   } catch (error) {
-    if (!(error instanceof RecoverUsageError)) throw error;
-    report.fail(`${error.message}\n\n${RECOVER_USAGE}`);
-    return 2;
+    return failed(error, report);
   } finally {
     engine.close();
   }
+}
+
+/**
+ * Says what stopped the run, masked like every line: a usage mistake with the usage (exit 2),
+ * anything else (a file it could not read, say) as its message (exit 1).
+ */
+function failed(error: unknown, report: Screen): number {
+  report.fail(error instanceof Error ? error.message : String(error));
+  if (!(error instanceof RecoverUsageError)) return 1;
+  report.usage("stderr");
+  return 2;
 }
 
 /** The steps through the engine; `fullName` is the stack's engine name when already known. */

@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import { RecoverUsageError } from "./backend-url";
 import type { PulumiEngine } from "./pulumi-engine";
+import type { RawText, Reporter } from "./screen";
 import { judgeLock, type JudgedLock, parseLockError } from "./stack-lock";
 
 /**
@@ -15,17 +16,15 @@ import { judgeLock, type JudgedLock, parseLockError } from "./stack-lock";
  *    stack, and importing the first export would undo that.
  *
  * The import rewrites the stack's current state unchanged but for the pending operations; the
- * refresh that follows in the recovery re-reads every resource anyway.
+ * refresh that follows in the recovery re-reads every resource anyway. Every decision is made on
+ * the engine's raw output; the messages go to the `Reporter`, which masks them.
  */
 
-/** How `releaseStack` talks: progress on stdout, problems on stderr. */
-export interface Reporter {
-  out(line: string): void;
-  fail(line: string): void;
-}
-
-/** The engine's own error lines (`error: ...`), or its last lines when it printed none. */
-export function engineError(stderr: string): string {
+/**
+ * The engine's own error lines (`error: ...`), or its last lines when it printed none: unmasked,
+ * for a message to the `Reporter`.
+ */
+export function engineError(stderr: RawText): string {
   const lines = stderr.split("\n").filter((l) => l.trim() !== "");
   const errors = lines.filter((l) => /^error:/.test(l)).map((l) => l.replace(/^error:\s*/, ""));
   return (errors.length > 0 ? errors : lines.slice(-3)).join("; ") || "(no message)";
@@ -33,7 +32,13 @@ export function engineError(stderr: string): string {
 
 /** The pending operations of an exported deployment. */
 function pendingOperations(exportFile: string): number {
-  const parsed = JSON.parse(fs.readFileSync(exportFile, "utf8")) as { deployment?: { pending_operations?: unknown[] } };
+  let parsed: { deployment?: { pending_operations?: unknown[] } };
+  try {
+    parsed = JSON.parse(fs.readFileSync(exportFile, "utf8")) as typeof parsed;
+  } catch {
+    // Not the parser's message: it quotes the text, which is the state.
+    throw new Error("pulumi stack export wrote no JSON deployment");
+  }
   return parsed.deployment?.pending_operations?.length ?? 0;
 }
 
@@ -57,7 +62,7 @@ function keptLocks(judged: JudgedLock[], report: Reporter): 1 | undefined {
 export async function releaseStack(
   engine: PulumiEngine,
   stack: string,
-  /** The backend's URL, redacted, for messages. */
+  /** The backend's URL with its credentials masked (`redactUrl`), for messages. */
   backend: string,
   forceUnlock: boolean,
   report: Reporter,
@@ -66,10 +71,10 @@ export async function releaseStack(
   for (let attempt = 1; ; attempt++) {
     const exported = await engine.capture(["stack", "export", "--stack", stack, "--file", exportFile]);
     if (exported.code !== 0) {
-      if (/no stack named/.test(exported.stderr)) {
+      if (/no stack named/.test(exported.raw.stderr)) {
         throw new RecoverUsageError(`--stack ${stack}: no such stack in the backend at ${backend}`);
       }
-      report.fail(`could not read stack ${stack} from the backend at ${backend}: ${engineError(exported.stderr)}`);
+      report.fail(`could not read stack ${stack} from the backend at ${backend}: ${engineError(exported.raw.stderr)}`);
       return exported.code === 127 ? 127 : 1;
     }
     const pending = pendingOperations(exportFile);
@@ -83,9 +88,9 @@ export async function releaseStack(
       );
       return 0;
     }
-    const lock = parseLockError(imported.stderr);
+    const lock = parseLockError(imported.raw.stderr);
     if (!lock) {
-      report.fail(`pulumi stack import failed: ${engineError(imported.stderr)}`);
+      report.fail(`pulumi stack import failed: ${engineError(imported.raw.stderr)}`);
       return 1;
     }
     if (attempt > 1) {
@@ -111,7 +116,7 @@ export async function releaseStack(
     }
     const cancelled = await engine.capture(["cancel", "--yes", "--stack", stack]);
     if (cancelled.code !== 0) {
-      report.fail(`pulumi cancel failed: ${engineError(cancelled.stderr)}`);
+      report.fail(`pulumi cancel failed: ${engineError(cancelled.raw.stderr)}`);
       return 1;
     }
   }

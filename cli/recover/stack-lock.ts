@@ -1,4 +1,5 @@
 import * as os from "node:os";
+import type { RawText } from "./screen";
 
 /**
  * A stack's lock, as the engine reports it. Pulumi's DIY backends (file, postgres, s3, gs, azblob;
@@ -13,7 +14,8 @@ import * as os from "node:os";
  * holds it, so `recover` reads the holders from that message first and cancels only runs it can
  * prove dead (or when told to). Pulumi Cloud keeps its lock on the service, as the update in
  * progress, and says only `[409] Conflict: Another update is currently in progress`: no machine
- * or pid to check.
+ * or pid to check. The message is read as the engine printed it (`RawText`): a host name masked
+ * where it holds a secret would no longer match this machine's.
  */
 
 /** Who holds a lock, as the engine's message says. */
@@ -40,7 +42,7 @@ const HOLDER = /^\s*(.+): created by (.*)@([^@\s]+) \(pid (\d+)\) at (\S+)\s*$/;
 const SERVICE_CONFLICT = /\[409\] Conflict|another update is currently in progress/i;
 
 /** Reads the engine's "stack is locked" error; undefined when `stderr` is about something else. */
-export function parseLockError(stderr: string): LockReport | undefined {
+export function parseLockError(stderr: RawText): LockReport | undefined {
   if (LOCKED.test(stderr)) {
     const holders: LockHolder[] = [];
     for (const line of stderr.split("\n")) {

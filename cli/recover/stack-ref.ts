@@ -1,10 +1,12 @@
 import { RecoverUsageError } from "./backend-url";
+import type { RawText } from "./screen";
 
 /**
  * Which stack `--stack` (and `--project`) name. Outside a project directory the engine names a
  * DIY backend's stacks `organization/<project>/<stack>` (Pulumi Cloud: `<org>/<project>/<stack>`;
  * a file backend in the legacy layout: `<stack>`), and its stack-level commands want that full
- * name, so `recover` looks the given name up among the backend's stacks (`pulumi stack ls --all`).
+ * name, so `recover` looks the given name up among the backend's stacks (`pulumi stack ls --all`),
+ * as the engine printed them: a name with a secret masked out of it names no stack.
  */
 
 /** `--stack` taken apart: NAME, or ORG/PROJECT/NAME. */
@@ -32,9 +34,22 @@ export function parseStackArg(stack: string, project?: string): StackArg {
   return { org: undefined, project, name: stack };
 }
 
+/** The stacks' full names in what `pulumi stack ls --all --json` printed; undefined when it is not that JSON. */
+export function stackNames(stdout: RawText): string[] | undefined {
+  let listed: unknown;
+  try {
+    listed = JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(listed)) return undefined;
+  const names = listed.map((s: { name?: unknown }) => s?.name);
+  return names.every((n): n is string => typeof n === "string") ? names : undefined;
+}
+
 /**
  * The full name, among the backend's stacks (`names`, as `pulumi stack ls --all --json` gives
- * them), of the one stack `arg` names. `backend` (redacted) is for the messages.
+ * them), of the one stack `arg` names. `backend` (its credentials masked) is for the messages.
  */
 export function resolveStack(names: readonly string[], arg: StackArg, backend: string): string {
   const matches = names.filter((full) => {

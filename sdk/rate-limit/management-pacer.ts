@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { AbortError, QuotaExhaustedError, type RequestInfo } from "../errors";
+import { headerValue, type ResponseHeaders } from "../headers";
 import { parseRetryAfter } from "../retry-policy";
 import { type QuotaPolicyWindow, parseRateLimit, parseRateLimitPolicy } from "./rate-limit-headers";
 import { QuotaTracker, type SendTicket } from "./quota-tracker";
@@ -92,8 +93,8 @@ export class ManagementPacer {
   }
 
   /** Learns from a request's answer (its rate-limit headers, a 429's `Retry-After`) and lets waiters go. */
-  answered(ticket: SendTicket, status: number, headers: Record<string, string | string[] | undefined>): void {
-    const policyText = joined(headers["ratelimit-policy"]);
+  answered(ticket: SendTicket, status: number, headers: ResponseHeaders): void {
+    const policyText = headerValue(headers["ratelimit-policy"], "list") ?? "";
     if (policyText !== this.policy.text) this.policy = { text: policyText, windows: parseRateLimitPolicy(policyText) };
     this.tracker.answer(ticket, {
       receivedAt: this.clock.now(),
@@ -155,10 +156,6 @@ export class ManagementPacer {
       this.timerAt = Infinity;
     }
   }
-}
-
-function joined(value: string | string[] | undefined): string {
-  return Array.isArray(value) ? value.join(", ") : (value ?? "");
 }
 
 /** One pacer per account and management base URL in this process, so every client of an account shares it. */

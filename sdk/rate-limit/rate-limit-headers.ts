@@ -1,4 +1,5 @@
 import { type BareItem, type InnerList, type Item, parseList, Token } from "structured-headers";
+import { type HeaderValue, headerValue } from "../headers";
 
 /**
  * Management API v2's rate-limit headers (its OpenAPI's `RateLimitHeader` and
@@ -33,11 +34,8 @@ export interface QuotaPolicyWindow {
   windowSeconds: number;
 }
 
-/** A header as undici hands it over: absent, one line, or several lines (joined as one list). */
-type HeaderValue = string | string[] | undefined;
-
 /** Parses `RateLimit`; an empty list when absent or unreadable. */
-export function parseRateLimit(value: string | string[] | undefined): QuotaReading[] {
+export function parseRateLimit(value: HeaderValue): QuotaReading[] {
   return namedMembers(value, "r", "t").map(([window, remaining, resetSeconds]) => ({
     window,
     remaining,
@@ -46,17 +44,13 @@ export function parseRateLimit(value: string | string[] | undefined): QuotaReadi
 }
 
 /** Parses `RateLimit-Policy`; an empty list when absent or unreadable. */
-export function parseRateLimitPolicy(value: string | string[] | undefined): QuotaPolicyWindow[] {
+export function parseRateLimitPolicy(value: HeaderValue): QuotaPolicyWindow[] {
   return namedMembers(value, "q", "w").map(([window, quota, windowSeconds]) => ({ window, quota, windowSeconds }));
-}
-
-function joined(value: HeaderValue): string {
-  return Array.isArray(value) ? value.join(", ") : (value ?? "");
 }
 
 /** Each member named by a string or token, with both parameters whole numbers >= 0. */
 function namedMembers(value: HeaderValue, first: string, second: string): [string, number, number][] {
-  const text = joined(value);
+  const text = headerValue(value, "list") ?? "";
   if (text.trim() === "") return [];
   let list: (Item | InnerList)[];
   try {

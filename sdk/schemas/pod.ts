@@ -149,8 +149,8 @@ const gpuShape = z.object({
 });
 
 /**
- * A pod as v1 answers it (OpenAPI v1 `Pod`), which is also the version-neutral pod: v2's dialect
- * fills the same fields (and `dataCenterId` and `status`, which only v2 reports at the top level).
+ * A pod as v1 answers it (OpenAPI v1 `Pod`), which is also the version-neutral pod: the neutral
+ * API over v2 fills the same fields (and `dataCenterId` and `status`, which only v2 reports at the top level).
  * Enumerated fields are read as strings and all but `id` are optional, so a newer or partial
  * answer never fails. `env` values may be secrets.
  */

@@ -127,7 +127,26 @@ export interface EngineStackOptions {
   backend?: StateBackend;
   /** Default `resilience`. */
   stackName?: string;
+  /** The project's name (default: the program's, from its Pulumi.yaml). */
+  project?: string;
+  /** `PULUMI_CONFIG_PASSPHRASE` of every engine run (default `resilience-passphrase`). */
+  passphrase?: string;
 }
+
+/** How a stack and its project are named, and the passphrase of its secrets. */
+export type StackNaming = Pick<EngineStackOptions, "stackName" | "project" | "passphrase">;
+
+/**
+ * A passphrase that is part of the project's name (and so of the stack's full name,
+ * `organization/team-backend-app/dev`): everything `recover` prints must mask it, and nothing it
+ * parses from the engine may be masked, or the stack it names is not the stack (a masked
+ * `organization/****-backend-app/dev` is refused by the engine).
+ */
+export const PASSPHRASE_IN_NAMES: Required<StackNaming> = {
+  passphrase: "team",
+  project: "team-backend-app",
+  stackName: "dev",
+};
 
 /** Creates a stack of `program` (a folder of test/resilience/programs) against `platform`. */
 export async function createEngineStack(
@@ -139,12 +158,13 @@ export async function createEngineStack(
   fs.mkdirSync(WORK_ROOT, { recursive: true });
   const workDir = fs.mkdtempSync(path.join(WORK_ROOT, `${options.label ?? program}-`));
   fs.cpSync(path.join(REPO_ROOT, "test", "resilience", "programs", program), workDir, { recursive: true });
+  if (options.project !== undefined) renameProject(workDir, options.project);
   const backend = options.backend ?? (await openStateBackend("file"));
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-pulumi-home-"));
   const envVars: Record<string, string> = {
     PULUMI_BACKEND_URL: backend.url,
     ...backend.env,
-    PULUMI_CONFIG_PASSPHRASE: "resilience-passphrase",
+    PULUMI_CONFIG_PASSPHRASE: options.passphrase ?? "resilience-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: home,
     RUNPOD_API_KEY: platform.apiKey,
@@ -196,4 +216,12 @@ export async function createEngineStack(
       if (!options.backend && backend.dir) fs.rmSync(backend.dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Gives the program copied into `workDir` the project name `project` (its Pulumi.yaml's `name`). */
+function renameProject(workDir: string, project: string): void {
+  const file = path.join(workDir, "Pulumi.yaml");
+  const text = fs.readFileSync(file, "utf8");
+  if (!/^name: .*$/m.test(text)) throw new Error(`${file} has no name: line to rename`);
+  fs.writeFileSync(file, text.replace(/^name: .*$/m, `name: ${project}`));
 }

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import { type FaultRule, type RunningEmulator, startEmulator } from "../../emulator";
 import type { StateBackend } from "../backends/state-backend";
-import { type CliResult, createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
+import { type CliResult, createEngineStack, type EngineStack, ensureBuilt, type StackNaming } from "./engine-harness";
 import { drift, platformInventory, reconcile, stateInventory } from "./inventory";
 import { managementRoutes } from "./management-routes";
 import { checkpointSidecar, hold, killWhenHeld, readState, runRecover, setFaults } from "./kill-window";
@@ -33,13 +33,14 @@ export interface StageContext {
 
 /**
  * Starts a seeded emulator and a fleet stack of `count` volumes and `count` endpoints, on
- * `backend` (opened and closed by the caller) or on a file backend of its own.
+ * `backend` (opened and closed by the caller) or on a file backend of its own, named by `names`.
  */
 export async function openStages(
   seed: number,
   label: string,
   count: number,
   backend?: StateBackend,
+  names: StackNaming = {},
 ): Promise<StageContext> {
   ensureBuilt();
   const streams = seedStreams(seed, label);
@@ -53,6 +54,7 @@ export async function openStages(
       label,
       env: { RUNPOD_RETRY_SEED: String(streams.retries) },
       ...(backend ? { backend } : {}),
+      ...names,
     },
   );
   return { seed, key, emulator, e, count, random: streams.random, log: [] };
@@ -127,9 +129,15 @@ async function recover(ctx: StageContext, stage: string, then: "up" | "destroy",
       .trim()}`,
   );
   ran(ctx, `${stage}: runpod-iac recover --run ${then}`, r);
+  mustNotLeak(ctx, stage, r);
+}
+
+/** Requires that `recover` printed no credential of the backend and not the stack's passphrase. */
+function mustNotLeak(ctx: StageContext, stage: string, r: CliResult): void {
   const printed = `${r.stdout}${r.stderr}`;
-  const leaked = ctx.e.backend.credentials.filter((c) => printed.includes(c));
-  must(ctx, leaked.length === 0, `${stage}: recover printed a credential of the ${ctx.e.backend.kind} backend`);
+  const secrets = [...ctx.e.backend.credentials, ctx.e.envVars.PULUMI_CONFIG_PASSPHRASE ?? ""];
+  const leaked = secrets.filter((c) => c !== "" && printed.includes(c)).length;
+  must(ctx, leaked === 0, `${stage}: recover printed ${leaked} secret(s) (${ctx.e.backend.kind} backend, passphrase)`);
 }
 
 /**
@@ -148,6 +156,7 @@ async function recoverForeignLock(ctx: StageContext, stage: string, then: "up" |
     `${stage}: recover should stop at another machine's lock, naming it`,
     `${refused.stdout}\n${refused.stderr}`,
   );
+  mustNotLeak(ctx, stage, refused);
   ctx.log.push(`${stage}: recover without --force-unlock stopped at the lock of ${FOREIGN_HOST}`);
   await recover(ctx, stage, then, ["--force-unlock"]);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { PASSPHRASE_IN_NAMES } from "./engine-harness";
 import {
   closeStages,
   createFleet,
@@ -15,7 +16,9 @@ import { announceSeed, resilienceSeed } from "./seed";
 /**
  * Issue 15: kills at every step, not only create, each followed by `runpod-iac recover` (the
  * runbook of docs/reliability.md). The stages run in order on one stack of 3 volumes and 3
- * endpoints; the seed picks each kill point (RESILIENCE_SEED replays a run).
+ * endpoints; the seed picks each kill point (RESILIENCE_SEED replays a run). The stack is `dev` of
+ * project `team-backend-app` with passphrase `team`: what `recover` reads from the engine holds the
+ * passphrase, and what it prints must not.
  */
 const SEED = resilienceSeed();
 let ctx: StageContext;
@@ -23,7 +26,7 @@ const figures: string[] = [];
 
 beforeAll(async () => {
   announceSeed("kills", SEED);
-  ctx = await openStages(SEED, "kills", 3);
+  ctx = await openStages(SEED, "kills", 3, undefined, PASSPHRASE_IN_NAMES);
   figures.push(await createFleet(ctx, false));
 });
 afterAll(async () => {

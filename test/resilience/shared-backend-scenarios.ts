@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type BackendKind, openStateBackend, type StateBackend } from "../backends/state-backend";
+import { PASSPHRASE_IN_NAMES } from "./engine-harness";
 import {
   closeStages,
   destroyFleet,
@@ -20,6 +21,8 @@ import { twoRunnersAtOnce } from "./two-runners";
  * needed), replacements, destroy and creates, each followed by `runpod-iac recover --run`, with
  * state equal to the platform, zero orphans, zero duplicates and a second `up` that changes
  * nothing after each. The same stages as test/resilience/kills.test.ts, which runs them on files.
+ * The stack is `dev` of project `team-backend-app` with passphrase `team` (`PASSPHRASE_IN_NAMES`):
+ * every recovery reads names holding the passphrase from the engine, and must print none of it.
  */
 const COUNT = 1;
 
@@ -32,13 +35,13 @@ export function describeTeamScenarios(kind: BackendKind): void {
   const figures: string[] = [];
 
   describe(
-    `a team's stack on a ${kind} backend: two runners at once, runners killed at every step`,
+    `a team's stack on a ${kind} backend (passphrase "team", project "team-backend-app"): two runners at once, runners killed at every step`,
     { timeout: 600_000 },
     () => {
       beforeAll(async () => {
         announceSeed(label, seed);
         backend = await openStateBackend(kind);
-        ctx = await openStages(seed, label, COUNT, backend);
+        ctx = await openStages(seed, label, COUNT, backend, PASSPHRASE_IN_NAMES);
         // A server's start and a stack's set-up: minutes on a busy 2-core machine.
       }, 300_000);
       afterAll(async () => {

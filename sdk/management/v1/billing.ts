@@ -14,7 +14,7 @@ import {
 } from "../../schemas";
 import type { CallOptions, Transport } from "../../transport";
 import { type ReadQuery, sendOnVersion } from "../management-resource";
-import type { BillingOperations } from "../neutral-api";
+import type { BillingOperations } from "../neutral/api";
 
 /**
  * Billing on management API v1 (`/v1/billing/...`): what pods, serverless endpoints and network

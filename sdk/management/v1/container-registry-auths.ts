@@ -14,7 +14,7 @@ import { ManagementResource } from "../management-resource";
  * (`{ id, name }`: the credentials never come back), `delete` (refused by the emulator while a
  * template uses the auth). The platform has no update. No error repeats the password.
  */
-export class ContainerRegistryAuths extends ManagementResource<
+export class ContainerRegistryAuthsV1 extends ManagementResource<
   ContainerRegistryAuth,
   ContainerRegistryAuthCreateInput
 > {

@@ -10,7 +10,7 @@ import {
 import type { CallOptions, Transport } from "../../transport";
 import { ManagementResource, type ReadQuery, type UpdateMethodOptions } from "../management-resource";
 
-/** Options of {@link Endpoints.get} and {@link Endpoints.list}. */
+/** Options of {@link EndpointsV1.get} and {@link EndpointsV1.list}. */
 export interface EndpointReadOptions extends CallOptions {
   /** Include the endpoint's template. */
   includeTemplate?: boolean | undefined;
@@ -18,7 +18,7 @@ export interface EndpointReadOptions extends CallOptions {
   includeWorkers?: boolean | undefined;
 }
 
-/** Options of {@link Endpoints.update}: `method` picks `PATCH` (default) or `POST .../update`. */
+/** Options of {@link EndpointsV1.update}: `method` picks `PATCH` (default) or `POST .../update`. */
 export type EndpointUpdateOptions = UpdateMethodOptions;
 
 /**
@@ -40,7 +40,7 @@ export function endpointBodyV1<T extends { type?: string | undefined; flashboot?
  * ones; v2's own values (`type: "LOAD_BALANCER"`, GPU pools, `PRIORITY_FLASHBOOT`) are refused
  * before sending.
  */
-export class Endpoints extends ManagementResource<Endpoint, EndpointCreateInput, EndpointReadOptions> {
+export class EndpointsV1 extends ManagementResource<Endpoint, EndpointCreateInput, EndpointReadOptions> {
   constructor(transport: Transport) {
     super(transport, {
       version: "v1",

@@ -1,10 +1,10 @@
 import type { Transport } from "../../transport";
 import { BillingV1 } from "./billing";
-import { ContainerRegistryAuths } from "./container-registry-auths";
-import { Endpoints } from "./endpoints";
-import { NetworkVolumes } from "./network-volumes";
-import { Pods } from "./pods";
-import { Templates } from "./templates";
+import { ContainerRegistryAuthsV1 } from "./container-registry-auths";
+import { EndpointsV1 } from "./endpoints";
+import { NetworkVolumesV1 } from "./network-volumes";
+import { PodsV1 } from "./pods";
+import { TemplatesV1 } from "./templates";
 
 /**
  * Management API v1 (`https://rest.runpod.io/v1`), in its own shapes: `client.v1`. Its
@@ -14,24 +14,24 @@ import { Templates } from "./templates";
  */
 export class ManagementV1 {
   /** `/networkvolumes`. */
-  readonly networkVolumes: NetworkVolumes;
+  readonly networkVolumes: NetworkVolumesV1;
   /** `/endpoints`. */
-  readonly endpoints: Endpoints;
+  readonly endpoints: EndpointsV1;
   /** `/templates`. */
-  readonly templates: Templates;
+  readonly templates: TemplatesV1;
   /** `/containerregistryauth`. */
-  readonly containerRegistryAuth: ContainerRegistryAuths;
+  readonly containerRegistryAuth: ContainerRegistryAuthsV1;
   /** `/pods`. */
-  readonly pods: Pods;
+  readonly pods: PodsV1;
   /** `/billing/pods`, `/billing/endpoints`, `/billing/networkvolumes`. */
   readonly billing: BillingV1;
 
   constructor(transport: Transport) {
-    this.networkVolumes = new NetworkVolumes(transport);
-    this.endpoints = new Endpoints(transport);
-    this.templates = new Templates(transport);
-    this.containerRegistryAuth = new ContainerRegistryAuths(transport);
-    this.pods = new Pods(transport);
+    this.networkVolumes = new NetworkVolumesV1(transport);
+    this.endpoints = new EndpointsV1(transport);
+    this.templates = new TemplatesV1(transport);
+    this.containerRegistryAuth = new ContainerRegistryAuthsV1(transport);
+    this.pods = new PodsV1(transport);
     this.billing = new BillingV1(transport);
   }
 }

@@ -11,9 +11,9 @@ import {
 } from "../../schemas";
 import type { Transport } from "../../transport";
 import { ManagementResource, type UpdateMethodOptions } from "../management-resource";
-import type { NetworkVolumeOperations, NetworkVolumeUpdateOptions } from "../neutral-api";
+import type { NetworkVolumeOperations, NetworkVolumeUpdateOptions } from "../neutral/api";
 
-/** Options of {@link NetworkVolumes.update}: the neutral ones, plus v1's choice of verb. */
+/** Options of {@link NetworkVolumesV1.update}: the neutral ones, plus v1's choice of verb. */
 export interface VolumeUpdateOptions extends UpdateMethodOptions, NetworkVolumeUpdateOptions {}
 
 /**
@@ -21,7 +21,7 @@ export interface VolumeUpdateOptions extends UpdateMethodOptions, NetworkVolumeU
  * `delete`. Its input and answers are the version-neutral ones ({@link NetworkVolumeOperations});
  * `type` (a storage tier, v2 only) is refused before sending.
  */
-export class NetworkVolumes
+export class NetworkVolumesV1
   extends ManagementResource<NetworkVolume, NetworkVolumeCreateInput>
   implements NetworkVolumeOperations
 {

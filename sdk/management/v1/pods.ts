@@ -11,7 +11,7 @@ import {
 } from "../../schemas";
 import type { CallOptions, Transport } from "../../transport";
 import { ManagementResource, type ReadQuery } from "../management-resource";
-import type { PodListOptions, PodOperations } from "../neutral-api";
+import type { PodListOptions, PodOperations } from "../neutral/api";
 import { validateForVersion } from "../../request-validation";
 
 /**
@@ -21,7 +21,7 @@ import { validateForVersion } from "../../request-validation";
  * wiped), `start`, `stop`, `restart`, `reset`, `delete`. Its shapes are the version-neutral ones
  * ({@link PodOperations}); inputs only v2 has (`startSsh`, ...) are refused before sending.
  */
-export class Pods extends ManagementResource<Pod, PodCreateInput, PodListOptions> implements PodOperations {
+export class PodsV1 extends ManagementResource<Pod, PodCreateInput, PodListOptions> implements PodOperations {
   constructor(transport: Transport) {
     super(transport, {
       version: "v1",

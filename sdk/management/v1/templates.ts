@@ -10,7 +10,7 @@ import {
 import type { CallOptions, Transport } from "../../transport";
 import { ManagementResource, type ReadQuery, type UpdateMethodOptions } from "../management-resource";
 
-/** Options of {@link Templates.get} and {@link Templates.list}: the OpenAPI's query flags (all default false). */
+/** Options of {@link TemplatesV1.get} and {@link TemplatesV1.list}: the OpenAPI's query flags (all default false). */
 export interface TemplateReadOptions extends CallOptions {
   /** Include templates bound to serverless endpoints. */
   includeEndpointBoundTemplates?: boolean | undefined;
@@ -20,7 +20,7 @@ export interface TemplateReadOptions extends CallOptions {
   includeRunpodTemplates?: boolean | undefined;
 }
 
-/** Options of {@link Templates.update}: `method` picks `PATCH` (default) or `POST .../update`. */
+/** Options of {@link TemplatesV1.update}: `method` picks `PATCH` (default) or `POST .../update`. */
 export type TemplateUpdateOptions = UpdateMethodOptions;
 
 /**
@@ -30,7 +30,7 @@ export type TemplateUpdateOptions = UpdateMethodOptions;
  * the template: a `BadRequestError`). v2's own inputs (`startSsh`, `startJupyter`, `args`) are
  * refused before sending.
  */
-export class Templates extends ManagementResource<Template, TemplateCreateInput, TemplateReadOptions> {
+export class TemplatesV1 extends ManagementResource<Template, TemplateCreateInput, TemplateReadOptions> {
   constructor(transport: Transport) {
     super(transport, {
       version: "v1",

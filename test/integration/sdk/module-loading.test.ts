@@ -64,9 +64,11 @@ describe("what the built package loads", () => {
 
   it("a v2 client reads the rate-limit headers with structured-headers' CommonJS build", async () => {
     const sdk = JSON.stringify(path.join(REPO_ROOT, "dist", "sdk"));
+    const internal = JSON.stringify(path.join(REPO_ROOT, "dist", "sdk", "internal"));
     const out = await inFreshProcess(
       report(`
-        const { parseRateLimit, RunpodClient } = require(${sdk});
+        const { RunpodClient } = require(${sdk});
+        const { parseRateLimit } = require(${internal});
         const client = new RunpodClient({ apiKey: "loading-it", apiUrl: process.env.API_URL });
         await client.networkVolumes.list();
         await client.networkVolumes.list();

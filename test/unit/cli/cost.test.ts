@@ -8,7 +8,7 @@ import { costCommand, costJson } from "../../../cli/cost/cost-command";
 import { formatUsd, renderTable } from "../../../cli/cost/render-table";
 import { resourceSpend, spendReport, sumByBucket } from "../../../cli/cost/spend";
 import { renderSpendChart } from "../../../cli/cost/spend-chart";
-import { billedResources } from "../../../cli/cost/stack-reader";
+import { billedResources, StackReader } from "../../../cli/cost/stack-reader";
 
 const NOW = Date.parse("2026-11-26T12:00:00Z");
 const DAY = 86_400_000;
@@ -82,6 +82,28 @@ describe("runpod-iac cost: arguments", () => {
 });
 
 describe("runpod-iac cost: the stack's resources and the arithmetic", () => {
+  it("tells a missing stack by the engine's own words, and masks a secret that is one of them", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cost-reader-"));
+    try {
+      const pulumi = path.join(dir, "pulumi");
+      fs.writeFileSync(
+        pulumi,
+        "#!/bin/sh\necho \"error: no stack named 'organization/app/dev' found\" >&2\nexit 255\n",
+        {
+          mode: 0o755,
+        },
+      );
+      // A key that is a word of the engine's message: masked first, "no **** named" would read as another failure.
+      const read = new StackReader(pulumi, dir, "dev", ["stack"]).resources();
+      await expect(read).rejects.toThrow(CostUsageError);
+      await expect(read).rejects.toThrow(
+        "no such stack in this project's backend (error: no **** named 'organization/app/dev' found)",
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("takes the billed resources of a stack export by logical name, skipping templates and pending deletes", () => {
     const t = (type: string) => `pulumi-nodejs:dynamic/runpod:${type}`;
     const exported = {
@@ -100,6 +122,23 @@ describe("runpod-iac cost: the stack's resources and the arithmetic", () => {
       { type: "NetworkVolume", name: "data", id: "vol-1" },
       { type: "Pod", name: "gpu", id: "pod-1" },
       { type: "ServerlessEndpoint", name: "ep", id: "ep-1" },
+    ]);
+  });
+
+  it("takes the provider plugin's resources alike", () => {
+    const t = (type: string) => `runpod-iac:index:${type}`;
+    const exported = {
+      deployment: {
+        resources: [
+          { type: t("NetworkVolume"), urn: `urn:pulumi:dev::p::${t("NetworkVolume")}::data`, id: "vol-1" },
+          { type: t("ContainerRegistryAuth"), urn: `urn:pulumi:dev::p::${t("ContainerRegistryAuth")}::r`, id: "r-1" },
+          { type: t("Pod"), urn: `urn:pulumi:dev::p::${t("Pod")}::gpu`, id: "pod-1" },
+        ],
+      },
+    };
+    expect(billedResources(exported)).toEqual([
+      { type: "NetworkVolume", name: "data", id: "vol-1" },
+      { type: "Pod", name: "gpu", id: "pod-1" },
     ]);
   });
 

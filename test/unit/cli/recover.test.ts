@@ -8,6 +8,7 @@ import { locateStack, parseFileBackend } from "../../../cli/recover/file-backend
 import { findBrokenSidecars, repairSidecars } from "../../../cli/recover/file-sidecars";
 import { parseRecoverArgs } from "../../../cli/recover/recover-args";
 import { engineError } from "../../../cli/recover/release-stack";
+import { engineText } from "../../../cli/recover/screen";
 import { age, judgeLock, parseLockError } from "../../../cli/recover/stack-lock";
 import { parseStackArg, resolveStack } from "../../../cli/recover/stack-ref";
 
@@ -86,9 +87,10 @@ describe("backend URLs", () => {
 });
 
 /** The engine's message when a lock-taking command meets another run's lock (Pulumi v3.259.0, postgres backend). */
-const LOCKED =
+const LOCKED = engineText(
   "error: could not import deployment: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.\n" +
-  "  postgres://****:****@127.0.0.1:54329/state/.pulumi/locks/organization/exp/dev/fbe58280.json?sslmode=disable: created by ci@runner-7 (pid 19247) at 2026-11-26T12:26:19Z\n";
+    "  postgres://****:****@127.0.0.1:54329/state/.pulumi/locks/organization/exp/dev/fbe58280.json?sslmode=disable: created by ci@runner-7 (pid 19247) at 2026-11-26T12:26:19Z\n",
+);
 
 describe("the stack's lock, as the engine reports it", () => {
   it("reads each holder's lock, user, host, pid and time", () => {
@@ -108,11 +110,11 @@ describe("the stack's lock, as the engine reports it", () => {
   });
 
   it("tells Pulumi Cloud's update in progress from other failures", () => {
-    expect(parseLockError("error: [409] Conflict: Another update is currently in progress.")).toEqual({
+    expect(parseLockError(engineText("error: [409] Conflict: Another update is currently in progress."))).toEqual({
       holders: [],
       service: true,
     });
-    expect(parseLockError("error: no stack named 'organization/exp/nope' found")).toBeUndefined();
+    expect(parseLockError(engineText("error: no stack named 'organization/exp/nope' found"))).toBeUndefined();
   });
 
   it("proves a run dead only on its own host with no such process, and says host, pid and age", () => {
@@ -132,8 +134,8 @@ describe("the stack's lock, as the engine reports it", () => {
   });
 
   it("keeps the engine's error lines of a failure, or its last lines when it has none", () => {
-    expect(engineError("warning: x\nerror: no stack named 'a' found\n")).toBe("no stack named 'a' found");
-    expect(engineError("panic: boom\n  at x\n")).toBe("panic: boom;   at x");
+    expect(engineError(engineText("warning: x\nerror: no stack named 'a' found\n"))).toBe("no stack named 'a' found");
+    expect(engineError(engineText("panic: boom\n  at x\n"))).toBe("panic: boom;   at x");
   });
 });
 

@@ -1,22 +1,24 @@
 import { describe, expect, it } from "vitest";
 import {
   APIError,
-  apiErrorCode,
   AuthenticationError,
   BadRequestError,
   ConfigurationError,
-  apiVersionOf,
   DEFAULT_API_URL,
   DEFAULT_QUEUE_URL,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
   RateLimitError,
+  UnsupportedOperationError,
+} from "../../../sdk";
+import {
+  apiErrorCode,
+  apiVersionOf,
   requireApiKey,
   resolveClientConfig,
-  UnsupportedOperationError,
   versionFieldProblems,
-} from "../../../sdk";
+} from "../../../sdk/internal";
 
 describe("APIError.fromResponse", () => {
   const req = { method: "GET", path: "/v1/networkvolumes/x" };

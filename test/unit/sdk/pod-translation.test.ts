@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RequestValidationError, V2 } from "../../../sdk";
 import {
   argsToStartCommand,
   desiredStatusFromV2,
@@ -8,13 +9,11 @@ import {
   podFromV2,
   podMatchesFilters,
   podUpdateToV2,
-  RequestValidationError,
   startCommandToArgs,
   v1FieldName,
-  V2,
   versionFieldProblems,
   volumeBillingFromV2,
-} from "../../../sdk";
+} from "../../../sdk/internal";
 
 const V2_POD: V2.Pod = {
   id: "pod1",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RequestValidationError, type V2 } from "../../../sdk";
 import {
   allPools,
   endpointBodyV1,
@@ -8,9 +9,7 @@ import {
   type GpuPoolEntry,
   gpuTypesToPools,
   poolsToGpuTypes,
-  RequestValidationError,
-  type V2,
-} from "../../../sdk";
+} from "../../../sdk/internal";
 
 /** A small catalog: two pools of two and three types, and a type serverless cannot rent. */
 const CATALOG: GpuPoolEntry[] = [

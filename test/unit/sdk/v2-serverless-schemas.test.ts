@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EndpointCreateInputSchema, EndpointUpdateInputSchema, fieldProblems, V2 } from "../../../sdk";
+import { EndpointCreateInputSchema, EndpointUpdateInputSchema, V2 } from "../../../sdk";
+import { fieldProblems } from "../../../sdk/internal";
 import type { z } from "zod";
 
 function problems(schema: z.ZodType, value: unknown): string[] {

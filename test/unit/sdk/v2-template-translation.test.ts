@@ -1,18 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { RequestValidationError } from "../../../sdk";
 import {
   argsFromWords,
   GpuCatalogCache,
   neutralField,
   registryAuthCreateToV2,
   registryAuthFromV2,
-  RequestValidationError,
   templateCreateToV2,
   templateFromV2,
   templateUpdateToV2,
   versionFieldProblems,
   wordsFromArgs,
-} from "../../../sdk";
+} from "../../../sdk/internal";
 
 describe("container command: v1's words and v2's args string", () => {
   it("quotes only the words that need it, and splits a hand-written string as a shell splits words", () => {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { RequestValidationError } from "../../errors";
+import { RequestValidationError } from "../../../errors";
 import {
   argsToStartCommand,
   CPU_FLAVOR_IDS,
@@ -9,12 +9,12 @@ import {
   POD_DEFAULTS,
   type PodUpdateInput,
   startCommandToArgs,
-} from "../../schemas";
-import * as V2 from "../../schemas/v2";
+} from "../../../schemas";
+import * as V2 from "../../../schemas/v2";
 
 /*
  * Pure translations between the version-neutral pod (v1's names) and v2's pod, used by
- * `PodsOnV2` and unit-tested on their own. v1's defaults are applied where v2 has none of its own,
+ * `NeutralPodsOverV2` and unit-tested on their own. v1's defaults are applied where v2 has none of its own,
  * so one program gets the same pod on both versions (a 20 GB pod volume at /workspace, 50 GB of
  * container disk, ports 8888/http and 22/tcp).
  */
@@ -80,7 +80,7 @@ export function podFromV2(pod: V2.Pod): Pod {
  * The v2 create bodies of a version-neutral create input, one per candidate in the order to try:
  * v2 places one named GPU type (or CPU flavor) per create and does not fall back, so the client
  * tries `gpuTypeIds` (or `cpuFlavorIds`) in the order given, as the v2 OpenAPI advises. `locked`
- * is not part of v2's create (the dialect locks the pod right after).
+ * is not part of v2's create (`NeutralPodsOverV2` locks the pod right after).
  */
 export function podCreateToV2(input: PodCreateInput): V2.CreatePodRequest[] {
   const cpu = input.computeType === "CPU";

@@ -1,4 +1,4 @@
-import type { GpuPoolEntry } from "../../schemas/gpu-pools";
+import type { GpuPoolEntry } from "../../../schemas/gpu-pools";
 
 /** How long a client keeps the live GPU catalog before reading it again. */
 export const GPU_CATALOG_TTL_MS = 5 * 60_000;

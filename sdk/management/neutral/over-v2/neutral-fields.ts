@@ -1,4 +1,4 @@
-import { RequestValidationError } from "../../errors";
+import { RequestValidationError } from "../../../errors";
 
 /*
  * v2's request schemas name v2's fields (`workers.min`); a caller of the version-neutral

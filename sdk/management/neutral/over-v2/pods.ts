@@ -1,5 +1,5 @@
-import { APIError, BadRequestError, RequestValidationError, UnsupportedOperationError } from "../../errors";
-import { validateForVersion } from "../../request-validation";
+import { APIError, BadRequestError, RequestValidationError, UnsupportedOperationError } from "../../../errors";
+import { validateForVersion } from "../../../request-validation";
 import {
   type Pod,
   type PodCreateInput,
@@ -9,11 +9,11 @@ import {
   type PodUpdateInput,
   PodUpdateInputSchema,
   versionFieldProblems,
-} from "../../schemas";
-import * as V2 from "../../schemas/v2";
-import type { CallOptions } from "../../transport";
-import type { PodListOptions, PodOperations, PodReadOptions } from "../neutral-api";
-import type { PodsV2 } from "../v2/pods";
+} from "../../../schemas";
+import * as V2 from "../../../schemas/v2";
+import type { CallOptions } from "../../../transport";
+import type { PodListOptions, PodOperations, PodReadOptions } from "../api";
+import type { PodsV2 } from "../../v2/pods";
 import { checkV2Body, podCreateToV2, podFromV2, podUpdateToV2 } from "./pod-translation";
 
 /** What the neutral read options keep on v2: only the call's own signal and timeout. */
@@ -49,7 +49,7 @@ export function podMatchesFilters(pod: Pod, o: PodListOptions): boolean {
  *   its disk is wiped, the pod volume and a network volume keep their data;
  * - `reset` does not exist on v2: an `UnsupportedOperationError` that says what to use instead.
  */
-export class PodsOnV2 implements PodOperations {
+export class NeutralPodsOverV2 implements PodOperations {
   constructor(private readonly v2: PodsV2) {}
 
   async create(input: PodCreateInput, options?: CallOptions): Promise<Pod> {

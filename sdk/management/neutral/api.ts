@@ -1,4 +1,4 @@
-import type { ApiVersion } from "../config";
+import type { ApiVersion } from "../../config";
 import type {
   BillingRecord,
   ContainerRegistryAuth,
@@ -20,15 +20,15 @@ import type {
   Template,
   TemplateCreateInput,
   TemplateUpdateInput,
-} from "../schemas";
-import type { CallOptions } from "../transport";
+} from "../../schemas";
+import type { CallOptions } from "../../transport";
 
 /*
- * The version-neutral management interface (issue 27, item 2): what both API versions can do,
- * in one shape, so code that does not care which version it talks to (the provider, the CLI)
- * is written once. Its inputs and answers take v1's field names (`dataCenterId`, `gpuTypeIds`,
- * `workersMin`, `imageName`), which users' programs and states already hold; v2's dialect
- * translates them. An input only one version has is refused on the other before anything is sent
+ * The version-neutral management API: what both API versions can do, in one shape, so code that
+ * does not care which version it talks to (the provider, the CLI) is written once. Its inputs and
+ * answers take v1's field names (`dataCenterId`, `gpuTypeIds`, `workersMin`, `imageName`), which
+ * users' programs and states already hold. On v1 the `*V1` classes implement it as they are; on
+ * v2 the `Neutral*OverV2` classes (over-v2/) translate to and from v2's wire. An input only one version has is refused on the other before anything is sent
  * (`VERSION_ONLY_FIELDS`, a `RequestValidationError` naming the field and both versions).
  *
  * `client.networkVolumes` (and the others) implement these on whichever version the client's

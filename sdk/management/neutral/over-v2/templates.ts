@@ -1,5 +1,5 @@
-import { RequestValidationError } from "../../errors";
-import { validateForVersion } from "../../request-validation";
+import { RequestValidationError } from "../../../errors";
+import { validateForVersion } from "../../../request-validation";
 import {
   argsFromWords,
   TEMPLATE_DEFAULTS,
@@ -9,11 +9,11 @@ import {
   type TemplateUpdateInput,
   TemplateUpdateInputSchema,
   wordsFromArgs,
-} from "../../schemas";
-import type * as V2 from "../../schemas/v2";
-import type { CallOptions } from "../../transport";
-import type { TemplateOperations } from "../neutral-api";
-import type { TemplatesV2 } from "../v2/templates";
+} from "../../../schemas";
+import type * as V2 from "../../../schemas/v2";
+import type { CallOptions } from "../../../transport";
+import type { TemplateOperations } from "../api";
+import type { TemplatesV2 } from "../../v2/templates";
 import { renamedProblems } from "./neutral-fields";
 
 const KIND = "template";
@@ -147,7 +147,7 @@ export function templateFromV2(t: V2.Template): Template {
  * What v2 does not have is refused before sending (`readme`, a non-empty `dockerEntrypoint`:
  * `VERSION_ONLY_FIELDS.template`).
  */
-export class TemplatesOnV2 implements TemplateOperations {
+export class NeutralTemplatesOverV2 implements TemplateOperations {
   constructor(private readonly v2: TemplatesV2) {}
 
   async create(input: TemplateCreateInput, options?: CallOptions): Promise<Template> {

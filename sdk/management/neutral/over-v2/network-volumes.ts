@@ -1,4 +1,4 @@
-import { RequestValidationError } from "../../errors";
+import { RequestValidationError } from "../../../errors";
 import {
   type NetworkVolume,
   type NetworkVolumeCreateInput,
@@ -6,12 +6,12 @@ import {
   type NetworkVolumeUpdateInput,
   NetworkVolumeUpdateInputSchema,
   volumeSizeChangeProblem,
-} from "../../schemas";
-import type * as V2 from "../../schemas/v2";
-import { validateForVersion } from "../../request-validation";
-import type { CallOptions } from "../../transport";
-import type { NetworkVolumeOperations, NetworkVolumeUpdateOptions } from "../neutral-api";
-import type { NetworkVolumesV2 } from "../v2/network-volumes";
+} from "../../../schemas";
+import type * as V2 from "../../../schemas/v2";
+import { validateForVersion } from "../../../request-validation";
+import type { CallOptions } from "../../../transport";
+import type { NetworkVolumeOperations, NetworkVolumeUpdateOptions } from "../api";
+import type { NetworkVolumesV2 } from "../../v2/network-volumes";
 
 const KIND = "networkVolume";
 
@@ -32,7 +32,7 @@ export function volumeCreateToV2(input: NetworkVolumeCreateInput): V2.CreateNetw
  * rules, translated to and from `client.v2.networkVolumes`. v2's own bounds (10 to 4096 GB) are
  * checked by the v2 request schema before sending, naming v1's field.
  */
-export class NetworkVolumesOnV2 implements NetworkVolumeOperations {
+export class NeutralNetworkVolumesOverV2 implements NetworkVolumeOperations {
   constructor(private readonly v2: NetworkVolumesV2) {}
 
   async create(input: NetworkVolumeCreateInput, options?: CallOptions): Promise<NetworkVolume> {

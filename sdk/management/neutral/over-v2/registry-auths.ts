@@ -1,13 +1,13 @@
-import { validateForVersion } from "../../request-validation";
+import { validateForVersion } from "../../../request-validation";
 import {
   type ContainerRegistryAuth,
   type ContainerRegistryAuthCreateInput,
   ContainerRegistryAuthCreateInputSchema,
-} from "../../schemas";
-import type * as V2 from "../../schemas/v2";
-import type { CallOptions } from "../../transport";
-import type { ContainerRegistryAuthOperations } from "../neutral-api";
-import type { RegistriesV2 } from "../v2/registries";
+} from "../../../schemas";
+import type * as V2 from "../../../schemas/v2";
+import type { CallOptions } from "../../../transport";
+import type { ContainerRegistryAuthOperations } from "../api";
+import type { RegistriesV2 } from "../../v2/registries";
 
 /** A v2 registry credential in the neutral shape (id and name: the credentials never come back). */
 export function registryAuthFromV2(registry: V2.Registry): ContainerRegistryAuth {
@@ -23,7 +23,7 @@ export function registryAuthCreateToV2(input: ContainerRegistryAuthCreateInput):
  * The version-neutral container registry credential operations on management API v2, over
  * `client.v2.registries` (`/v2/registries`). No error repeats the password.
  */
-export class ContainerRegistryAuthsOnV2 implements ContainerRegistryAuthOperations {
+export class NeutralContainerRegistryAuthsOverV2 implements ContainerRegistryAuthOperations {
   constructor(private readonly v2: RegistriesV2) {}
 
   async create(input: ContainerRegistryAuthCreateInput, options?: CallOptions): Promise<ContainerRegistryAuth> {

@@ -1,4 +1,4 @@
-import { validateForVersion } from "../../request-validation";
+import { validateForVersion } from "../../../request-validation";
 import {
   type BillingRecord,
   type EndpointBillingQuery,
@@ -8,11 +8,11 @@ import {
   type NetworkVolumeBillingRecord,
   type PodBillingQuery,
   PodBillingQuerySchema,
-} from "../../schemas";
-import type * as V2 from "../../schemas/v2";
-import type { CallOptions } from "../../transport";
-import type { BillingOperations } from "../neutral-api";
-import type { BillingV2 } from "../v2/billing";
+} from "../../../schemas";
+import type * as V2 from "../../../schemas/v2";
+import type { CallOptions } from "../../../transport";
+import type { BillingOperations } from "../api";
+import type { BillingV2 } from "../../v2/billing";
 
 /** v2's pod billing records in v1's shape: one record per pod and bucket (`time` is the bucket's start). */
 export function podBillingFromV2(answer: V2.ListPodBillingResponse): BillingRecord[] {
@@ -47,7 +47,7 @@ export function volumeBillingFromV2(answer: V2.ListNetworkVolumeBillingResponse)
  * answered in v1's record shape. What v2 cannot group or filter by is refused before sending
  * (`VERSION_ONLY_FIELDS`).
  */
-export class BillingOnV2 implements BillingOperations {
+export class NeutralBillingOverV2 implements BillingOperations {
   constructor(private readonly v2: BillingV2) {}
 
   async pods(query: PodBillingQuery = {}, options?: CallOptions): Promise<BillingRecord[]> {

@@ -21,7 +21,7 @@ export const CHECKS = [
  * to the next: `--generation-database none`), and the examples per operation, which bound its time.
  */
 export const SEED = 20261128;
-export const MAX_EXAMPLES = 10;
+export const MAX_EXAMPLES = 5;
 
 /** The part of schemathesis's JSON report the tests read. */
 export interface SchemathesisReport {

@@ -21,8 +21,13 @@ import { queueRuntimeOf } from "./queue-endpoint";
 type EndpointParams = { Params: { endpointId: string } };
 type JobParams = { Params: { endpointId: string; jobId: string } };
 
-/** How long `/stream` holds a request open waiting for a chunk (platform ms), like the platform's long poll. */
-export const STREAM_POLL_MS = 10_000;
+/**
+ * How long `/stream` holds a request open waiting for a chunk (platform ms), a long poll. Well
+ * under 10 s: runpod-python gives every request 10 s (`RunPodClient._request`'s default timeout in
+ * https://github.com/runpod/runpod-python/blob/main/runpod/endpoint/runner.py), so a 10 s hold
+ * raced its timeout and its `stream()` logged read timeouts and retried while a job had no chunk.
+ */
+export const STREAM_POLL_MS = 5_000;
 
 const WaitQuery = z.object({ wait: RunSyncWaitSchema });
 const TtlQuery = z.object({ ttl: StatusTtlSchema });

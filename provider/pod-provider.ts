@@ -9,6 +9,7 @@ import { diffInputs } from "./diff-inputs";
 import { warnOnResource } from "./engine-notice";
 import { PartialCreateError } from "./errors";
 import { POD_FIELDS } from "./field-rules";
+import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { envToSend, lockProblem, planPodUpdate, POD_INPUT_KEYS, podOutputs, resetNotice } from "./pod-state";
 import { pick } from "./property-values";
@@ -74,15 +75,22 @@ async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Prom
   return converge(client, found, inputs);
 }
 
+/** The account's pods, listed or read by id (listings.ts), with v1's network volume (READ) either way. */
+function pods(client: RunpodClient): ResourceSource<Pod> {
+  return {
+    owner: client,
+    kind: "pods",
+    list: () => client.pods.list(READ),
+    get: (id) => client.pods.get(id, READ),
+  };
+}
+
 /** Finds a pod this stack created but never heard back about: same auto-name and compute type (create-once.ts). */
 function findOwnPod(client: RunpodClient, inputs: Props, fresh: boolean): Promise<Pod | undefined> {
   const computeType = (inputs.computeType as string | undefined) ?? "GPU";
   return findOwnResource(
     {
-      owner: client,
-      kind: "pods",
-      list: () => client.pods.list(),
-      get: (id) => client.pods.get(id, READ),
+      ...pods(client),
       matches: (p) => p.name === inputs.name && computeTypeOf(p) === computeType && p.desiredStatus !== "TERMINATED",
       what: `${computeType} pods named ${JSON.stringify(inputs.name)}`,
     },
@@ -100,7 +108,7 @@ function versionOrUndefined() {
 }
 
 /** The dynamic provider implementation of `Pod`. */
-export const podProvider = {
+export const podProvider = withChangeTracking({
   configure: configureProvider,
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
@@ -152,7 +160,7 @@ export const podProvider = {
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {
     const client = await providerClient();
     return readOrGone(
-      () => client.pods.get(id, READ),
+      () => readListed(pods(client), id),
       (pod) => {
         // A terminated pod is gone: the engine drops it from state, and the next `up` creates it again.
         if (pod.desiredStatus === "TERMINATED") return {};
@@ -171,4 +179,4 @@ export const podProvider = {
     const client = await providerClient();
     await deleteIfPresent(() => client.pods.delete(id));
   },
-};
+});

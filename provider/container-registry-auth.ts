@@ -1,6 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { namingInputs } from "./auto-name";
-import { isResourceOfType, RunpodResource, typeToken, withSecretOutputs } from "./runpod-resource";
+import {
+  type InputsAsOutputs,
+  isResourceOfType,
+  RunpodResource,
+  typeToken,
+  withSecretOutputs,
+} from "./runpod-resource";
 
 /** Inputs of a {@link ContainerRegistryAuth}. */
 export interface ContainerRegistryAuthArgs {
@@ -17,21 +23,22 @@ export interface ContainerRegistryAuthArgs {
   password: pulumi.Input<string>;
 }
 
+/** The outputs of a {@link ContainerRegistryAuth} that repeat its inputs: all three (`password` secret). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
+export interface ContainerRegistryAuth extends InputsAsOutputs<
+  ContainerRegistryAuthArgs,
+  "name" | "username" | "password"
+> {}
+
 /**
  * Credentials a template pulls a private image with (`template.containerRegistryAuthId = auth.id`).
  * The platform cannot update them, so a change (a rotated password) creates a new credential,
  * repoints the templates that use it, and deletes the old one.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class ContainerRegistryAuth extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("ContainerRegistryAuth");
-
-  /** Name on the platform. */
-  declare readonly name: pulumi.Output<string>;
-  /** Registry user name. */
-  declare readonly username: pulumi.Output<string>;
-  /** Registry password or token. Secret: only ciphertext in the state. */
-  declare readonly password: pulumi.Output<string>;
 
   constructor(name: string, args: ContainerRegistryAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

@@ -4,7 +4,13 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ComputeType, CudaVersion, DataCenterId, GpuTypeId, PodCpuFlavorId } from "../sdk/schemas/platform-enums";
 import { namingInputs } from "./auto-name";
 import { warnAboutPlatformValues } from "./platform-value-warnings";
-import { isResourceOfType, RunpodResource, typeToken, withSecretOutputs } from "./runpod-resource";
+import {
+  type InputsAsOutputs,
+  isResourceOfType,
+  RunpodResource,
+  typeToken,
+  withSecretOutputs,
+} from "./runpod-resource";
 
 /** What a pod is asked to be: running (billed) or stopped (its GPUs released, its disks kept). */
 export type PodDesiredStatus = "RUNNING" | "EXITED";
@@ -108,6 +114,14 @@ export interface PodArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+/** The outputs of a {@link Pod} that repeat its inputs: `name` and `desiredStatus` always, the others when the program sets them. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
+export interface Pod extends InputsAsOutputs<
+  PodArgs,
+  "name" | "desiredStatus",
+  Exclude<keyof PodArgs, "name" | "desiredStatus" | "adoptId">
+> {}
+
 /**
  * A pod: a dedicated GPU or CPU machine running one container, billed while `RUNNING`. Set
  * `desiredStatus: "EXITED"` to stop it (GPUs released, disks kept) and `"RUNNING"` to start it
@@ -118,14 +132,11 @@ export interface PodArgs {
  * (when the platform has them), `name`, `jupyterPassword` (secret, with `startJupyter`), and each
  * input the program sets (the platform's value where a pod read reports it: what refresh compares).
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Pod extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("Pod");
 
-  /** Name on the platform. */
-  declare readonly name: pulumi.Output<string>;
-  /** `RUNNING` or `EXITED`, as the platform reports it (refresh reads a stop or a preemption as `EXITED`). */
-  declare readonly desiredStatus: pulumi.Output<PodDesiredStatus>;
   /** Dollars per hour, as the platform reports it: the pod's price on v1; on v2 its current cost, 0 while stopped. */
   declare readonly costPerHr: pulumi.Output<number>;
   /** {@link costPerHr} after savings plans (v2 has none: the same). */
@@ -136,14 +147,6 @@ export class Pod extends RunpodResource {
   declare readonly portMappings: pulumi.Output<Record<string, number> | undefined>;
   /** The Jupyter password the platform generated (with `startJupyter`). Secret. */
   declare readonly jupyterPassword: pulumi.Output<string | undefined>;
-  /** The image (when set). */
-  declare readonly imageName: pulumi.Output<string | undefined>;
-  /** Environment (when set). Secret: the whole map is ciphertext in the state. */
-  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
-  /** Whether the pod is locked (when set). */
-  declare readonly locked: pulumi.Output<boolean | undefined>;
-  /** The mounted network volume (when set). */
-  declare readonly networkVolumeId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

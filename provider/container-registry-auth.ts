@@ -14,12 +14,13 @@ export interface ContainerRegistryAuthArgs {
    * Name on the platform; names are unique in an account. Default: the logical name plus a
    * stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the
    * old one is deleted. With a name you choose, a change deletes the old credential first, which
-   * the platform refuses while a template uses it: change the name along with the password.
+   * the platform refuses while a template uses it: change the name along with the password. A
+   * change REPLACES the credential.
    */
   name?: pulumi.Input<string>;
-  /** Registry user name. A change replaces the credential. */
+  /** Registry user name. A change REPLACES the credential. */
   username: pulumi.Input<string>;
-  /** Registry password or token. Always secret; never returned by the platform. A change replaces the credential. */
+  /** Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential. */
   password: pulumi.Input<string>;
 }
 

@@ -2,13 +2,19 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
 import type { PodReadOptions } from "../sdk/management/neutral/api";
-import { type Pod, type PodCreateInput, PodCreateInputSchema, type PodUpdateInput } from "../sdk/schemas";
+import {
+  type POD_IN_PLACE_FIELDS,
+  type Pod,
+  type PodCreateInput,
+  PodCreateInputSchema,
+  type PodUpdateInput,
+} from "../sdk/schemas";
 import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
 import { warnOnResource } from "./engine-notice";
 import { PartialCreateError } from "./errors";
-import { POD_FIELDS } from "./field-rules";
+import { POD_FIELDS, type PodFieldsWhere } from "./field-rules";
 import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { envToSend, lockProblem, planPodUpdate, POD_INPUT_KEYS, podOutputs, resetNotice } from "./pod-state";
@@ -26,6 +32,23 @@ const PodInputsSchema = PodCreateInputSchema.extend({
 
 // `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
 type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof PodInputsSchema, typeof POD_FIELDS>>;
+
+/** `true` when `A` and `B` are the same set of keys, else the keys only one of them has. */
+type SameFields<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never]
+  ? true
+  : { onlyInTable: Exclude<A, B>; onlyInPlatform: Exclude<B, A> };
+/** The platform's in-place pod update (name, locked): no reset. */
+type InPlaceField = (typeof POD_IN_PLACE_FIELDS)[number];
+// The pod table's rules follow from the platform's update inputs, a tsc error otherwise: a field
+// resets exactly when the reset update carries it and the in-place update does not; it changes in
+// place exactly when the in-place update carries it (or it is `desiredStatus`: stop and start);
+// every other field (the create's alone) replaces.
+type _ResetsAreTheResetUpdate = Expect<
+  SameFields<PodFieldsWhere<{ resets: true }>, Exclude<keyof PodUpdateInput, InPlaceField>>
+>;
+type _InPlaceIsTheInPlaceUpdate = Expect<
+  SameFields<PodFieldsWhere<{ resets?: undefined; replaces?: undefined }>, InPlaceField | "desiredStatus">
+>;
 
 /** Every input but the status goes into the create. */
 const CREATE_KEYS = POD_INPUT_KEYS.filter((k) => k !== "desiredStatus");

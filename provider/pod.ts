@@ -17,15 +17,13 @@ export type PodDesiredStatus = "RUNNING" | "EXITED";
 
 /**
  * Inputs of a {@link Pod}, named as the platform's `PodCreateInput` (management API v1), plus
- * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`. How a change applies:
- * - in place: `name`, `locked`, and `desiredStatus` (stops or starts the same pod);
- * - through a RESET (v1's reset update, v2's `PATCH`): `imageName`, `env`, `ports`,
- *   `containerDiskInGb`, `volumeInGb`, `volumeMountPath`, `dockerEntrypoint`, `dockerStartCmd`,
- *   `containerRegistryAuthId`, `globalNetworking`. The same pod keeps its id, GPUs and volumes,
- *   but its container restarts on the new settings and its container disk is wiped; the preview
- *   says so in words;
- * - by REPLACEMENT (a new pod, then the old one deleted): everything else, which chooses the
- *   machine at creation.
+ * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`. Each input says how a
+ * change to it applies:
+ * - in place, the default (`desiredStatus` stops or starts the same pod);
+ * - RESETS: through a reset (v1's reset update, v2's `PATCH`): the same pod keeps its id, GPUs and
+ *   volumes, but its container restarts on the new settings and its container disk is wiped; the
+ *   preview says so in words;
+ * - REPLACES: a new pod, then the old one deleted: what chooses the machine at creation.
  *
  * Inputs only one API version has fail at preview on the other (v1 only: `interruptible`,
  * `countryCodes`, the `min*` filters, priorities other than the default, `supportPublicIp`,

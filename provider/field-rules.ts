@@ -157,15 +157,8 @@ const RESETS = { resets: true } as const;
 /** A field the pod update input cannot carry: the pod's placement and machine are fixed at creation. */
 const FIXED = { replaces: true } as const;
 
-/**
- * Pod inputs (OpenAPI v1 `PodCreateInput`, plus v2's `startSsh`/`startJupyter`/`minCudaVersion`
- * and `desiredStatus`). `name` and `locked` update in place (`PATCH`), `desiredStatus` stops or
- * starts the same pod; the rest of `PodUpdateInput` updates through the reset update on v1 and
- * `PATCH` on v2, both of which replace the running container and wipe its container disk (the pod
- * volume and a network volume keep their data). What the update input cannot carry (the machine:
- * GPU or CPU type and count, cloud, data centers, spot, the network volume, the template, and the
- * filters and switches that only choose a machine at creation) replaces the pod.
- */
+// The pod table with its rules' literal types, which pod-provider.ts compares with the
+// platform's update inputs (see PodFieldsWhere); exported as POD_FIELDS.
 const POD_FIELD_RULES = {
   name: {},
   locked: {},
@@ -209,7 +202,15 @@ const POD_FIELD_RULES = {
   startJupyter: FIXED,
 } as const satisfies FieldTable<PodArgs>;
 
-/** {@link POD_FIELD_RULES} as the field table of `Pod`. */
+/**
+ * Pod inputs (OpenAPI v1 `PodCreateInput`, plus v2's `startSsh`/`startJupyter`/`minCudaVersion`
+ * and `desiredStatus`). `name` and `locked` update in place (`PATCH`), `desiredStatus` stops or
+ * starts the same pod; the rest of `PodUpdateInput` updates through the reset update on v1 and
+ * `PATCH` on v2, both of which replace the running container and wipe its container disk (the pod
+ * volume and a network volume keep their data). What the update input cannot carry (the machine:
+ * GPU or CPU type and count, cloud, data centers, spot, the network volume, the template, and the
+ * filters and switches that only choose a machine at creation) replaces the pod.
+ */
 export const POD_FIELDS: FieldTable<PodArgs> = POD_FIELD_RULES;
 
 /**

@@ -9,6 +9,7 @@ import {
   sharedListing,
   withChangeTracking,
 } from "../../../provider/listings";
+import { configureDirect } from "../../../provider/provider-config";
 import { NotFoundError } from "../../../sdk/errors";
 
 type Volume = { id: string; size: number };
@@ -117,6 +118,19 @@ describe("readListed", () => {
       { id: "a", size: 50 },
     ]);
     expect([first.calls.list, second.calls.list]).toEqual([1, 1]);
+  });
+
+  it("forgets the listings when the configuration changes (another key, URL or account), not when it is set again", async () => {
+    const { calls, source } = account({ id: "a", size: 10 }, { id: "b", size: 20 }, { id: "c", size: 30 });
+    configureDirect({ apiKey: "first", apiUrl: "http://127.0.0.1:1/v2" });
+    await readListed(source, "a");
+    configureDirect({ apiKey: "first", apiUrl: "http://127.0.0.1:1/v2" });
+    await readListed(source, "b");
+    expect(calls.list).toBe(1);
+    configureDirect({ apiKey: "second", apiUrl: "http://127.0.0.1:1/v2" });
+    await readListed(source, "c");
+    expect(calls).toEqual({ list: 2, get: [] });
+    configureDirect({});
   });
 
   it("reads by id while the listing failed, without listing again for each read", async () => {

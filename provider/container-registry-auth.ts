@@ -24,7 +24,7 @@ export interface ContainerRegistryAuthArgs {
   password: pulumi.Input<string>;
 }
 
-/** The outputs of a {@link ContainerRegistryAuth} that repeat its inputs: all three (`password` secret). */
+// The outputs of a ContainerRegistryAuth that repeat its inputs: all three (`password` secret).
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
 export interface ContainerRegistryAuth extends InputsAsOutputs<
   ContainerRegistryAuthArgs,

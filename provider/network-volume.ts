@@ -31,11 +31,9 @@ export interface NetworkVolumeArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/**
- * The outputs of a {@link NetworkVolume} that repeat its inputs: `name`, `size` and
- * `dataCenterId` always, and the storage tier `type` as the platform reports it when the program
- * sets it (on v2; v1 has no tiers).
- */
+// The outputs of a NetworkVolume that repeat its inputs: `name`, `size` and `dataCenterId` always,
+// and the storage tier `type` as the platform reports it when the program sets it (on v2; v1 has no
+// tiers).
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
 export interface NetworkVolume extends InputsAsOutputs<NetworkVolumeArgs, "name" | "size" | "dataCenterId", "type"> {}
 

@@ -112,7 +112,8 @@ export interface PodArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/** The outputs of a {@link Pod} that repeat its inputs: `name` and `desiredStatus` always, the others when the program sets them. */
+// The outputs of a Pod that repeat its inputs: `name` and `desiredStatus` always, the others when
+// the program sets them.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
 export interface Pod extends InputsAsOutputs<
   PodArgs,

@@ -93,7 +93,8 @@ export interface ServerlessEndpointArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/** The outputs of a {@link ServerlessEndpoint} that repeat its inputs: `templateId` and `name` always, the others when the program sets them. */
+// The outputs of a ServerlessEndpoint that repeat its inputs: `templateId` and `name` always, the
+// others when the program sets them.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
 export interface ServerlessEndpoint extends InputsAsOutputs<
   ServerlessEndpointArgs,

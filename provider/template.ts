@@ -78,7 +78,8 @@ export interface TemplateArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/** The outputs of a {@link Template} that repeat its inputs: `name` and `imageName` always, the others when the program sets them. */
+// The outputs of a Template that repeat its inputs: `name` and `imageName` always, the others when
+// the program sets them.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
 export interface Template extends InputsAsOutputs<
   TemplateArgs,

@@ -23,7 +23,8 @@ export interface PulumiBenchSettings {
 }
 
 /**
- * The issue's sizes, twelve rounds each (paired with the baseline per round), about 17 minutes.
+ * Sizes 10 to 500, twelve rounds each but two at 500 (paired with the baseline per round), and
+ * the rows under the quota below: about 70 minutes in all (10 to 100 without a quota took 17).
  * Twelve is two full cycles of the balanced order of three alternatives (bench/stats.ts
  * `interleaved`), so each runs first, second and third four times and right after each other
  * equally often. On this shared 2-core machine the per-round difference between our `up` at 100 ms

@@ -15,8 +15,8 @@ export interface LoadBalancerSettings extends ScalingSettings {
   executionTimeoutMs: number;
   /** What a worker runs: looked up when each request starts, so a new release applies to new requests. */
   handler: () => Template | undefined;
-  /** The workers' environment (the endpoint's env), handed to the handler. */
-  env?: Readonly<Record<string, string>>;
+  /** The workers' environment (the endpoint's env over its template's), looked up per request and handed to the handler. */
+  env?: () => Readonly<Record<string, string>>;
 }
 
 /** An HTTP request as a worker's handler sees it (the handler's `input`). */
@@ -103,7 +103,7 @@ export class LoadBalancerRuntime {
         input: request as unknown as Record<string, unknown>,
         signal: abort.signal,
         sleep: (ms: number) => this.scheduler.sleep(ms, abort.signal),
-        env: { ...(this.settings.env ?? {}) },
+        env: { ...(this.settings.env?.() ?? {}) },
       };
       const timeout = this.scheduler.sleep(this.settings.executionTimeoutMs, abort.signal).then(() => undefined);
       const outcome = await Promise.race([executeTemplate(template, ctx, () => true), timeout.then(() => TIMED_OUT)]);

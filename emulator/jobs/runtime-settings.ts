@@ -26,6 +26,11 @@ export interface RuntimeServices {
   webhooks: WebhookSender;
   newJobId(): string;
   newWorkerId(): string;
+  /**
+   * The environment of an endpoint's workers, looked up when each job starts (a template's new
+   * env reaches new jobs, as a release would); undefined where none is known (pre-deployed models).
+   */
+  env?(endpointId: string): Readonly<Record<string, string>> | undefined;
   /** Told when a worker of an endpoint starts or stops (billing counts its seconds). */
   onWorker?(endpointId: string, workerId: string, event: "start" | "stop"): void;
 }

@@ -16,6 +16,7 @@ import type { EndpointRecord } from "../management/endpoint-record-schema";
 import type { TemplateRecord } from "../management/template-record-schema";
 import { WebhookSender } from "../jobs/webhooks";
 import type { PlatformCatalog } from "../management/platform-catalog";
+import { containerOf } from "../management/endpoint-render";
 import { PodReservations } from "../pods/pod-reservations";
 import type { QuotaCounts } from "../limits/management-quota";
 import type { RateBucket } from "../limits/rate-limiter";
@@ -129,8 +130,20 @@ export class Account implements Collections {
       webhooks: this.webhooks,
       newJobId,
       newWorkerId,
+      env: (endpointId) => this.workerEnv(endpointId),
       onWorker: (endpointId, workerId, event) => this.meterWorker(endpointId, workerId, event),
     };
+  }
+
+  /**
+   * The environment an endpoint's workers run with: the endpoint's own env over its linked
+   * template's (containerOf, what v2 shows), as the platform starts the container. Undefined for
+   * an id that is no endpoint of the account (a pre-deployed model).
+   */
+  workerEnv(endpointId: string): Readonly<Record<string, string>> | undefined {
+    const endpoint = this.endpoints.get(endpointId);
+    if (!endpoint) return undefined;
+    return containerOf(endpoint, this.templates.get(endpoint.templateId ?? "")).env;
   }
 
   /** A serverless worker of one of the account's endpoints is billed by the second while it is up. */
@@ -217,7 +230,7 @@ export class Account implements Collections {
     const settings: LoadBalancerSettings = {
       ...base,
       requestCount: endpoint.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue,
-      env: endpoint.env ?? {},
+      env: () => this.workerEnv(endpoint.id) ?? {},
       handler: () =>
         base.image !== undefined ? this.deps.templates.forImage(base.image) : this.handlerOf(base.templateId),
     };

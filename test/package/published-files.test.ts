@@ -18,15 +18,53 @@ describe("the published package", () => {
   });
 
   it("holds every entry point's code and declarations, the node10 declarations and the bin", () => {
-    for (const entry of ["index", "sdk/index", "provider/index", "provider/impl", "emulator/index", "policy/index"]) {
+    for (const entry of [
+      "index",
+      "sdk/index",
+      "provider/index",
+      "provider/impl",
+      "plugin/index",
+      "emulator/index",
+      "policy/index",
+    ]) {
       expect(paths).toContain(`dist/${entry}.js`);
       expect(paths).toContain(`dist/${entry}.d.ts`);
     }
-    for (const entry of ["sdk/index", "provider/index", "provider/impl", "emulator/index", "policy/index"]) {
+    for (const entry of [
+      "sdk/index",
+      "provider/index",
+      "provider/impl",
+      "plugin/index",
+      "emulator/index",
+      "policy/index",
+    ]) {
       expect(paths).toContain(`dist/types-node10/${entry}.d.ts`);
     }
     expect(paths).toContain("dist/cli/main.js");
     expect(paths).toEqual(expect.arrayContaining(["LICENSE", "CHANGELOG.md", "README.md", "package.json"]));
+  });
+
+  it("holds the provider plugin: its server, schema and launcher, and not the schema's generator", () => {
+    expect(paths).toEqual(
+      expect.arrayContaining(["dist/plugin/server.js", "plugin/schema.json", "plugin/pulumi-resource-runpod-iac"]),
+    );
+    expect(paths.filter((p) => p.includes("schema-gen") || (p.startsWith("plugin/") && p.endsWith(".ts")))).toEqual([]);
+  });
+
+  it("holds the Python and Go SDKs that runpod-iac sdk writes, and not the tool that generates them", () => {
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "plugin/sdks/python/pyproject.toml",
+        "plugin/sdks/python/README.md",
+        "plugin/sdks/python/pulumi_runpod_iac/__init__.py",
+        "plugin/sdks/python/pulumi_runpod_iac/pulumi-plugin.json",
+        "plugin/sdks/go/go.mod",
+        "plugin/sdks/go/go.sum",
+        "plugin/sdks/go/runpodiac/pulumi-plugin.json",
+        "plugin/sdks/go/runpodiac/networkVolume.go",
+      ]),
+    );
+    expect(paths.filter((p) => p.startsWith("tools/pulumi-sdkgen"))).toEqual([]);
   });
 
   it("holds the policy pack's manifest and the files the CLI build script needs", () => {

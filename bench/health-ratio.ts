@@ -70,7 +70,10 @@ export async function measureHealthRatio(s: HealthRatioSettings, log: (line: str
       for (const server of interleaved(servers, r)) {
         const cpuBefore = processCpuMs(server.pid);
         const f = await loadRoute(server.url, KEY, route, s.seconds, s.connections);
-        figures[server.name] = { ...f, cpuMicrosPerRequest: ((processCpuMs(server.pid) - cpuBefore) * 1000) / f.requests };
+        figures[server.name] = {
+          ...f,
+          cpuMicrosPerRequest: ((processCpuMs(server.pid) - cpuBefore) * 1000) / f.requests,
+        };
       }
       const e = figures.emulator!;
       const b = figures.bare!;
@@ -98,7 +101,16 @@ export function healthTable(s: HealthRatioSettings, rounds: readonly HealthRound
   const mid = (pick: (r: HealthRound) => number) => median(rounds.map(pick));
   return {
     title: `/health against a bare fastify route (autocannon, ${s.connections} connections, ${s.seconds} s each, same run)`,
-    columns: ["round", "emulator req/s", "bare req/s", "ratio", "emulator CPU/req", "bare CPU/req", "CPU ratio", "load"],
+    columns: [
+      "round",
+      "emulator req/s",
+      "bare req/s",
+      "ratio",
+      "emulator CPU/req",
+      "bare CPU/req",
+      "CPU ratio",
+      "load",
+    ],
     rows: [
       ...rounds.map((r, i) => [
         String(i + 1),

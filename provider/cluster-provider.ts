@@ -22,6 +22,7 @@ import { diffInputs } from "./diff-inputs";
 import { warnOnResource } from "./engine-notice";
 import { PartialCreateError } from "./errors";
 import { CLUSTER_FIELDS } from "./field-rules";
+import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { pick } from "./property-values";
 import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
@@ -32,9 +33,22 @@ type Props = Record<string, unknown>;
 // `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error.
 type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof ClusterInputsSchema, typeof CLUSTER_FIELDS>>;
 
-/** The cluster and its member pods, as the outputs need them. */
+/** Where the account's clusters are read: one listing for a refresh's reads, or one by id. */
+function clusters(client: RunpodClient): ResourceSource<V2.Cluster> {
+  return {
+    owner: client,
+    kind: "clusters",
+    list: () => client.v2.clusters.list(),
+    get: (id) => client.v2.clusters.get(id),
+  };
+}
+
+/**
+ * The cluster and its member pods, as the outputs need them: the cluster from the refresh's
+ * listing (listings.ts), its members by the cluster's own route (the pod list leaves them out).
+ */
 async function readCluster(client: RunpodClient, id: string): Promise<{ cluster: V2.Cluster; members: V2.Pod[] }> {
-  const cluster = await client.v2.clusters.get(id);
+  const cluster = await readListed(clusters(client), id);
   return { cluster, members: await client.v2.clusters.pods(id) };
 }
 
@@ -92,10 +106,7 @@ async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Prom
 function findOwnCluster(client: RunpodClient, inputs: Props, fresh: boolean): Promise<V2.Cluster | undefined> {
   return findOwnResource(
     {
-      owner: client,
-      kind: "clusters",
-      list: () => client.v2.clusters.list(),
-      get: (id) => client.v2.clusters.get(id),
+      ...clusters(client),
       matches: (c) => c.name === inputs.name && sameShape(c, inputs),
       what: `clusters named ${JSON.stringify(inputs.name)} of the same type and shape`,
     },
@@ -104,7 +115,7 @@ function findOwnCluster(client: RunpodClient, inputs: Props, fresh: boolean): Pr
 }
 
 /** The dynamic provider implementation of `Cluster` (management API v2's `/v2/clusters`). */
-export const clusterProvider = {
+export const clusterProvider = withChangeTracking({
   configure: configureProvider,
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
@@ -158,4 +169,4 @@ export const clusterProvider = {
     const client = await providerClient();
     await deleteIfPresent(() => client.v2.clusters.delete(id));
   },
-};
+});

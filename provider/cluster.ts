@@ -5,7 +5,13 @@ import { CLUSTER_TYPES, type ClusterType, type GpuTypeId } from "../sdk/schemas/
 import { namingInputs } from "./auto-name";
 import { warnAboutPlatformValues } from "./platform-value-warnings";
 import type { PodArgs } from "./pod";
-import { isResourceOfType, RunpodResource, typeToken, withSecretOutputs } from "./runpod-resource";
+import {
+  type InputsAsOutputs,
+  isResourceOfType,
+  RunpodResource,
+  typeToken,
+  withSecretOutputs,
+} from "./runpod-resource";
 
 /**
  * Inputs of a {@link Cluster}, named as the platform's `CreateClusterRequest` (management API v2)
@@ -69,6 +75,18 @@ export interface ClusterPod {
   portMappings?: Record<string, number>;
 }
 
+/** The inputs that are always outputs: the name (a default one when the program gives none) and the required ones. */
+type AlwaysSet = "name" | "type" | "gpuTypeId" | "gpuCountPerPod" | "podCount" | "imageName";
+
+// The outputs of a Cluster that repeat its inputs: the name, type, shape and image always, the
+// others when the program sets them.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
+export interface Cluster extends InputsAsOutputs<
+  ClusterArgs,
+  AlwaysSet,
+  Exclude<keyof ClusterArgs, AlwaysSet | "adoptId">
+> {}
+
 /**
  * An instant cluster (management API v2 only): `podCount` identical GPU pods of `gpuCountPerPod`
  * GPUs of one type, placed together in one data center on a private network. Renaming is the only
@@ -80,26 +98,11 @@ export interface ClusterPod {
  * (where it was placed), `pods` (each member's id and addresses), `costPerHr` (the members' sum),
  * and each other input the program sets.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Cluster extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("Cluster");
 
-  /** Name on the platform. */
-  declare readonly name: pulumi.Output<string>;
-  /** The cluster type. */
-  declare readonly type: pulumi.Output<ClusterType>;
-  /** The GPU type of every member. */
-  declare readonly gpuTypeId: pulumi.Output<GpuTypeId>;
-  /** GPUs in each member. */
-  declare readonly gpuCountPerPod: pulumi.Output<number>;
-  /** Member pods. */
-  declare readonly podCount: pulumi.Output<number>;
-  /** The image every member runs. */
-  declare readonly imageName: pulumi.Output<string>;
-  /** Environment (when set). Secret: the whole map is ciphertext in the state. */
-  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
-  /** The mounted network volume (when set). */
-  declare readonly networkVolumeId: pulumi.Output<string | undefined>;
   /** The data center the platform placed the cluster in. */
   declare readonly dataCenterId: pulumi.Output<string | undefined>;
   /** The member pods by rank: ids and addresses, as the platform reported them at the last create, update or refresh. */

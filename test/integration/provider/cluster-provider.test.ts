@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
 import { clusterProvider as provider } from "../../../provider/cluster-provider";
 import { forgetSharedListings } from "../../../provider/create-once";
+import { forgetListings } from "../../../provider/listings";
 import { configureDirect } from "../../../provider/provider-config";
 import { RunpodClient } from "../../../sdk/client";
 
@@ -124,6 +125,25 @@ describe("the Cluster provider on management API v2", () => {
     // The program's name is then a rename again, not a replacement.
     expect((await provider.diff(id, read.props!, training({ name: "after" }))).replaces).toEqual([]);
     await provider.delete(id);
+  });
+
+  it("reads every cluster of a refresh with one list, its members by the cluster's route, a deleted one by id", async () => {
+    const made = await Promise.all(["a", "b", "c"].map((n) => provider.create(training({ name: `listed-${n}` }))));
+    await client.v2.clusters.rename(made[0]!.id, "renamed-by-hand");
+    await client.v2.clusters.delete(made[1]!.id);
+    // A new provider process, as each refresh is.
+    forgetListings();
+    await requestCounts();
+    const read = await Promise.all(made.map(({ id, outs }) => provider.read(id, outs)));
+    expect(read.map((r) => r.props?.name)).toEqual(["renamed-by-hand", undefined, "listed-c"]);
+    expect(read[1]).toEqual({});
+    expect(await requestCounts()).toEqual({
+      "GET /v2/clusters": 1,
+      // The deleted one, missing from the list, is confirmed gone by id.
+      "GET /v2/clusters/:id": 1,
+      "GET /v2/clusters/:id/pods": 2,
+    });
+    await Promise.all([made[0]!, made[2]!].map(({ id }) => provider.delete(id)));
   });
 
   it("refuses a cluster the stock cannot hold in one data center with the platform's error, and places none of it", async () => {

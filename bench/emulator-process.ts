@@ -124,4 +124,14 @@ export class EmulatorApi {
   async requestCount(): Promise<number> {
     return (await this.call<{ requests: { total: number } }>("GET", "/_emulator/stats")).requests.total;
   }
+
+  /**
+   * API requests answered for this account since the last reset (admin routes excluded), and
+   * how many of them management API v2's quota refused with 429.
+   */
+  async requestCounters(): Promise<{ requests: number; quotaRefused: number }> {
+    type Stats = { requests: { total: number }; managementQuotaRefused: number };
+    const stats = await this.call<Stats>("GET", "/_emulator/stats");
+    return { requests: stats.requests.total, quotaRefused: stats.managementQuotaRefused };
+  }
 }

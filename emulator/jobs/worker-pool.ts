@@ -28,8 +28,7 @@ export const WORKER_BOOT_RETRY_MS = 30_000;
  * log lines saying so; or why it cannot start (a placeholder naming no secret).
  */
 export type WorkerBoot =
-  | { secrets: ReadonlyMap<string, string>; lines?: readonly string[] }
-  | { failure: string; secrets?: undefined };
+  { secrets: ReadonlyMap<string, string>; lines?: readonly string[] } | { failure: string; secrets?: undefined };
 
 /** How a pool starts its workers' containers, and whom it tells when a worker that could not start did. */
 export interface WorkerBooter {

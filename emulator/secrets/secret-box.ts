@@ -61,7 +61,9 @@ export class SecretBox {
     const cipher = createCipheriv(CIPHER, this.key, nonce);
     cipher.setAAD(Buffer.from(id, "utf8"));
     const body = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
-    return [FORMAT, nonce, cipher.getAuthTag(), body].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+    return [FORMAT, nonce, cipher.getAuthTag(), body]
+      .map((p) => (typeof p === "string" ? p : p.toString("base64url")))
+      .join(".");
   }
 
   /** The value `sealed` holds; throws when it was sealed under another key or for another record. */

@@ -37,7 +37,10 @@ export type SecretResolution =
  * Resolves every placeholder of `env` with `lookup`. A placeholder naming no secret leaves the
  * container unable to start: the problem names the env key and the placeholder (never a value).
  */
-export function resolveEnvSecrets(env: Readonly<Record<string, string>> | undefined, lookup: SecretLookup): SecretResolution {
+export function resolveEnvSecrets(
+  env: Readonly<Record<string, string>> | undefined,
+  lookup: SecretLookup,
+): SecretResolution {
   const secrets = new Map<string, string>();
   const usedBy = new Map<string, { keys: string[]; setAt: string }>();
   const missing: string[] = [];
@@ -45,7 +48,9 @@ export function resolveEnvSecrets(env: Readonly<Record<string, string>> | undefi
     for (const name of secretNamesIn(text)) {
       const found = lookup(name);
       if (!found) {
-        missing.push(`env ${key} holds ${secretReference(name)}, but the account has no secret named ${JSON.stringify(name)}`);
+        missing.push(
+          `env ${key} holds ${secretReference(name)}, but the account has no secret named ${JSON.stringify(name)}`,
+        );
         continue;
       }
       secrets.set(name, found.value);

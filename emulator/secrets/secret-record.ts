@@ -35,12 +35,7 @@ export function renderSecret(r: SecretRecord): V2.Secret {
 }
 
 /** A new record, its value sealed before anything is kept. */
-export function newSecretRecord(
-  box: SecretBox,
-  id: string,
-  input: V2.CreateSecretRequest,
-  now: string,
-): SecretRecord {
+export function newSecretRecord(box: SecretBox, id: string, input: V2.CreateSecretRequest, now: string): SecretRecord {
   return {
     id,
     name: input.name,

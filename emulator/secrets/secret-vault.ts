@@ -19,7 +19,8 @@ export class SecretVault {
   /** The secret named `name`, opened, or undefined when the account has none by that name. */
   find(name: string): FoundSecret | undefined {
     for (const r of this.records.values()) {
-      if (r.name === name) return { value: this.box.open(r.sealedValue, r.id), valueLastUpdatedAt: r.valueLastUpdatedAt };
+      if (r.name === name)
+        return { value: this.box.open(r.sealedValue, r.id), valueLastUpdatedAt: r.valueLastUpdatedAt };
     }
     return undefined;
   }

@@ -55,7 +55,9 @@ async function workerLog(endpointId: string): Promise<string[]> {
   const reader = res.body!.getReader();
   const { value } = await reader.read();
   controller.abort();
-  return [...new TextDecoder().decode(value).matchAll(/"line":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`));
+  return [...new TextDecoder().decode(value).matchAll(/"line":"((?:[^"\\]|\\.)*)"/g)].map((m) =>
+    JSON.parse(`"${m[1]}"`),
+  );
 }
 
 describe("secret placeholders in the env of serverless workers", () => {
@@ -77,7 +79,9 @@ describe("secret placeholders in the env of serverless workers", () => {
     expect(shown).not.toContain(TOKEN);
     expect(shown).not.toContain("p@ss");
     const log = await workerLog(e.id);
-    expect(log).toContain(`env HF_TOKEN gets secret "hf-token" (value set ${new Date(ctx.clock.now() + ctx.emu.clock.epochOrigin).toISOString()})`);
+    expect(log).toContain(
+      `env HF_TOKEN gets secret "hf-token" (value set ${new Date(ctx.clock.now() + ctx.emu.clock.epochOrigin).toISOString()})`,
+    );
     expect(log.join("\n")).not.toContain(TOKEN);
   });
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { wrappedList } from "./common";
 
+export { SECRET_PLACEHOLDER, secretNamesIn, secretReference } from "./secret-reference";
+
 /*
  * Account secrets of management API v2 (`/v2/account/secrets`): the record the platform answers
  * (`id`, `name`, `createdAt`, `description`, `valueLastUpdatedAt`; never the value), the create
@@ -25,23 +27,6 @@ export const SECRET_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_.\-/]*$/;
 
 /** The prefix no secret name may begin with, in any case. */
 export const RESERVED_SECRET_PREFIX = "RUNPOD";
-
-/** The placeholder an env value holds to refer to the secret `name`: `{{ RUNPOD_SECRET_<name> }}`. */
-export function secretReference(name: string): string {
-  return `{{ RUNPOD_SECRET_${name} }}`;
-}
-
-/**
- * A placeholder inside an env value (global: a value may hold several, or one within other text,
- * such as a connection string). The platform writes `{{ RUNPOD_SECRET_<name> }}`; the spaces
- * inside the braces are optional. Group 1 is the name.
- */
-export const SECRET_PLACEHOLDER = /\{\{\s*RUNPOD_SECRET_([a-zA-Z_][a-zA-Z0-9_.\-/]*)\s*\}\}/g;
-
-/** The secret names the placeholders of `text` refer to, in order, each once. */
-export function secretNamesIn(text: string): string[] {
-  return [...new Set([...text.matchAll(SECRET_PLACEHOLDER)].map((m) => m[1]!))];
-}
 
 /** Bytes of `text` in UTF-8. */
 export function utf8Bytes(text: string): number {

@@ -6,6 +6,7 @@ import { type SERVERLESS_TEMPLATE_POLICY, serverlessTemplatePolicy } from "./ser
 import { type STACK_COST_CEILING_POLICY, stackCostCeilingPolicy } from "./stack-cost-ceiling";
 import { type KNOWN_PLATFORM_VALUES_POLICY, knownPlatformValuesPolicy } from "./known-platform-values";
 import { type POD_LIMITS_POLICY, podLimitsPolicy } from "./pod-limits";
+import { type PLAINTEXT_CREDENTIALS_POLICY, plaintextCredentialsPolicy } from "./plaintext-credentials";
 import { type LIVE_CATALOG_POLICY, liveCatalogPolicy } from "./live-catalog";
 import { type STACK_VOLUME_SIZE_CAP_POLICY, stackVolumeSizeCapPolicy } from "./stack-volume-size-cap";
 import { type STACK_WORKER_BUDGET_POLICY, stackWorkerBudgetPolicy } from "./stack-worker-budget";
@@ -20,9 +21,11 @@ import { type WORKER_BOUNDS_POLICY, workerBoundsPolicy } from "./worker-bounds";
  */
 
 export * from "./contradictory-inputs";
+export * from "./credential-shapes";
 export * from "./gpu-priority-list";
 export * from "./image-pinning";
 export * from "./known-platform-values";
+export * from "./plaintext-credentials";
 export * from "./pod-limits";
 export * from "./live-catalog";
 export * from "./resource-types";
@@ -55,6 +58,7 @@ export const runpodPolicies: Policies = [
   knownPlatformValuesPolicy,
   podLimitsPolicy,
   liveCatalogPolicy,
+  plaintextCredentialsPolicy,
 ];
 
 /** The name of one of the pack's policies (a key of `--policy-pack-config`). */
@@ -71,4 +75,5 @@ export type RunpodPolicyName =
   | typeof STACK_COST_CEILING_POLICY
   | typeof KNOWN_PLATFORM_VALUES_POLICY
   | typeof POD_LIMITS_POLICY
-  | typeof LIVE_CATALOG_POLICY;
+  | typeof LIVE_CATALOG_POLICY
+  | typeof PLAINTEXT_CREDENTIALS_POLICY;

@@ -2,7 +2,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { type BatchAlternative, oursAlternative, undiciFixedConcurrencyAlternative } from "./batch-alternatives";
-import { type BatchRun, CONDITIONS, runBatch } from "./batch-bench";
+import { type BatchRun, CONDITIONS, runBatch, thousandths } from "./batch-bench";
 
 /*
  * `node --expose-gc dist/bench/batch-probe.js [options]` (after `npm run build`): a few batch runs
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       out(
         [
           `round ${round}, ${run.alternative}: ${run.jobs} jobs in ${seconds(run.wallMs)}`,
-          `  rate / limit ${run.rateShare.toFixed(3)}; requests ${run.requests}, 429s from the limiter ${run.limiter429}, duplicates ${run.duplicates}, without outcome ${run.withoutOutcome + run.reportedTwice}, errors ${run.errors}`,
+          `  each thousandth job ${thousandths(run)} after the first; rate / limit ${run.rateShare.toFixed(3)}; requests ${run.requests}, 429s from the limiter ${run.limiter429}, duplicates ${run.duplicates}, without outcome ${run.withoutOutcome + run.reportedTwice}, errors ${run.errors}`,
           `  CPU: client ${seconds(run.cpuMs)} (main thread ${seconds(run.mainThreadCpuMs)}, of which in the kernel ${seconds(run.mainThreadSystemMs)}; any busy loop included), emulator ${seconds(run.emulatorCpuMs)}`,
           `  client event-loop delay: p99 ${run.loopDelayP99Ms.toFixed(0)} ms, longest ${run.loopDelayMaxMs.toFixed(0)} ms; load average now ${load()}`,
         ].join("\n"),

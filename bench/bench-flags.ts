@@ -30,9 +30,10 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --only LIST     comma-separated subset of ${BENCHMARKS.join(",")} (default: all)
                   scale: up, unchanged preview and destroy at 10, 100 and 500 resources against
                   the no-op baseline, with the curve drawn as scale.svg next to the report
-                  batch: 10,000 jobs through submitMany, the official SDK and raw undici at the
+                  batch: ours at 3,000 jobs from an idle account (3 rounds, against the floor of
+                  20 s), 10,000 jobs through submitMany, the official SDK and raw undici at the
                   emulator's real rate limits, with and without injected 429s and lost answers,
-                  and ours' memory at 10,000 and 100,000 jobs (about 15 minutes); a full
+                  and ours' memory at 10,000 and 100,000 jobs (about 20 minutes); a full
                   \`--only batch\` run replaces its own section of bench/RESULTS.md
                   management: the client's management calls per second on v2 against v1, and
                   bursts of 1,000 v2 calls against a quota of 50 a second (about 2 minutes)

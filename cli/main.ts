@@ -2,7 +2,8 @@
 /**
  * The package's bin, `runpod-iac <command>`: `emulator` runs the local platform,
  * `recover` makes a stack usable again after a killed `pulumi` run, on any state backend, `cost`
- * prints what a stack's resources were billed. Each command is loaded only when called, so
+ * prints what a stack's resources were billed, `plugin install` installs the provider plugin for
+ * every Pulumi language. Each command is loaded only when called, so
  * `recover` and `cost` start without the emulator's server.
  */
 
@@ -13,6 +14,8 @@ Commands:
   recover    unlock and repair a stack after a killed
              pulumi run, then refresh and up again    (runpod-iac recover --help)
   cost       what a stack's resources were billed    (runpod-iac cost --help)
+  plugin     install the provider plugin runpod-iac
+             for Python, Go, YAML and runpod-iac/plugin (runpod-iac plugin --help)
 `;
 
 /** Dispatches to a command; resolves to the exit code. */
@@ -25,6 +28,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./recover/recover-command.js")).recoverCommand(rest);
     case "cost":
       return (await import("./cost/cost-command.js")).costCommand(rest);
+    case "plugin":
+      return (await import("./plugin/plugin-command.js")).pluginCommand(rest);
     case "help":
     case "--help":
     case "-h":

@@ -8,7 +8,13 @@ import {
 } from "@pulumi/policy/policy";
 import type { z } from "zod";
 import { parsePolicyConfig, toPolicyConfigSchema } from "./policy-config";
-import { type NamedProps, type ResourceClassStub, resourcesOfType } from "./resource-types";
+import {
+  anyTypeStub,
+  type NamedProps,
+  type ResourceClassStub,
+  resourcesOfType,
+  stubsOfEachType,
+} from "./resource-types";
 import { currentStackContext, type StackContext } from "./stack-context";
 
 /**
@@ -61,17 +67,24 @@ export function resourcePolicy<P extends object, S extends z.ZodObject>(
 ): ResourceValidationPolicy {
   const { remediate } = def;
   // @pulumi/policy types props as `Unwrap<P>`; for the plain prop interfaces of resource-types.ts that is P.
-  const main = validateResourceOfType(def.resource, (unwrapped, args, reportViolation) => {
-    const props = unwrapped as P;
-    const why = def.notApplicable?.(props);
-    if (why !== undefined) args.notApplicable(why);
-    reportViolations(def, args, reportViolation, (config, context) => def.check(args.name, props, config, context));
-  });
+  const main = stubsOfEachType(def.resource).map((stub) =>
+    validateResourceOfType(stub, (unwrapped, args, reportViolation) => {
+      const props = unwrapped as P;
+      const why = def.notApplicable?.(props);
+      if (why !== undefined) args.notApplicable(why);
+      reportViolations(def, args, reportViolation, (config, context) => def.check(args.name, props, config, context));
+    }),
+  );
   return {
     ...policyHeader(def),
-    validateResource: def.more ? [main, ...(def.more ?? []).map((rule) => validateRule(def, rule))] : main,
+    validateResource: [...main, ...(def.more ?? []).flatMap((rule) => validateRule(def, rule))],
     ...(remediate
-      ? { remediateResource: remediateResourceOfType(def.resource, (props) => remediate(props as P) as object) }
+      ? {
+          remediateResource: remediateResourceOfType(
+            anyTypeStub(def.resource),
+            (props) => remediate(props as P) as object,
+          ),
+        }
       : {}),
   };
 }
@@ -104,11 +117,13 @@ export function ruleFor<P extends object, C>(
   return { resource: resource as ResourceClassStub<object>, check: check as ResourceRule<C>["check"] };
 }
 
-/** The validation of one {@link ResourceRule} under a policy's settings. */
+/** The validations of one {@link ResourceRule} under a policy's settings (one per type token of its kind). */
 function validateRule<S extends z.ZodObject>(def: PolicyDefinition<S>, rule: ResourceRule<z.infer<S>>) {
-  return validateResourceOfType(rule.resource, (props, args, reportViolation) =>
-    reportViolations(def, args, reportViolation, (config, context) =>
-      rule.check(args.name, props as object, config, context),
+  return stubsOfEachType(rule.resource).map((stub) =>
+    validateResourceOfType(stub, (props, args, reportViolation) =>
+      reportViolations(def, args, reportViolation, (config, context) =>
+        rule.check(args.name, props as object, config, context),
+      ),
     ),
   );
 }
@@ -122,7 +137,7 @@ export function resourcesPolicy<S extends z.ZodObject>(
 ): ResourceValidationPolicy {
   return {
     ...policyHeader(def),
-    validateResource: def.rules.map((rule) => validateRule(def, rule)),
+    validateResource: def.rules.flatMap((rule) => validateRule(def, rule)),
   };
 }
 

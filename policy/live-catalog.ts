@@ -7,6 +7,7 @@ import {
   NetworkVolumeResource,
   type ServerlessEndpointProps,
   ServerlessEndpointResource,
+  stubsOfEachType,
 } from "./resource-types";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
@@ -168,14 +169,18 @@ export const liveCatalogPolicy: ResourceValidationPolicy = {
     "Choose values the live catalog lists (client.v2.catalog.gpus(), client.v2.catalog.dataCenters()), or wait until the platform offers them.",
   configSchema: toPolicyConfigSchema(LiveCatalogConfigSchema),
   validateResource: [
-    validateResourceOfType(ServerlessEndpointResource, (props, args, reportViolation) =>
-      judge(args, reportViolation, (catalog) =>
-        checkEndpointAgainstCatalog(args.name, props as ServerlessEndpointProps, catalog),
+    ...stubsOfEachType(ServerlessEndpointResource).map((stub) =>
+      validateResourceOfType(stub, (props, args, reportViolation) =>
+        judge(args, reportViolation, (catalog) =>
+          checkEndpointAgainstCatalog(args.name, props as ServerlessEndpointProps, catalog),
+        ),
       ),
     ),
-    validateResourceOfType(NetworkVolumeResource, (props, args, reportViolation) =>
-      judge(args, reportViolation, (catalog) =>
-        checkVolumeAgainstCatalog(args.name, props as NetworkVolumeProps, catalog),
+    ...stubsOfEachType(NetworkVolumeResource).map((stub) =>
+      validateResourceOfType(stub, (props, args, reportViolation) =>
+        judge(args, reportViolation, (catalog) =>
+          checkVolumeAgainstCatalog(args.name, props as NetworkVolumeProps, catalog),
+        ),
       ),
     ),
   ],

@@ -22,6 +22,19 @@ export const RESOURCE_TYPES = {
   Secret: "pulumi-nodejs:dynamic/runpod:Secret",
 } as const;
 
+/**
+ * The types of the same resources served by the provider plugin `runpod-iac` (`runpod-iac/plugin`
+ * and the Python, Go and YAML SDKs): `runpod-iac:index:<type>`. The pack judges both alike.
+ */
+export const PLUGIN_RESOURCE_TYPES = {
+  NetworkVolume: "runpod-iac:index:NetworkVolume",
+  ServerlessEndpoint: "runpod-iac:index:ServerlessEndpoint",
+  Template: "runpod-iac:index:Template",
+  ContainerRegistryAuth: "runpod-iac:index:ContainerRegistryAuth",
+  Pod: "runpod-iac:index:Pod",
+  Secret: "runpod-iac:index:Secret",
+} as const satisfies Record<keyof typeof RESOURCE_TYPES, string>;
+
 /** The kinds of resource the pack checks. */
 export type ResourceKind = keyof typeof RESOURCE_TYPES;
 
@@ -91,24 +104,51 @@ export type SecretProps = PolicyProps<SecretArgs>;
  * fallback @pulumi/policy uses for classes without `__pulumiType`; it is provided for completeness.
  */
 export type ResourceClassStub<TProps> = (new (name: string, props: TProps) => Resource) & {
-  /** The engine-visible type token. */
+  /** The engine-visible type token (the dynamic resource's, for a kind; the one it stands for, for one of {@link stubsOfEachType}). */
   readonly __pulumiType: string;
-  /** True when `obj` carries this class's type token. */
+  /** Every type token of the kind: the dynamic resource's and the provider plugin's. */
+  readonly __pulumiTypes: readonly string[];
+  /** True when `obj` carries one of the kind's type tokens. */
   isInstance(obj: unknown): boolean;
 };
+
+/** A stub matching `tokens`, carrying `token` as its `__pulumiType` (none: matched by `isInstance` alone). */
+function stubOf<TProps>(tokens: readonly string[], token: string | undefined): ResourceClassStub<TProps> {
+  const stub = {
+    ...(token !== undefined ? { __pulumiType: token } : {}),
+    __pulumiTypes: tokens,
+    isInstance: (obj: unknown): boolean =>
+      typeof obj === "object" &&
+      obj !== null &&
+      tokens.includes((obj as { __pulumiType?: unknown }).__pulumiType as string),
+  };
+  return stub as unknown as ResourceClassStub<TProps>;
+}
 
 /**
  * A stand-in for a provider class, so the pack matches resources by type token without loading
  * `provider/` (no load-order dependency, and the pack stays light). It is never constructed.
  */
 function resourceClassStub<TProps>(kind: ResourceKind): ResourceClassStub<TProps> {
-  const token = RESOURCE_TYPES[kind];
-  const stub = {
-    __pulumiType: token,
-    isInstance: (obj: unknown): boolean =>
-      typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === token,
-  };
-  return stub as unknown as ResourceClassStub<TProps>;
+  return stubOf([RESOURCE_TYPES[kind], PLUGIN_RESOURCE_TYPES[kind]], RESOURCE_TYPES[kind]);
+}
+
+/**
+ * One stub per type token of `kind` (the dynamic resource's, the plugin's), each carrying its
+ * token: `validateResourceOfType` attaches a class's token to the validation it returns, and the
+ * analyzer skips a validation for every other type without calling it, so a kind is validated by
+ * one validation per token.
+ */
+export function stubsOfEachType<TProps>(kind: ResourceClassStub<TProps>): ResourceClassStub<TProps>[] {
+  return kind.__pulumiTypes.map((token) => stubOf<TProps>(kind.__pulumiTypes, token));
+}
+
+/**
+ * A stub of `kind` that carries no type token, matched by `isInstance` alone (every token of the
+ * kind): for `remediateResourceOfType`, of which a policy has one.
+ */
+export function anyTypeStub<TProps>(kind: ResourceClassStub<TProps>): ResourceClassStub<TProps> {
+  return stubOf<TProps>(kind.__pulumiTypes, undefined);
 }
 
 /** Matches `ServerlessEndpoint` resources in `validateResourceOfType` and `isType`. */
@@ -164,7 +204,7 @@ export function resourcesOfType<P>(
   resourceClass: ResourceClassStub<P>,
 ): NamedProps<P>[] {
   return resources
-    .filter((r) => r.isType(resourceClass))
+    .filter((r) => resourceClass.__pulumiTypes.includes(r.type))
     .map((r) => ({ name: r.name, props: r.props as P, dependsOn: r.propertyDependencies ?? {} }));
 }
 
@@ -175,6 +215,6 @@ export function linkedOfType<P>(
   kind: ResourceClassStub<P>,
 ): NamedProps<P>[] {
   return (resource.dependsOn?.[property] ?? [])
-    .filter((r) => r.type === kind.__pulumiType)
+    .filter((r) => kind.__pulumiTypes.includes(r.type))
     .map((r) => ({ name: r.name, props: r.props as P }));
 }

@@ -2,7 +2,7 @@ import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
 import type { ApiVersion } from "../sdk/config";
 import { versionFieldProblems } from "../sdk/schemas/api-version-fields";
-import { configuredApiVersion } from "./provider-config";
+import { configSettingName, configuredApiVersion } from "./provider-config";
 import type { BookkeepingInput } from "./field-rules";
 import { isUnknown, userProps } from "./property-values";
 
@@ -73,7 +73,7 @@ export function versionFailures(kind: string, inputs: Record<string, unknown>): 
     // The API URL names no version: say so at preview, once per resource, naming the setting.
     return [{ property: "", reason: (err as Error).message }];
   }
-  return versionFieldProblems(kind, version, known).map((p) => ({
+  return versionFieldProblems(kind, version, known, configSettingName("apiUrl")).map((p) => ({
     property: p.field,
     reason: `${p.value}: ${p.rule}`,
   }));

@@ -45,6 +45,18 @@ function connect(address: string): EngineLog {
   };
 }
 
+/**
+ * Sends notices to the engine at `address`: for a provider process the engine starts other than
+ * the dynamic provider host (the provider plugin, which is handed the same address).
+ */
+export function useEngineAddress(address: string): void {
+  try {
+    engine = connect(address);
+  } catch {
+    engine = null;
+  }
+}
+
 /** Where notices go when this process is not under the engine (tests), for inspection. */
 const undelivered: { urn: string; message: string }[] = [];
 

@@ -15,11 +15,26 @@ export interface ConfigSource {
 
 let configured: RunpodClientOptions = {};
 /**
+ * The namespace of the stack config keys the configuration came from, for messages that name
+ * them: `runpod` for the dynamic resources; the provider plugin reads `runpod-iac:*`.
+ */
+let configNamespace = "runpod";
+/**
  * Clients by configuration. The engine calls `configure` once per serialized provider (one per
  * resource type), possibly while another resource's create is mid-request, so a client is never
  * closed or replaced under a caller; an identical configuration reuses the same client.
  */
 const clients = new Map<string, Promise<RunpodClient>>();
+
+/** The stack config key of setting `key` (`runpod:apiUrl`, or the plugin's `runpod-iac:apiUrl`), for messages. */
+export function configSettingName(key: string): string {
+  return `${configNamespace}:${key}`;
+}
+
+/** Makes messages name the provider plugin's config keys (`runpod-iac:*`): called by the plugin's process. */
+export function useConfigNamespace(namespace: string): void {
+  configNamespace = namespace;
+}
 
 /** Records the stack config handed to the dynamic provider's `configure`. */
 export function configureFromStack(config: ConfigSource | undefined): void {
@@ -43,7 +58,7 @@ export async function configureProvider(req: ConfigureRequest): Promise<void> {
  */
 export function configuredApiVersion(): ApiVersion {
   const url = configured.apiUrl ?? (process.env.RUNPOD_API_URL?.trim() || DEFAULT_API_URL);
-  return apiVersionOf(url.replace(/\/+$/, ""), configured.apiUrl ? "runpod:apiUrl" : "RUNPOD_API_URL");
+  return apiVersionOf(url.replace(/\/+$/, ""), configured.apiUrl ? configSettingName("apiUrl") : "RUNPOD_API_URL");
 }
 
 /** Overrides the configuration directly (tests and in-process use). */

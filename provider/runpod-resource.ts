@@ -20,6 +20,14 @@ export function typeToken(type: RunpodResourceType): string {
 }
 
 /**
+ * The type token of the same resource served by the provider plugin `runpod-iac`
+ * (`runpod-iac/plugin`, and the Python, Go and YAML SDKs): `runpod-iac:index:<type>`.
+ */
+export function pluginTypeToken(type: RunpodResourceType): string {
+  return `runpod-iac:index:${type}`;
+}
+
+/**
  * The serialized provider stored as `__provider` in each resource's state: one module reference,
  * the same in every version of this package since 0.3.0 (0.2.0, named `pulumi-runpod`, stored
  * `require("pulumi-runpod/impl")`: CHANGELOG.md, "Upgrading from pulumi-runpod"; its size is in
@@ -51,7 +59,10 @@ export abstract class RunpodResource extends pulumi.CustomResource {
     props: Record<string, unknown>,
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
-    super(typeToken(type), name, { ...props, __provider: providerReference(type) }, opts);
+    // Aliased to the plugin's type, so a stack of the plugin-backed classes moves back to these
+    // by its import line, with no change (the plugin's classes carry the opposite alias).
+    const aliases = [...(opts?.aliases ?? []), { type: pluginTypeToken(type) }];
+    super(typeToken(type), name, { ...props, __provider: providerReference(type) }, { ...opts, aliases });
   }
 }
 

@@ -15,7 +15,7 @@ const path = require("node:path");
 const dist = path.resolve(__dirname, "..", "dist");
 const out = path.join(dist, "types-node10");
 /** The declarations the package's entry points reach (not bench/, cli/ or scripts/). */
-const ENTRY_DIRS = ["sdk", "provider", "emulator", "policy"];
+const ENTRY_DIRS = ["sdk", "provider", "plugin", "emulator", "policy"];
 
 /** `from "zod"` and `import("zod")` become `zod/index`; nothing else changes. */
 function rewrite(text) {

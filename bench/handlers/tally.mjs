@@ -9,15 +9,26 @@ const runs = new Map();
 let executions = 0;
 let first = Number.POSITIVE_INFINITY;
 let last = Number.NEGATIVE_INFINITY;
+/** When the 1,000th, 2,000th, ... input first ran, in ms after the first job: how a batch's windows fell. */
+const thousands = [];
 
 export default function tally({ input }) {
   if (input.report === true) {
-    return { executions, distinct: runs.size, duplicates: executions - runs.size, firstMs: first, lastMs: last };
+    return {
+      executions,
+      distinct: runs.size,
+      duplicates: executions - runs.size,
+      firstMs: first,
+      lastMs: last,
+      thousandsMs: thousands,
+    };
   }
   const now = performance.now();
   if (now < first) first = now;
   if (now > last) last = now;
   executions++;
-  runs.set(input.i, (runs.get(input.i) ?? 0) + 1);
+  const before = runs.get(input.i) ?? 0;
+  runs.set(input.i, before + 1);
+  if (before === 0 && runs.size % 1000 === 0) thousands.push(now - first);
   return { i: input.i };
 }

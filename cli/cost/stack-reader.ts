@@ -11,7 +11,8 @@ import { CostUsageError } from "./cost-args";
 /** The kinds of resource the billing API bills. */
 export type BilledType = "Pod" | "ServerlessEndpoint" | "NetworkVolume";
 const BILLED: readonly string[] = ["Pod", "ServerlessEndpoint", "NetworkVolume"];
-const TYPE_PREFIX = "pulumi-nodejs:dynamic/runpod:";
+/** The type tokens' prefixes: the dynamic resources', and the provider plugin's (`runpod-iac/plugin`, other languages). */
+const TYPE_PREFIXES = ["pulumi-nodejs:dynamic/runpod:", "runpod-iac:index:"];
 
 /** One of the stack's billed resources. */
 export interface StackResource {
@@ -33,7 +34,8 @@ export function billedResources(exported: unknown): StackResource[] {
   const resources = (exported as { deployment?: { resources?: unknown[] } }).deployment?.resources ?? [];
   const out: StackResource[] = [];
   for (const r of resources as { type?: string; urn?: string; id?: string; delete?: boolean }[]) {
-    const type = r.type?.startsWith(TYPE_PREFIX) ? r.type.slice(TYPE_PREFIX.length) : undefined;
+    const prefix = TYPE_PREFIXES.find((p) => r.type?.startsWith(p));
+    const type = prefix !== undefined ? r.type!.slice(prefix.length) : undefined;
     if (type === undefined || !BILLED.includes(type) || !r.id || r.delete === true || !r.urn) continue;
     out.push({ type: type as BilledType, name: r.urn.slice(r.urn.lastIndexOf("::") + 2), id: r.id });
   }

@@ -22,11 +22,12 @@ const monotonic = () => performance.now();
 
 /**
  * Paces one operation of one endpoint (say `/run` of endpoint X) within the platform's limit:
- * a {@link SendBudget} (a sliding count of the last window's requests, smoothed by a token
- * bucket) for the rate, a count of requests in flight for the concurrency cap, and
- * {@link AdaptiveRate} for what 429s teach. Callers take a permit with {@link acquire} before
- * each request and hand it back with {@link release}, saying whether the platform refused it.
- * Permits are handed out in the order they were asked for.
+ * a {@link SendBudget} (a sliding count of the last window's requests) for the rate, a count of
+ * requests in flight for the concurrency cap, and {@link AdaptiveRate} for what 429s teach. An
+ * idle operation hands out its whole window at once, as fast as the concurrency cap lets it.
+ * Callers take a permit with {@link acquire} before each request and hand it back with
+ * {@link release}, saying whether the platform refused it. Permits are handed out in the order
+ * they were asked for.
  */
 export class OperationPacer {
   private readonly budget: SendBudget;
@@ -47,9 +48,8 @@ export class OperationPacer {
     /** How the pacer waits `ms`: resolves true, or false once `signal` aborts (tests pass a simulated one). */
     private readonly sleep: (ms: number, signal: AbortSignal | undefined) => Promise<boolean> = sleepOnGrid,
   ) {
-    const start = now();
-    this.adaptive = new AdaptiveRate(base.perWindow, base.windowMs, start);
-    this.budget = new SendBudget(base.perWindow, base.windowMs, start);
+    this.adaptive = new AdaptiveRate(base.perWindow, base.windowMs, now());
+    this.budget = new SendBudget(base.perWindow, base.windowMs);
     this.budgetLimit = base.perWindow;
   }
 
@@ -99,11 +99,6 @@ export class OperationPacer {
     return this.budget.counted(this.now());
   }
 
-  /** Tokens in the pacing bucket now (for tests and diagnostics). */
-  get availableTokens(): number {
-    return this.budget.tokensAt(this.now());
-  }
-
   private async waitForPermit(signal: AbortSignal | undefined): Promise<boolean> {
     for (;;) {
       if (signal?.aborted) return false;
@@ -133,7 +128,7 @@ export class OperationPacer {
   private reshape(): void {
     if (this.adaptive.limit !== this.budgetLimit) {
       this.budgetLimit = this.adaptive.limit;
-      this.budget.setLimit(this.adaptive.limit, this.now());
+      this.budget.setLimit(this.adaptive.limit);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 
 /**
- * The grid a batch's timers wake on, in ms. A batch paced evenly at 100 `/run` and 100 `/status`
+ * The grid a batch's timers wake on, in ms. A batch at 100 `/run` and 100 `/status`
  * a second would otherwise wake the event loop for each request alone, and on a shared machine
  * each wake costs more than the request (a context switch and cold caches: measured in
  * docs/benchmarks.md, "Batches"). On the grid, the pacer's waits and every job's next poll that

@@ -73,12 +73,14 @@ function shapeOf(value: unknown): string {
 
 /**
  * One problem per input of `kind` that `version` cannot carry: the field, its value, and a rule
- * naming the version that has it and how to select it.
+ * naming the version that has it and how to select it (`urlSetting`: the stack config key of the
+ * management URL, which the provider plugin names `runpod-iac:apiUrl`).
  */
 export function versionFieldProblems(
   kind: string,
   version: ApiVersion,
   input: Record<string, unknown>,
+  urlSetting = "runpod:apiUrl",
 ): FieldProblem[] {
   const fields = VERSION_ONLY_FIELDS[kind] ?? {};
   const problems: FieldProblem[] = [];
@@ -88,7 +90,7 @@ export function versionFieldProblems(
     problems.push({
       field,
       value: rule.freeText ? shapeOf(value) : renderValue(value, field),
-      rule: `${rule.what} exist only on management API ${rule.only}, and the API URL names ${version}: point runpod:apiUrl (or RUNPOD_API_URL) at a .../${rule.only} URL, or remove ${field}`,
+      rule: `${rule.what} exist only on management API ${rule.only}, and the API URL names ${version}: point ${urlSetting} (or RUNPOD_API_URL) at a .../${rule.only} URL, or remove ${field}`,
     });
   }
   return problems;

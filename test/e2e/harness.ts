@@ -93,19 +93,27 @@ export async function createE2EStack(
     backend?: StateBackend;
     /** The management API version `runpod:apiUrl` names (default {@link defaultE2EApiVersion}). */
     apiVersion?: E2EApiVersion;
+    /**
+     * Another stack whose emulator and account this one uses (the other stack closes it), so
+     * that the tests of one file start one emulator. Its stacks need project names of their own.
+     */
+    shareEmulatorOf?: E2EStack;
   } = {},
 ): Promise<E2EStack> {
   const bin = await providePulumiCli();
-  const apiKey = `rpa_E2E${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
+  const shared = options.shareEmulatorOf;
+  const apiKey = shared?.apiKey ?? `rpa_E2E${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
   // The v2 management quota is off unless a test asks for it (`emulator.managementQuota`): these
   // tests are about the engine and the resources, the quota's own tests and benchmark pace it.
-  const emulator = await startEmulator({
-    managementQuota: false,
-    ...options.emulator,
-    port: 0,
-    apiKeys: [apiKey],
-    rateLimits: false,
-  });
+  const emulator =
+    shared?.emulator ??
+    (await startEmulator({
+      managementQuota: false,
+      ...options.emulator,
+      port: 0,
+      apiKeys: [apiKey],
+      rateLimits: false,
+    }));
   const apiVersion = options.apiVersion ?? defaultE2EApiVersion();
   const apiUrl = apiUrlOf(emulator, apiVersion);
   const workDir = options.workDir ?? copyProgram(program, options.label ?? program);
@@ -168,7 +176,7 @@ export async function createE2EStack(
     },
     async dispose() {
       await client.close();
-      await emulator.close();
+      if (!shared) await emulator.close();
       fs.rmSync(workDir, { recursive: true, force: true });
       fs.rmSync(home, { recursive: true, force: true });
       if (!options.backend) await backend.close();

@@ -21,6 +21,7 @@ import {
 } from "runpod-iac/sdk";
 import { type RunningEmulator, startEmulator } from "runpod-iac/emulator";
 import { checkWorkerBounds, runpodPolicies, type WorkerBoundsConfig } from "runpod-iac/policy";
+import * as plugin from "runpod-iac/plugin";
 
 export function declare(): pulumi.Output<string> {
   const volume = new NetworkVolume("models", { size: 10, dataCenterId: "EU-RO-1" });
@@ -37,6 +38,12 @@ export function declare(): pulumi.Output<string> {
     dataCenterIds: [volume.dataCenterId],
   });
   return endpoint.url;
+}
+
+export function declarePlugin(): pulumi.Output<number> {
+  const volume = new plugin.NetworkVolume("models", { size: 10, dataCenterId: "EU-RO-1" });
+  new plugin.ServerlessEndpoint("api", { templateId: "echo", computeType: plugin.ComputeType.GPU, networkVolumeId: volume.id });
+  return volume.size;
 }
 
 export async function names(apiKey: string): Promise<string[]> {

@@ -18,15 +18,37 @@ describe("the published package", () => {
   });
 
   it("holds every entry point's code and declarations, the node10 declarations and the bin", () => {
-    for (const entry of ["index", "sdk/index", "provider/index", "provider/impl", "emulator/index", "policy/index"]) {
+    for (const entry of [
+      "index",
+      "sdk/index",
+      "provider/index",
+      "provider/impl",
+      "plugin/index",
+      "emulator/index",
+      "policy/index",
+    ]) {
       expect(paths).toContain(`dist/${entry}.js`);
       expect(paths).toContain(`dist/${entry}.d.ts`);
     }
-    for (const entry of ["sdk/index", "provider/index", "provider/impl", "emulator/index", "policy/index"]) {
+    for (const entry of [
+      "sdk/index",
+      "provider/index",
+      "provider/impl",
+      "plugin/index",
+      "emulator/index",
+      "policy/index",
+    ]) {
       expect(paths).toContain(`dist/types-node10/${entry}.d.ts`);
     }
     expect(paths).toContain("dist/cli/main.js");
     expect(paths).toEqual(expect.arrayContaining(["LICENSE", "CHANGELOG.md", "README.md", "package.json"]));
+  });
+
+  it("holds the provider plugin: its server, schema and launcher, and not the schema's generator", () => {
+    expect(paths).toEqual(
+      expect.arrayContaining(["dist/plugin/server.js", "plugin/schema.json", "plugin/pulumi-resource-runpod-iac"]),
+    );
+    expect(paths.filter((p) => p.includes("schema-gen") || (p.startsWith("plugin/") && p.endsWith(".ts")))).toEqual([]);
   });
 
   it("holds the policy pack's manifest and the files the CLI build script needs", () => {

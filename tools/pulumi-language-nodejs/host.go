@@ -14,7 +14,7 @@ import (
 
 // host serves the LanguageRuntime protocol. Its methods live next to the concern they serve:
 // run.go (programs), plugin.go (providers and policy packs), install.go (npm install),
-// packages.go (plugins and dependencies).
+// packages.go (plugins and dependencies), generate.go (code `pulumi import` prints).
 type host struct {
 	// Embedded so that every method not written here answers codes.Unimplemented.
 	pulumirpc.UnimplementedLanguageRuntimeServer

@@ -125,6 +125,23 @@ describe("runpod-iac cost: the stack's resources and the arithmetic", () => {
     ]);
   });
 
+  it("takes the provider plugin's resources alike", () => {
+    const t = (type: string) => `runpod-iac:index:${type}`;
+    const exported = {
+      deployment: {
+        resources: [
+          { type: t("NetworkVolume"), urn: `urn:pulumi:dev::p::${t("NetworkVolume")}::data`, id: "vol-1" },
+          { type: t("ContainerRegistryAuth"), urn: `urn:pulumi:dev::p::${t("ContainerRegistryAuth")}::r`, id: "r-1" },
+          { type: t("Pod"), urn: `urn:pulumi:dev::p::${t("Pod")}::gpu`, id: "pod-1" },
+        ],
+      },
+    };
+    expect(billedResources(exported)).toEqual([
+      { type: "NetworkVolume", name: "data", id: "vol-1" },
+      { type: "Pod", name: "gpu", id: "pod-1" },
+    ]);
+  });
+
   it("sums records per bucket and per resource without float noise", () => {
     const r = report();
     expect(r.resources[0]).toEqual({

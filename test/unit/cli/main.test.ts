@@ -30,4 +30,15 @@ describe("the runpod-iac bin", () => {
     const recover = await run(["recover", "--help"]);
     expect([recover.code, recover.out]).toEqual([0, expect.stringContaining("Usage: runpod-iac recover")]);
   });
+
+  it("documents `plugin install` (what it installs, where, that it needs Node.js) and refuses other subcommands", async () => {
+    const help = await run(["plugin", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^Usage: runpod-iac plugin install\n/);
+    expect(help.out).toContain("$PULUMI_HOME/plugins");
+    expect(help.out).toContain("Node.js");
+    expect((await run(["--help"])).out).toContain("plugin     install the provider plugin runpod-iac");
+    const wrong = await run(["plugin", "uninstall"]);
+    expect([wrong.code, wrong.err.split("\n")[0]]).toEqual([2, "unknown arguments: plugin uninstall"]);
+  });
 });

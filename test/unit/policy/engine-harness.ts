@@ -9,7 +9,7 @@ import type {
 import * as policyDeserialize from "@pulumi/policy/deserialize";
 import * as policyProxy from "@pulumi/policy/proxy";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import { RESOURCE_TYPES, type ResourceKind } from "../../../policy/resource-types";
+import { PLUGIN_RESOURCE_TYPES, RESOURCE_TYPES, type ResourceKind } from "../../../policy/resource-types";
 import type { ScenarioResource } from "../../../policy/scenarios/types";
 import { UNKNOWN } from "../../../policy/unknown-values";
 import { trackSecretInputs } from "../../../policy/secret-inputs";
@@ -73,6 +73,8 @@ export interface HarnessRun {
   readonly config?: Record<string, unknown> | undefined;
   readonly stack?: string | undefined;
   readonly stackTags?: Record<string, string> | undefined;
+  /** Whose type tokens the resources carry: the dynamic resources' (default) or the provider plugin's. */
+  readonly servedBy?: "dynamic" | "plugin";
 }
 
 class NotApplicable extends Error {}
@@ -153,7 +155,7 @@ async function analyze(policies: Policies, run: HarnessRun): Promise<HarnessResu
   const final: HarnessResource[] = [];
 
   for (const resource of run.resources) {
-    const type = RESOURCE_TYPES[resource.type];
+    const type = (run.servedBy === "plugin" ? PLUGIN_RESOURCE_TYPES : RESOURCE_TYPES)[resource.type];
     let props: Record<string, unknown> = engineProps(resource);
     const argsFor = (policyConfig: object): ResourceValidationArgs => ({
       type,
@@ -206,7 +208,7 @@ async function analyze(policies: Policies, run: HarnessRun): Promise<HarnessResu
   }
 
   const stackResources = final.map((r) => {
-    const type = RESOURCE_TYPES[r.type];
+    const type = (run.servedBy === "plugin" ? PLUGIN_RESOURCE_TYPES : RESOURCE_TYPES)[r.type];
     return {
       type,
       name: r.name,

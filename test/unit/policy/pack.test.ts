@@ -7,6 +7,7 @@ import {
   ContainerRegistryAuthResource,
   isGpuEndpoint,
   NetworkVolumeResource,
+  PLUGIN_RESOURCE_TYPES,
   POLICY_PACK_NAME,
   RESOURCE_TYPES,
   runpodPolicies,
@@ -56,30 +57,32 @@ describe("the policy pack", () => {
         ? [p.validateResource].flat().map((v) => (v as { __pulumiType?: string }).__pulumiType)
         : [],
     );
+    // Each kind is validated once per type token: the dynamic resource's, then the plugin's.
+    const both = (kind: keyof typeof RESOURCE_TYPES) => [RESOURCE_TYPES[kind], PLUGIN_RESOURCE_TYPES[kind]];
     expect(tokens).toEqual([
       // runpod-gpu-priority-list: endpoints and pods.
-      RESOURCE_TYPES.ServerlessEndpoint,
-      RESOURCE_TYPES.Pod,
-      RESOURCE_TYPES.ServerlessEndpoint,
-      RESOURCE_TYPES.NetworkVolume,
+      ...both("ServerlessEndpoint"),
+      ...both("Pod"),
+      ...both("ServerlessEndpoint"),
+      ...both("NetworkVolume"),
       // runpod-image-pinning: templates and pods.
-      RESOURCE_TYPES.Template,
-      RESOURCE_TYPES.Pod,
+      ...both("Template"),
+      ...both("Pod"),
       // runpod-contradictory-inputs: endpoints and pods.
-      RESOURCE_TYPES.ServerlessEndpoint,
-      RESOURCE_TYPES.Pod,
+      ...both("ServerlessEndpoint"),
+      ...both("Pod"),
       // runpod-known-platform-values: endpoints, volumes and pods.
-      RESOURCE_TYPES.ServerlessEndpoint,
-      RESOURCE_TYPES.NetworkVolume,
-      RESOURCE_TYPES.Pod,
+      ...both("ServerlessEndpoint"),
+      ...both("NetworkVolume"),
+      ...both("Pod"),
       // runpod-pod-limits.
-      RESOURCE_TYPES.Pod,
+      ...both("Pod"),
       // runpod-live-catalog: endpoints and volumes.
-      RESOURCE_TYPES.ServerlessEndpoint,
-      RESOURCE_TYPES.NetworkVolume,
+      ...both("ServerlessEndpoint"),
+      ...both("NetworkVolume"),
       // runpod-plaintext-credentials: templates and pods.
-      RESOURCE_TYPES.Template,
-      RESOURCE_TYPES.Pod,
+      ...both("Template"),
+      ...both("Pod"),
     ]);
   });
 });
@@ -92,8 +95,10 @@ describe("resource class stubs", () => {
     expect(ContainerRegistryAuthResource.__pulumiType).toBe("pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth");
   });
 
-  it("recognise objects of their type only", () => {
+  it("recognise objects of their type only, served as dynamic resources or by the plugin", () => {
     expect(NetworkVolumeResource.isInstance({ __pulumiType: RESOURCE_TYPES.NetworkVolume })).toBe(true);
+    expect(NetworkVolumeResource.isInstance({ __pulumiType: "runpod-iac:index:NetworkVolume" })).toBe(true);
+    expect(NetworkVolumeResource.isInstance({ __pulumiType: "runpod-iac:index:ServerlessEndpoint" })).toBe(false);
     expect(NetworkVolumeResource.isInstance({ __pulumiType: RESOURCE_TYPES.ServerlessEndpoint })).toBe(false);
     expect(NetworkVolumeResource.isInstance(null)).toBe(false);
   });

@@ -72,20 +72,23 @@ describe("policy scenarios", () => {
     },
   );
 
-  it.each(POLICY_SCENARIOS.map((s) => [s.name, s] as const))(
-    "scenario %s reports exactly the expected violations",
-    async (_name, scenario) => {
-      const result = await runPolicies(runpodPolicies, {
-        resources: previewResources(scenario.resources),
-        config: scenario.config,
-        stack: scenario.stack,
-      });
-      expect(sorted(result.mandatory)).toEqual(sorted(scenario.expect.mandatory));
-      expect(sorted(result.advisory)).toEqual(sorted(scenario.expect.advisory));
-      for (const [name, props] of Object.entries(scenario.expect.remediated ?? {})) {
-        expect(result.remediated[name]).toMatchObject(props);
-      }
-      if (!scenario.expect.remediated) expect(result.remediated).toEqual({});
-    },
-  );
+  it.each(
+    POLICY_SCENARIOS.flatMap((s) => [
+      [s.name, "dynamic resources", s] as const,
+      [s.name, "the provider plugin's resources", s] as const,
+    ]),
+  )("scenario %s reports exactly the expected violations, of %s", async (_name, servedBy, scenario) => {
+    const result = await runPolicies(runpodPolicies, {
+      resources: previewResources(scenario.resources),
+      config: scenario.config,
+      stack: scenario.stack,
+      servedBy: servedBy === "dynamic resources" ? "dynamic" : "plugin",
+    });
+    expect(sorted(result.mandatory)).toEqual(sorted(scenario.expect.mandatory));
+    expect(sorted(result.advisory)).toEqual(sorted(scenario.expect.advisory));
+    for (const [name, props] of Object.entries(scenario.expect.remediated ?? {})) {
+      expect(result.remediated[name]).toMatchObject(props);
+    }
+    if (!scenario.expect.remediated) expect(result.remediated).toEqual({});
+  });
 });

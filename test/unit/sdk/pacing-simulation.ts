@@ -38,7 +38,7 @@ export interface SimulationResult {
  * comes; during a stall it does nothing, and notices what came meanwhile when the stall ends.
  */
 export function simulate(s: Simulation): SimulationResult {
-  const budget = new SendBudget(s.perWindow, s.windowMs, 0);
+  const budget = new SendBudget(s.perWindow, s.windowMs);
   const sent: number[] = [];
   const counted: number[] = [];
   /** Answers to come, sorted by time. */
@@ -51,7 +51,7 @@ export function simulate(s: Simulation): SimulationResult {
     const current = s.stalls[stall];
     if (current && current.at <= t) t = current.at + current.ms;
     if (t >= s.horizonMs) break;
-    while (changes.length > 0 && changes[0]!.at <= t) budget.setLimit(changes.shift()!.perWindow, t);
+    while (changes.length > 0 && changes[0]!.at <= t) budget.setLimit(changes.shift()!.perWindow);
     while (pending.length > 0 && pending[0]!.at <= t) budget.onAnswer(t, pending.shift()!.counted);
     const capped = () => s.concurrent !== undefined && budget.inFlight >= s.concurrent;
     while (!capped() && budget.trySend(t)) {
@@ -83,9 +83,64 @@ export function busiestStretch(sortedTimes: readonly number[], windowMs: number)
   return most;
 }
 
+/**
+ * The most of `sortedTimes` in any closed stretch of `windowMs` (both edges counted): what a
+ * platform whose sliding window counts its edges sees. Every fixed window, at any phase, is a
+ * half-open stretch, so this bounds those too.
+ */
+export function busiestClosedStretch(sortedTimes: readonly number[], windowMs: number): number {
+  let most = 0;
+  for (let i = 0, j = 0; i < sortedTimes.length; i++) {
+    while (j < sortedTimes.length && sortedTimes[j]! <= sortedTimes[i]! + windowMs) j++;
+    most = Math.max(most, j - i);
+  }
+  return most;
+}
+
+/** The most of `times` in one fixed window `[phase + k * windowMs, phase + (k + 1) * windowMs)`. */
+export function fixedWindowMost(times: readonly number[], windowMs: number, phase: number): number {
+  const perWindow = new Map<number, number>();
+  let most = 0;
+  for (const time of times) {
+    const k = Math.floor((time - phase) / windowMs);
+    const n = (perWindow.get(k) ?? 0) + 1;
+    perWindow.set(k, n);
+    most = Math.max(most, n);
+  }
+  return most;
+}
+
 /** How many of `times` fall in [from, to). */
 export function countBetween(times: readonly number[], from: number, to: number): number {
   let n = 0;
   for (const time of times) if (time >= from && time < to) n++;
   return n;
+}
+
+/** `/run` at the spec's limit, answered within a few ms, never refused, for 100 s. */
+export const STEADY = {
+  perWindow: 1000,
+  windowMs: 10_000,
+  horizonMs: 100_000,
+  latencyMs: 3,
+  refusedShare: 0,
+};
+
+/** Stalls drawn as shares of the horizon and the window, sorted and made disjoint. */
+export function toStalls(drawn: readonly { at: number; ms: number }[], horizonMs: number, windowMs: number): Stall[] {
+  const stalls = drawn.map((d) => ({ at: d.at * horizonMs, ms: d.ms * windowMs })).sort((a, b) => a.at - b.at);
+  const disjoint: Stall[] = [];
+  let free = 0;
+  for (const s of stalls) {
+    const at = Math.max(s.at, free);
+    disjoint.push({ at, ms: s.ms });
+    free = at + s.ms;
+  }
+  return disjoint;
+}
+
+/** Where the client's loop runs again: the end of the stall `t` falls in, or `t` itself. */
+export function afterStall(stalls: readonly Stall[], t: number): number {
+  for (const s of stalls) if (s.at <= t && t < s.at + s.ms) return s.at + s.ms;
+  return t;
 }

@@ -1,0 +1,23 @@
+import { DEFAULT_API_URL, DEFAULT_QUEUE_URL } from "../sdk/config";
+
+/** A configuration key of the plugin (`runpod-iac:<key>`). */
+export interface PluginConfigKey {
+  /** The environment variable read when the key is not set, as for the dynamic resources. */
+  env: string;
+  /** Whether the value is a credential (kept secret in config and state). */
+  secret?: boolean;
+  /** The value when neither the key nor the variable is set. */
+  default?: string;
+}
+
+/**
+ * The plugin's configuration: `runpod-iac:apiKey`, `runpod-iac:apiUrl`, `runpod-iac:queueUrl`,
+ * the same settings as the dynamic resources' `runpod:*` keys, each falling back to the same
+ * environment variable and default (`resolveClientConfig` in sdk/config.ts reads them; a test
+ * holds the two together). The schema's `config` is generated from it.
+ */
+export const PLUGIN_CONFIG = {
+  apiKey: { env: "RUNPOD_API_KEY", secret: true },
+  apiUrl: { env: "RUNPOD_API_URL", default: DEFAULT_API_URL },
+  queueUrl: { env: "RUNPOD_QUEUE_URL", default: DEFAULT_QUEUE_URL },
+} as const satisfies Record<string, PluginConfigKey>;

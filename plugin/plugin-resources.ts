@@ -1,0 +1,132 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { z } from "zod";
+import type { RunpodClient } from "../sdk/client";
+import {
+  ContainerRegistryAuthCreateInputSchema,
+  EndpointCreateInputSchema,
+  NetworkVolumeCreateInputSchema,
+  type Pod,
+  PodCreateInputSchema,
+  TemplateCreateInputSchema,
+} from "../sdk/schemas";
+import type { ResourceArgsByType } from "../provider/field-rules";
+import * as impl from "../provider/impl";
+import type { RunpodResourceType } from "../provider/runpod-resource";
+import { INJECTED_ENV_NAMES } from "../provider/template-env";
+import { containerOfTemplate, holdsSettings } from "../provider/template-rollout";
+
+type Props = Record<string, unknown>;
+
+/**
+ * A resource's provider object in `runpod-iac/impl`: the check, diff, create, read, update and
+ * delete the dynamic resources run, which the plugin runs too.
+ */
+export interface ResourceProviderObject {
+  check(olds: Props, news: Props): Promise<dynamic.CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult>;
+  create(inputs: Props): Promise<dynamic.CreateResult>;
+  read(id: string, props: Props): Promise<dynamic.ReadResult>;
+  /** Absent when every change replaces (the platform has no update for the resource). */
+  update?(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult>;
+  delete(id: string): Promise<void>;
+}
+
+/** What the plugin knows of one resource type beyond its field table and its `Args`. */
+export interface PluginResource<T extends RunpodResourceType> {
+  /** The provider object of the dynamic resource, run as is. */
+  provider: ResourceProviderObject;
+  /** The zod schema `check` validates the inputs with: the schema's enums, bounds and formats come from it. */
+  inputs: z.ZodObject;
+  /** The platform's record of the resource with `id` (what `pulumi import` reads). */
+  fetch(client: RunpodClient, id: string): Promise<object>;
+  /**
+   * Inputs the platform never returns (a registry password): an imported resource's state has
+   * none, so the program's values are taken as what it holds (see plugin-provider.ts).
+   */
+  writeOnly?: readonly Extract<keyof ResourceArgsByType[T], string>[];
+  /**
+   * For `pulumi import`: inputs the record holds under other names or shapes than the field
+   * table's, which the provider's `read` then reports as it does on refresh.
+   */
+  importDeclared?(record: object, client: RunpodClient): Promise<Props> | Props;
+}
+
+/** The record's env without what the platform injects (an SSH key, a generated password): never the program's. */
+function envOfProgram(env: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (env === undefined) return undefined;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !(name in INJECTED_ENV_NAMES)));
+}
+
+/**
+ * The template a v2 endpoint was created from: v2 keeps no link, so the one template of the
+ * account whose container settings the endpoint holds (the rule template-rollout.ts re-applies
+ * templates by); none when no template, or more than one, matches.
+ */
+async function templateOfEndpoint(client: RunpodClient, endpoint: object): Promise<Props> {
+  const e = endpoint as { templateId?: string; container?: unknown };
+  if (e.templateId !== undefined || e.container === undefined) return {};
+  const templates = await client.templates.list();
+  const matches = templates.filter((t) => holdsSettings(endpoint as never, containerOfTemplate(t)));
+  return matches.length === 1 ? { templateId: matches[0]!.id } : {};
+}
+
+/** A pod's machine as inputs: what it rents and where, as the platform placed it. */
+function podPlacement(record: object): Props {
+  const pod = record as Pod;
+  const cpu = pod.cpuFlavorId !== undefined && pod.cpuFlavorId !== "";
+  return {
+    env: envOfProgram(pod.env),
+    computeType: cpu ? "CPU" : "GPU",
+    ...(cpu
+      ? { cpuFlavorIds: [pod.cpuFlavorId], vcpuCount: pod.vcpuCount }
+      : { gpuTypeIds: pod.gpu?.id ? [pod.gpu.id] : undefined, gpuCount: pod.gpu?.count }),
+    networkVolumeId: pod.networkVolume?.id,
+  };
+}
+
+/**
+ * The resource types the plugin serves: every type of `RunpodResourceType` but those listed here,
+ * which only the dynamic resources serve until the plugin's schema, classes and SDKs gain them.
+ */
+export type PluginResourceType = Exclude<RunpodResourceType, "Secret">;
+
+/**
+ * The plugin's resource types: one entry each. A type added to `PluginResourceType` does not
+ * compile until it has its entry here; its schema (plugin/schema.json) is then generated from its
+ * field table, its `Args` and its class (`npm run gen:schema`).
+ */
+export const PLUGIN_RESOURCES: { readonly [T in PluginResourceType]: PluginResource<T> } = {
+  NetworkVolume: {
+    provider: impl.volume,
+    inputs: NetworkVolumeCreateInputSchema,
+    fetch: (client, id) => client.networkVolumes.get(id),
+  },
+  ServerlessEndpoint: {
+    provider: impl.endpoint,
+    inputs: EndpointCreateInputSchema,
+    fetch: (client, id) => client.endpoints.get(id),
+    importDeclared: (record, client) => templateOfEndpoint(client, record),
+  },
+  Template: {
+    provider: impl.template,
+    inputs: TemplateCreateInputSchema,
+    fetch: (client, id) => client.templates.get(id),
+  },
+  ContainerRegistryAuth: {
+    provider: impl.registryAuth,
+    inputs: ContainerRegistryAuthCreateInputSchema,
+    fetch: (client, id) => client.containerRegistryAuth.get(id),
+    writeOnly: ["username", "password"],
+  },
+  Pod: {
+    provider: impl.pod,
+    inputs: PodCreateInputSchema,
+    fetch: (client, id) => client.pods.get(id, { includeNetworkVolume: true }),
+    importDeclared: podPlacement,
+  },
+};
+
+/** Whether `type` is one of the plugin's resource types. */
+export function isPluginResourceType(type: string | undefined): type is PluginResourceType {
+  return type !== undefined && Object.prototype.hasOwnProperty.call(PLUGIN_RESOURCES, type);
+}

@@ -1,0 +1,148 @@
+import type { FieldRule } from "../../provider/field-rules";
+import { typeToken } from "../../provider/runpod-resource";
+import type { PluginConfigKey } from "../plugin-config";
+import { PLUGIN_NAME, pluginTypeToken } from "../type-tokens";
+import { boundsText, disagreement, type EnumTypes, typeSpecOf } from "./property-specs";
+import type { ResourceSource } from "./read-sources";
+import type { JsonSchema, PackageSchema, PropertySpec, ResourceSpec } from "./schema-types";
+import type { TsProperty } from "./ts-types";
+
+/** Inputs that are bookkeeping, not platform fields: in the `Args`, but in no field table. */
+const BOOKKEEPING_INPUTS = new Set(["adoptId"]);
+
+/** Everything the schema of one resource is generated from. */
+export interface ResourceFacts extends ResourceSource {
+  /** Its field table (field-rules.ts): which inputs replace. */
+  fields: Readonly<Record<string, FieldRule>>;
+  /** Check's zod schema as JSON Schema (`z.toJSONSchema`, input side). */
+  zod: JsonSchema;
+}
+
+/** The package-level facts: version and description (package.json), configuration (plugin-config.ts). */
+export interface PackageFacts {
+  version: string;
+  description: string;
+  license: string;
+  config: Readonly<Record<string, PluginConfigKey & { doc: string }>>;
+}
+
+/** Where the field table, the `Args` and check's schema of a resource disagree, one line each. */
+export function resourceProblems(r: ResourceFacts): string[] {
+  const problems: string[] = [];
+  const inputs = new Map(r.inputs.map((p) => [p.name, p]));
+  for (const key of Object.keys(r.fields)) {
+    if (!inputs.has(key)) problems.push(`${r.type}: the field table has ${key}, ${r.type}Args has no such input`);
+  }
+  for (const name of inputs.keys()) {
+    if (!BOOKKEEPING_INPUTS.has(name) && !(name in r.fields)) {
+      problems.push(`${r.type}: ${r.type}Args has ${name}, the field table has no rule for it`);
+    }
+  }
+  for (const [name, zod] of Object.entries(r.zod.properties ?? {})) {
+    const input = inputs.get(name);
+    if (!input) problems.push(`${r.type}: check's schema has ${name}, ${r.type}Args has no such input`);
+    else {
+      const why = disagreement(input.type, zod);
+      if (why) problems.push(`${r.type}.${name}: ${why}`);
+    }
+  }
+  const outputs = new Set(r.outputs.map((p) => p.name));
+  for (const name of r.secretOutputs)
+    if (!outputs.has(name)) problems.push(`${r.type}: secret output ${name} is no output`);
+  for (const name of r.secretInputs)
+    if (!inputs.has(name)) problems.push(`${r.type}: secret input ${name} is no input`);
+  return problems;
+}
+
+/** `doc` and check's bounds, as a schema description. */
+function description(doc: string, zod: JsonSchema | undefined): string {
+  return [doc, boundsText(zod)].filter(Boolean).join("\n\n");
+}
+
+/** The schema properties of `props`. */
+function propertiesOf(
+  r: ResourceFacts,
+  props: readonly TsProperty[],
+  secrets: readonly string[],
+  enums: EnumTypes,
+  withBounds: boolean,
+): Record<string, PropertySpec> {
+  const out: Record<string, PropertySpec> = {};
+  for (const p of props) {
+    const zod = r.zod.properties?.[p.name];
+    const owner = `${r.type}${p.name[0]!.toUpperCase()}${p.name.slice(1)}`;
+    out[p.name] = {
+      ...typeSpecOf(p.type, zod, owner, enums),
+      description: withBounds ? description(p.doc, zod) : p.doc,
+      ...(secrets.includes(p.name) ? { secret: true } : {}),
+      ...(r.fields[p.name]?.replaces ? { replaceOnChanges: true } : {}),
+    };
+  }
+  return out;
+}
+
+/** The schema of one resource. */
+function resourceSpec(r: ResourceFacts, enums: EnumTypes): ResourceSpec {
+  const required = r.outputs.filter((p) => !p.optional).map((p) => p.name);
+  const requiredInputs = r.inputs.filter((p) => !p.optional).map((p) => p.name);
+  return {
+    description: r.doc,
+    properties: propertiesOf(r, r.outputs, r.secretOutputs, enums, false),
+    // Empty lists are left out, as Pulumi writes a schema.
+    ...(required.length > 0 ? { required } : {}),
+    inputProperties: propertiesOf(r, r.inputs, r.secretInputs, enums, true),
+    ...(requiredInputs.length > 0 ? { requiredInputs } : {}),
+    // A stack of the dynamic resources moves to the plugin's types with no change (docs/languages.md).
+    aliases: [{ type: typeToken(r.type) }],
+  };
+}
+
+/** The plugin's configuration as schema properties. */
+function configSpec(config: PackageFacts["config"]): Record<string, PropertySpec> {
+  return Object.fromEntries(
+    Object.entries(config).map(([key, c]) => [
+      key,
+      {
+        type: "string",
+        description: `${c.doc}\n\nStack config \`${PLUGIN_NAME}:${key}\`, else the environment variable \`${c.env}\`.`,
+        ...(c.secret ? { secret: true } : {}),
+        ...(c.default !== undefined ? { default: c.default } : {}),
+        defaultInfo: { environment: [c.env] },
+      },
+    ]),
+  );
+}
+
+/**
+ * The package schema of the plugin, from each resource's facts; an error listing every
+ * disagreement between a field table, an `Args` and a check schema.
+ */
+export function buildSchema(resources: readonly ResourceFacts[], pkg: PackageFacts): PackageSchema {
+  const problems = resources.flatMap(resourceProblems);
+  if (problems.length > 0) throw new Error(`the plugin schema cannot be generated:\n  ${problems.join("\n  ")}`);
+  const enums: EnumTypes = {};
+  const specs = Object.fromEntries(resources.map((r) => [pluginTypeToken(r.type), resourceSpec(r, enums)]));
+  const config = configSpec(pkg.config);
+  return {
+    name: PLUGIN_NAME,
+    displayName: "RunPod (runpod-iac)",
+    version: pkg.version,
+    description: pkg.description,
+    keywords: ["pulumi", "runpod", "gpu", "serverless", "category/cloud", "kind/native"],
+    license: pkg.license,
+    meta: { moduleFormat: "(.*)" },
+    language: {
+      // Code `pulumi import` prints for a TypeScript program imports the plugin-backed classes.
+      nodejs: { packageName: "runpod-iac/plugin" },
+      python: { packageName: "pulumi_runpod_iac" },
+      go: { rootPackageName: "runpodiac" },
+    },
+    config: { variables: config },
+    provider: {
+      description: `The ${PLUGIN_NAME} provider: the API key and addresses it talks to the platform with.`,
+      inputProperties: config,
+    },
+    types: Object.fromEntries(Object.entries(enums).sort(([a], [b]) => a.localeCompare(b))),
+    resources: specs,
+  };
+}

@@ -1,0 +1,69 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
+import { z } from "zod";
+import { FIELD_RULES } from "../../provider/field-rules";
+import { packageRoot } from "../package-root";
+import { PLUGIN_CONFIG } from "../plugin-config";
+import { PLUGIN_RESOURCES, type PluginResourceType } from "../plugin-resources";
+import { buildSchema, type ResourceFacts } from "./build-schema";
+import { enumsSource } from "./enums-source";
+import { readResourceSource, sourceProgram } from "./read-sources";
+import type { JsonSchema, PackageSchema } from "./schema-types";
+import { docOf } from "./ts-types";
+
+/** The docs of the client options the plugin's configuration keys set (`RunpodClientOptions` in sdk/config.ts). */
+function configDocs(program: ts.Program, root: string): Record<string, string> {
+  const file = program.getSourceFile(path.join(root, "sdk", "config.ts"));
+  const docs: Record<string, string> = {};
+  if (!file) return docs;
+  ts.forEachChild(file, (node) => {
+    if (!ts.isInterfaceDeclaration(node) || node.name.text !== "RunpodClientOptions") return;
+    for (const m of node.members.filter(ts.isPropertySignature))
+      docs[m.name.getText()] = docOf(m, program.getTypeChecker());
+  });
+  return docs;
+}
+
+/** Each resource's facts: its sources, its field table, and check's zod schema as JSON Schema. */
+export function resourceFacts(program: ts.Program, root: string): ResourceFacts[] {
+  return (Object.keys(PLUGIN_RESOURCES) as PluginResourceType[]).map((type) => ({
+    ...readResourceSource(program, root, type),
+    fields: FIELD_RULES[type],
+    zod: z.toJSONSchema(PLUGIN_RESOURCES[type].inputs, { io: "input", unrepresentable: "any" }) as JsonSchema,
+  }));
+}
+
+/** The plugin's schema, generated from the sources of the package at `root`. */
+export function generateSchema(root: string = packageRoot()): PackageSchema {
+  const types = Object.keys(PLUGIN_RESOURCES);
+  const program = sourceProgram(root, types, [path.join(root, "sdk", "config.ts")]);
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as Record<string, string>;
+  const docs = configDocs(program, root);
+  const config = Object.fromEntries(
+    Object.entries(PLUGIN_CONFIG).map(([key, c]) => {
+      if (!docs[key]) throw new Error(`sdk/config.ts: RunpodClientOptions has no documented ${key}`);
+      return [key, { ...c, doc: docs[key] }];
+    }),
+  );
+  return buildSchema(resourceFacts(program, root), {
+    version: pkg.version!,
+    description: pkg.description!,
+    license: pkg.license!,
+    config,
+  });
+}
+
+/** The schema as the committed file holds it. */
+export function schemaFileText(schema: PackageSchema): string {
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/** The generated files of the package at `root`, by path: plugin/schema.json and plugin/enums.ts. */
+export function generatedFiles(root: string = packageRoot()): Record<string, string> {
+  const schema = generateSchema(root);
+  return {
+    [path.join(root, "plugin", "schema.json")]: schemaFileText(schema),
+    [path.join(root, "plugin", "enums.ts")]: enumsSource(schema),
+  };
+}

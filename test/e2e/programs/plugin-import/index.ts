@@ -1,0 +1,2 @@
+// Empty until the test pastes the code `pulumi import` printed.
+export {};

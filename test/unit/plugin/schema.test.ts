@@ -1,0 +1,210 @@
+import * as fs from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FIELD_RULES } from "../../../provider/field-rules";
+import { typeToken, type RunpodResourceType } from "../../../provider/runpod-resource";
+import { resolveClientConfig } from "../../../sdk/config";
+import { PLUGIN_CONFIG } from "../../../plugin/plugin-config";
+import { PLUGIN_RESOURCES, type PluginResourceType } from "../../../plugin/plugin-resources";
+import { schemaPath } from "../../../plugin/plugin-schema";
+import { buildSchema, type ResourceFacts } from "../../../plugin/schema-gen/build-schema";
+import { generatedFiles } from "../../../plugin/schema-gen/generate";
+import type { PackageSchema } from "../../../plugin/schema-gen/schema-types";
+import { pluginTypeToken } from "../../../plugin/type-tokens";
+
+/** The types the plugin serves: every field table's but those only the dynamic resources serve yet. */
+const TYPES = Object.keys(PLUGIN_RESOURCES) as PluginResourceType[];
+
+/** A small resource's facts, as the generator reads them from the sources; tests change one fact at a time. */
+function facts(change: (f: ResourceFacts) => void = () => undefined): ResourceFacts {
+  const f: ResourceFacts = {
+    type: "NetworkVolume",
+    doc: "A volume.",
+    inputs: [
+      { name: "size", optional: false, doc: "Size in GB.", type: { kind: "number" } },
+      {
+        name: "tier",
+        optional: true,
+        doc: "Tier.",
+        type: { kind: "string", values: ["A", "B"], open: false, alias: "Tier" },
+      },
+      { name: "adoptId", optional: true, doc: "Adopt.", type: { kind: "string", open: true } },
+    ],
+    outputs: [
+      { name: "size", optional: false, doc: "Size.", type: { kind: "number" } },
+      { name: "secretThing", optional: true, doc: "Secret.", type: { kind: "string", open: true } },
+    ],
+    secretOutputs: ["secretThing"],
+    secretInputs: [],
+    fields: { size: {}, tier: { replaces: true } },
+    zod: {
+      type: "object",
+      properties: { size: { type: "integer", minimum: 0, maximum: 4000 }, tier: { type: "string", enum: ["A", "B"] } },
+    },
+  };
+  change(f);
+  return f;
+}
+
+const PKG = { version: "9.9.9", description: "d", license: "Apache-2.0", config: {} };
+
+describe("the plugin schema generator", () => {
+  let files: Record<string, string>;
+  let generated: PackageSchema;
+  beforeAll(() => {
+    files = generatedFiles();
+    generated = JSON.parse(files[schemaPath()]!) as PackageSchema;
+  }, 120_000);
+
+  it("wrote plugin/schema.json and plugin/enums.ts: the committed files are what the sources generate (else: npm run gen:schema)", () => {
+    expect(Object.keys(files)).toContain(schemaPath());
+    for (const [file, text] of Object.entries(files)) expect(fs.readFileSync(file, "utf8"), file).toBe(text);
+  }, 120_000);
+
+  it("serves every resource type with a field table but Secret, which only the dynamic resource serves yet", () => {
+    expect(Object.keys(FIELD_RULES).filter((type) => !TYPES.includes(type as PluginResourceType))).toEqual(["Secret"]);
+  });
+
+  it("gives every resource its type token, its inputs (its Args) and its dynamic type as an alias", () => {
+    expect(Object.keys(generated.resources).sort()).toEqual(TYPES.map(pluginTypeToken).sort());
+    for (const type of TYPES) {
+      const r = generated.resources[pluginTypeToken(type)]!;
+      // Bookkeeping inputs aside (`adoptId`, which a registry credential has not), the field table's.
+      const inputs = Object.keys(r.inputProperties).filter((k) => k !== "adoptId");
+      expect(inputs.sort(), type).toEqual(Object.keys(FIELD_RULES[type]).sort());
+      expect(r.aliases).toEqual([{ type: typeToken(type) }]);
+    }
+  });
+
+  it("marks exactly the inputs that replace as replaceOnChanges, from the field tables", () => {
+    for (const type of TYPES) {
+      const r = generated.resources[pluginTypeToken(type)]!;
+      const replacing = Object.entries(FIELD_RULES[type])
+        .filter(([, rule]) => rule.replaces)
+        .map(([k]) => k);
+      const marked = Object.entries(r.inputProperties)
+        .filter(([, p]) => p.replaceOnChanges)
+        .map(([k]) => k);
+      expect(marked.sort(), type).toEqual(replacing.sort());
+    }
+  });
+
+  it("marks the secrets: the registry password, env (and what the platform injects), the Jupyter password", () => {
+    const secrets = (type: RunpodResourceType, side: "properties" | "inputProperties") =>
+      Object.entries(generated.resources[pluginTypeToken(type)]![side])
+        .filter(([, p]) => p.secret)
+        .map(([k]) => k)
+        .sort();
+    expect(secrets("ContainerRegistryAuth", "inputProperties")).toEqual(["password"]);
+    expect(secrets("ContainerRegistryAuth", "properties")).toEqual(["password"]);
+    expect(secrets("Template", "properties")).toEqual(["env", "injectedEnv"]);
+    expect(secrets("Pod", "properties")).toEqual(["env", "jupyterPassword"]);
+    expect(secrets("NetworkVolume", "properties")).toEqual([]);
+    expect(generated.config.variables.apiKey!.secret).toBe(true);
+  });
+
+  it("takes types from the Args and enums and bounds from check's schemas, docs from the sources", () => {
+    const endpoint = generated.resources[pluginTypeToken("ServerlessEndpoint")]!;
+    expect(endpoint.requiredInputs).toEqual(["templateId"]);
+    expect(endpoint.inputProperties.computeType).toMatchObject({ $ref: "#/types/runpod-iac:index:ComputeType" });
+    expect(generated.types["runpod-iac:index:ComputeType"]!.enum).toEqual([
+      { name: "GPU", value: "GPU" },
+      { name: "CPU", value: "CPU" },
+    ]);
+    expect(generated.types["runpod-iac:index:PodGpuTypePriority"]!.enum.map((e) => e.name)).toEqual([
+      "Availability",
+      "Custom",
+    ]);
+    // Open value sets (GPU types grow between releases): any string.
+    expect(endpoint.inputProperties.gpuTypeIds).toMatchObject({ type: "array", items: { type: "string" } });
+    expect(endpoint.inputProperties.flashboot!.oneOf).toEqual([
+      { type: "boolean" },
+      { $ref: "#/types/runpod-iac:index:FlashBootMode" },
+    ]);
+    expect(endpoint.inputProperties.idleTimeout).toMatchObject({ type: "integer" });
+    expect(endpoint.inputProperties.idleTimeout!.description).toMatch(
+      /Checked at preview: a whole number, from 1 to 3600\.$/,
+    );
+    const template = generated.resources[pluginTypeToken("Template")]!;
+    expect(template.inputProperties.env).toMatchObject({ type: "object", additionalProperties: { type: "string" } });
+    expect(template.description).toMatch(/^A template: the image, disk and environment/);
+    expect(generated.version).toBe(JSON.parse(fs.readFileSync("package.json", "utf8")).version);
+  });
+
+  it("writes a resource's schema from its facts", () => {
+    const schema = buildSchema([facts()], PKG);
+    expect(schema.resources["runpod-iac:index:NetworkVolume"]).toEqual({
+      description: "A volume.",
+      properties: {
+        size: { type: "integer", description: "Size." },
+        secretThing: { type: "string", description: "Secret.", secret: true },
+      },
+      required: ["size"],
+      inputProperties: {
+        size: { type: "integer", description: "Size in GB.\n\nChecked at preview: a whole number, from 0 to 4000." },
+        tier: { $ref: "#/types/runpod-iac:index:Tier", description: "Tier.", replaceOnChanges: true },
+        adoptId: { type: "string", description: "Adopt." },
+      },
+      requiredInputs: ["size"],
+      aliases: [{ type: "pulumi-nodejs:dynamic/runpod:NetworkVolume" }],
+    });
+    expect(schema.types["runpod-iac:index:Tier"]).toEqual({
+      type: "string",
+      enum: [
+        { name: "A", value: "A" },
+        { name: "B", value: "B" },
+      ],
+    });
+  });
+
+  it.each([
+    [
+      "a field rule without an input",
+      (f: ResourceFacts) => void ((f.fields as Record<string, object>).extra = {}),
+      "the field table has extra, NetworkVolumeArgs has no such input",
+    ],
+    [
+      "an input without a field rule",
+      (f: ResourceFacts) => void delete (f.fields as Record<string, object>).tier,
+      "NetworkVolumeArgs has tier, the field table has no rule for it",
+    ],
+    [
+      "a check field the Args lack",
+      (f: ResourceFacts) => void (f.zod.properties!.ghost = { type: "string" }),
+      "check's schema has ghost, NetworkVolumeArgs has no such input",
+    ],
+    [
+      "a type the Args and check disagree on",
+      (f: ResourceFacts) => void (f.zod.properties!.size = { type: "string" }),
+      'NetworkVolume.size: the Args say number, check\'s schema says {"type":"string"}',
+    ],
+    [
+      "enum values the Args and check disagree on",
+      (f: ResourceFacts) => void (f.zod.properties!.tier = { type: "string", enum: ["A", "C"] }),
+      'NetworkVolume.tier: the Args say "A" | "B"',
+    ],
+    [
+      "a closed check enum behind an open Args type",
+      (f: ResourceFacts) => void (f.inputs[1]!.type = { kind: "string", open: true }),
+      "check accepts only some strings",
+    ],
+    [
+      "a secret output that is no output",
+      (f: ResourceFacts) => void f.secretOutputs.push("nope"),
+      "secret output nope is no output",
+    ],
+  ])("fails, naming the property, on %s", (_what, change, message) => {
+    expect(() => buildSchema([facts(change)], PKG)).toThrow(message);
+  });
+});
+
+describe("the plugin's configuration", () => {
+  it("falls back to the environment variables the client reads, and to the client's defaults", () => {
+    const env = { RUNPOD_API_KEY: "k", RUNPOD_API_URL: "http://a/v1", RUNPOD_QUEUE_URL: "http://q/v2" };
+    const resolved = resolveClientConfig({}, env);
+    expect(PLUGIN_CONFIG.apiKey.env).toBe("RUNPOD_API_KEY");
+    for (const [key, c] of Object.entries(PLUGIN_CONFIG)) {
+      expect(resolved[key as keyof typeof resolved], key).toBe(env[c.env as keyof typeof env]);
+      if ("default" in c) expect(resolveClientConfig({}, {})[key as keyof typeof resolved]).toBe(c.default);
+    }
+  });
+});

@@ -95,7 +95,7 @@ export function versionOnlyFailures(resource: string, only: ApiVersion): CheckFa
   return [
     {
       property: "",
-      reason: `${resource} exists only on management API ${only}, and the API URL names ${version}: point runpod:apiUrl (or RUNPOD_API_URL) at a .../${only} URL, or remove the ${resource}`,
+      reason: `${resource} exists only on management API ${only}, and the API URL names ${version}: point ${configSettingName("apiUrl")} (or RUNPOD_API_URL) at a .../${only} URL, or remove the ${resource}`,
     },
   ];
 }

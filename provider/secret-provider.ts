@@ -47,6 +47,8 @@ function secretOutputs(secret: V2.Secret, value: unknown): Props {
 function changes(current: Props, inputs: Props): V2.UpdateSecretRequest | undefined {
   const patch: V2.UpdateSecretRequest = {};
   if (!sameFieldValue(SECRET_FIELDS.value, inputs.value, current.value)) patch.value = inputs.value as string;
+  // A description the program does not set is left as the platform holds it (the diff compares
+  // only what the program sets, as for every resource).
   if (
     inputs.description !== undefined &&
     !sameFieldValue(SECRET_FIELDS.description, inputs.description, current.description)
@@ -63,7 +65,11 @@ function changes(current: Props, inputs: Props): V2.UpdateSecretRequest | undefi
  */
 async function converge(client: RunpodClient, found: V2.Secret, inputs: Props): Promise<dynamic.CreateResult> {
   try {
-    const updated = await client.v2.account.secrets.update(found.id, changes({}, inputs)!);
+    // No value to compare with: the value is always sent, the description when it differs.
+    const updated = await client.v2.account.secrets.update(
+      found.id,
+      changes({ description: found.description }, inputs)!,
+    );
     return { id: found.id, outs: secretOutputs(updated, inputs.value) };
   } catch (err) {
     throw new PartialCreateError(found.id, secretOutputs(found, undefined), err);
@@ -152,7 +158,9 @@ export const secretProvider = {
       (secret) => {
         const setHere = props.valueLastUpdatedAt === (secret.valueLastUpdatedAt ?? secret.createdAt);
         const outs = secretOutputs(secret, setHere ? props.value : undefined);
-        return { id, props: outs, inputs: outs };
+        // The inputs are what a program sets (and `reference`, which the class passes too).
+        const { valueLastUpdatedAt: _setAt, ...inputs } = outs;
+        return { id, props: outs, inputs };
       },
     );
   },

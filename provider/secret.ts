@@ -55,14 +55,18 @@ export class Secret extends RunpodResource {
   declare readonly valueLastUpdatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: SecretArgs, opts?: pulumi.CustomResourceOptions) {
+    const naming = namingInputs(name, "Secret", args.name);
     const props = {
       ...args,
       value: pulumi.secret(args.value),
-      ...namingInputs(name, "Secret", args.name),
+      ...naming,
       // Which resource the provider's preview notice is about (diff has no URN of its own).
       __urn: pulumi.createUrn(name, typeToken("Secret"), opts?.parent),
-      // Output-only: listed (undefined) so the engine registers them as output properties.
-      reference: undefined,
+      // Made from the name here as well as by the provider: a preview of an update (a rotation)
+      // shows a dynamic resource's inputs as its outputs, so a reference known from the name keeps
+      // the env values that hold it known, and the resources that hold them unchanged.
+      reference: pulumi.output(naming.name).apply(secretReference),
+      // Output-only: listed (undefined) so the engine registers it as an output property.
       valueLastUpdatedAt: undefined,
     };
     super("Secret", name, props, withSecretOutputs(opts, ["value"]));

@@ -3,7 +3,7 @@ import * as V2 from "../../../sdk/schemas/v2";
 import { nameTakenProblem } from "../../management/record-rules";
 import { newSecretRecord, renderSecret, type SecretRecord, updatedSecretRecord } from "../../secrets/secret-record";
 import type { ServerContext } from "../../server/server-context";
-import { badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import { HttpError, notFound, parseOr400 } from "../../server/http-errors";
 import type { Account } from "../../store/account";
 import { newSecretId } from "../../store/ids";
 
@@ -28,8 +28,9 @@ function secretOf(account: Account, id: string): SecretRecord {
 
 /**
  * The account's secrets (`/v2/account/secrets`): list, create, get, update (a new description, or
- * a new value: a rotation) and delete. Every refusal is a 400 naming the field and the rule, as
- * for the other credentials; a value is never answered, logged or repeated by an error. Names are
+ * a new value: a rotation) and delete. Every refusal of a body is a 400 naming the field and the
+ * rule, as for the other credentials, and a taken name a 409 naming it; a value is never answered,
+ * logged or repeated by an error. Names are
  * unique in the account and cannot change. A new secret may unblock workers that could not start
  * for want of it: they try again at once.
  */
@@ -41,7 +42,13 @@ export function registerSecretRoutesV2(app: FastifyInstance, ctx: ServerContext)
   app.post("/account/secrets", takesValue, async (req, reply) => {
     const body = parseOr400(V2.CreateSecretRequestSchema, req.body);
     const taken = nameTakenProblem(req.account.secrets.values(), body.name, "", "secret");
-    if (taken) throw badRequest([taken]);
+    // The platform answers a taken name with 409 (the body is valid, the account's state refuses it).
+    if (taken)
+      throw new HttpError(409, {
+        error: "conflict",
+        message: "a secret with this name already exists",
+        problems: [taken],
+      });
     const record = newSecretRecord(req.account.vault.box, newSecretId(), body, now());
     await req.account.secrets.put(record);
     req.account.secretsChanged();

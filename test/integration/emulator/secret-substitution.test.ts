@@ -85,6 +85,20 @@ describe("secret placeholders in the env of serverless workers", () => {
     expect(log.join("\n")).not.toContain(TOKEN);
   });
 
+  it("resolves an endpoint's own env (image and env set on the endpoint) the same way", async () => {
+    await secret("openai", TOKEN);
+    const e = await api.post("/v2/serverless", {
+      ...ENDPOINT,
+      name: "own-env",
+      image: "ghcr.io/acme/env-echo:1",
+      env: { OPENAI_API_KEY: "{{ RUNPOD_SECRET_openai }}" },
+    });
+    expect(e.status, JSON.stringify(e.body)).toBe(201);
+    expect(await envOfWorker(api, e.body.id, "OPENAI_API_KEY")).toBe(TOKEN);
+    const shown = (await api.get(`/v2/serverless/${e.body.id}`)).body;
+    expect(shown.env).toEqual({ OPENAI_API_KEY: "{{ RUNPOD_SECRET_openai }}" });
+  });
+
   it("gives a rotated value to workers started after the rotation, not to the one already up", async () => {
     const id = await secret("hf-token", TOKEN);
     const e = await endpointWithEnv({ HF_TOKEN: "{{ RUNPOD_SECRET_hf-token }}" });

@@ -58,7 +58,7 @@ describe("management v2 account secrets (/v2/account/secrets)", () => {
     expect(gone.body).toMatchObject({ status: 404, title: "Not Found", detail: `secret ${s.id} not found` });
   });
 
-  it("refuses names off the pattern, too long, taken, or with the reserved RUNPOD prefix in any case", async () => {
+  it("refuses names off the pattern, too long, or with the reserved RUNPOD prefix in any case (400), and a taken name (409)", async () => {
     const refusal = async (name: unknown) => {
       const res = await api.post(SECRETS, { name, value: VALUE });
       expect(res.status, String(name)).toBe(400);
@@ -80,7 +80,9 @@ describe("management v2 account secrets (/v2/account/secrets)", () => {
     await create({ name: "y".repeat(191) });
     await create({ name: "taken" });
     const again = await api.post(SECRETS, { name: "taken", value: "other" });
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(409);
+    expect(again.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(again.body).toMatchObject({ title: "Conflict", detail: "a secret with this name already exists" });
     expect(again.body.errors[0]).toMatch(/^\$\.name: is already the name of secret [a-z0-9]{12} in this account/);
   });
 

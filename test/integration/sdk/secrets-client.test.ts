@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
-import {
-  BadRequestError,
-  NotFoundError,
-  RequestValidationError,
-  RunpodClient,
-  UnsupportedOperationError,
-} from "../../../sdk";
+import { APIError, NotFoundError, RequestValidationError, RunpodClient, UnsupportedOperationError } from "../../../sdk";
 import { secretReference } from "../../../sdk/schemas/v2";
 
 /**
@@ -68,10 +62,11 @@ describe("client.v2.account.secrets", () => {
     expect(await requestsSent()).toBe(before);
   });
 
-  it("turns the emulator's refusal of a taken name into a BadRequestError naming it", async () => {
+  it("turns the emulator's 409 for a taken name into an APIError naming it", async () => {
     await client.v2.account.secrets.create({ name: "dup", value: VALUE });
     const again = client.v2.account.secrets.create({ name: "dup", value: VALUE });
-    await expect(again).rejects.toBeInstanceOf(BadRequestError);
+    await expect(again).rejects.toBeInstanceOf(APIError);
+    await expect(again).rejects.toMatchObject({ status: 409 });
     await expect(again).rejects.toThrow(/is already the name of secret [a-z0-9]{12} in this account/);
     await again.catch((err: Error) => expect(err.message).not.toContain(VALUE));
   });

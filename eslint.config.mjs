@@ -13,6 +13,7 @@ export default tseslint.config(
       ".emulator-state/**",
       "coverage/**",
       "docs/api/**",
+      "plugin/sdks/**",
     ],
   },
   js.configs.recommended,

@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
  * The suite in four tiers, one vitest project each (docs/ci.md "Test tiers"). Only the tiers that
  * run the real Pulumi engine provide it, and only the resilience tier provides PostgreSQL and
  * SeaweedFS, so `npm run test:unit` and `npm run test:integration` need neither Go nor a cached
- * CLI. `npm test` runs them all.
+ * CLI (the integration tier provides a Python environment of the clients it runs, from PyPI).
+ * `npm test` runs them all.
  */
 export default defineConfig({
   test: {
@@ -21,7 +22,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "integration", include: ["test/integration/**/*.test.ts", "test/package/**/*.test.ts"] },
+        // Provides the Python clients written elsewhere (runpod-python, openai, schemathesis), cached outside the repo.
+        test: {
+          name: "integration",
+          include: ["test/integration/**/*.test.ts", "test/package/**/*.test.ts"],
+          globalSetup: ["test/integration/global-setup.ts"],
+        },
       },
       {
         extends: true,

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** The benchmarks, in the order they run. */
-export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale", "batch", "management"] as const;
+export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale", "batch", "management", "openai"] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
 
@@ -37,6 +37,8 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   \`--only batch\` run replaces its own section of bench/RESULTS.md
                   management: the client's management calls per second on v2 against v1, and
                   bursts of 1,000 v2 calls against a quota of 50 a second (about 2 minutes)
+                  openai: chat completions per second through the npm openai package against
+                  the emulated vLLM worker, beside /runsync of the same job (about 1 minute)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,

@@ -6,6 +6,7 @@ import { BENCH_USAGE, type BenchFlags, parseBenchFlags } from "./bench-flags";
 import { CLIENT_FULL, CLIENT_QUICK, runClientBench } from "./client-bench";
 import { EMULATOR_FULL, EMULATOR_QUICK, runEmulatorBench } from "./emulator-bench";
 import { runManagementBench } from "./management-bench";
+import { OPENAI_FULL, OPENAI_QUICK, runOpenAiBench } from "./openai-bench";
 import { MANAGEMENT_FULL, MANAGEMENT_QUICK } from "./management-settings";
 import { runPodFootprint } from "./pod-footprint";
 import { PULUMI_FULL, PULUMI_QUICK, type PulumiBenchSettings, runPulumiBench } from "./pulumi-bench";
@@ -51,6 +52,11 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
   if (flags.only.includes("management")) {
     log("6. management API v2: dialects and quota");
     run.sections.push(await runManagementBench(flags.quick ? MANAGEMENT_QUICK : MANAGEMENT_FULL, log));
+    print(run.sections[run.sections.length - 1]!);
+  }
+  if (flags.only.includes("openai")) {
+    log("7. the OpenAI-compatible route against /runsync");
+    run.sections.push(await runOpenAiBench(flags.quick ? OPENAI_QUICK : OPENAI_FULL, log));
     print(run.sections[run.sections.length - 1]!);
   }
   return run;

@@ -3,8 +3,8 @@
  * The package's bin, `runpod-iac <command>`: `emulator` runs the local platform,
  * `recover` makes a stack usable again after a killed `pulumi` run, on any state backend, `cost`
  * prints what a stack's resources were billed, `plugin install` installs the provider plugin for
- * every Pulumi language. Each command is loaded only when called, so
- * `recover` and `cost` start without the emulator's server.
+ * every Pulumi language, `sdk` writes its Python or Go SDK. Each command is loaded only when
+ * called, so `recover` and `cost` start without the emulator's server.
  */
 
 const USAGE = `Usage: runpod-iac <command> [options]
@@ -16,6 +16,7 @@ Commands:
   cost       what a stack's resources were billed    (runpod-iac cost --help)
   plugin     install the provider plugin runpod-iac
              for Python, Go, YAML and runpod-iac/plugin (runpod-iac plugin --help)
+  sdk        write the plugin's Python or Go SDK      (runpod-iac sdk --help)
 `;
 
 /** Dispatches to a command; resolves to the exit code. */
@@ -30,6 +31,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./cost/cost-command.js")).costCommand(rest);
     case "plugin":
       return (await import("./plugin/plugin-command.js")).pluginCommand(rest);
+    case "sdk":
+      return (await import("./sdk/sdk-command.js")).sdkCommand(rest);
     case "help":
     case "--help":
     case "-h":

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Provides a Pulumi CLI that can run this package's Node.js programs, dynamic providers and policy packs.
+# Provides a Pulumi CLI that can run this package's Node.js programs, dynamic providers and policy packs, and
+# YAML programs.
 #
-# Prints ONE line on stdout: a directory holding `pulumi`, `pulumi-language-nodejs` and
-# `pulumi-resource-pulumi-nodejs`; put it first on PATH. Progress goes to stderr.
+# Prints ONE line on stdout: a directory holding `pulumi`, `pulumi-language-nodejs`,
+# `pulumi-resource-pulumi-nodejs` and `pulumi-language-yaml`; put it first on PATH. Progress goes to stderr.
 #
 #   PATH="$(bash scripts/provide-pulumi.sh):$PATH" pulumi version
 #
 # In order, it uses (docs/pulumi-cli.md has the details):
-#   1. a `pulumi` on PATH that is new enough and has its Node.js language host next to it or on PATH
+#   1. a `pulumi` on PATH that is new enough and has its Node.js and YAML language hosts next to it or on PATH
 #      (set PULUMI_RUNPOD_IGNORE_PATH=1 to skip this);
 #   2. the build cached by an earlier run in ${PULUMI_RUNPOD_CACHE:-$HOME/.cache/pulumi-runpod}/pulumi-v<version>/bin;
-#   3. a build with `go`: the CLI from the Go module proxy, and the language host from the Go module in
-#      tools/pulumi-language-nodejs (the official one is not served by the module proxy). A cold build takes
-#      5-10 minutes on 2 cores (12 CPU-minutes); when only the language host changed, only it is rebuilt.
+#   3. a build with `go`: the CLI from the Go module proxy, the Node.js language host from the Go module in
+#      tools/pulumi-language-nodejs (the official one is not served by the module proxy), and the YAML language
+#      host from github.com/pulumi/pulumi-yaml on the module proxy. A cold build takes 5-10 minutes on 2 cores
+#      (12 CPU-minutes) plus the YAML host's; each piece is rebuilt only when its own inputs changed.
 set -euo pipefail
 
 # The Pulumi release to build; pkg/v3 and sdk/v3 are required at this tag (tools/pulumi-language-nodejs/go.mod
@@ -20,6 +22,10 @@ set -euo pipefail
 PULUMI_VERSION="3.259.0"
 # Oldest Pulumi CLI accepted from PATH.
 PULUMI_MIN_VERSION="3.216.0"
+# The YAML language host: the release of github.com/pulumi/pulumi-yaml built with its own go.mod (it pins its own
+# pkg/v3 and sdk/v3, with which it was tested; the engine talks to it over gRPC, so the two need not match).
+YAML_MODULE="github.com/pulumi/pulumi-yaml"
+YAML_VERSION="1.25.0"
 
 CACHE_ROOT="${PULUMI_RUNPOD_CACHE:-$HOME/.cache/pulumi-runpod}"
 BUILD_JOBS="${PULUMI_RUNPOD_BUILD_JOBS:-2}"
@@ -29,6 +35,10 @@ LANGHOST_DIR="$REPO_ROOT/tools/pulumi-language-nodejs"
 DEST="$CACHE_ROOT/pulumi-v$PULUMI_VERSION/bin"
 # Both binaries report this version (the Automation API checks the CLI's).
 LDFLAGS="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"
+# The YAML host reports its own release (as the official build does).
+YAML_LDFLAGS="-s -w -X $YAML_MODULE/pkg/version.Version=v$YAML_VERSION"
+# Every executable the printed directory must hold.
+TOOLS=(pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs pulumi-language-yaml)
 export PULUMI_SKIP_UPDATE_CHECK=1
 
 log() { echo "provide-pulumi: $*" >&2; }
@@ -57,10 +67,13 @@ from_path() {
     log "ignoring $bin: version $ver is older than $PULUMI_MIN_VERSION"
     return 1
   fi
-  if ! has_tool "$dir" pulumi-language-nodejs || ! has_tool "$dir" pulumi-resource-pulumi-nodejs; then
-    log "ignoring $bin: pulumi-language-nodejs or pulumi-resource-pulumi-nodejs is missing"
-    return 1
-  fi
+  local tool
+  for tool in "${TOOLS[@]}"; do
+    if ! has_tool "$dir" "$tool"; then
+      log "ignoring $bin: $tool is missing"
+      return 1
+    fi
+  done
   log "using $bin ($ver)"
   echo "$dir"
 }
@@ -78,7 +91,7 @@ langhost_hash() {
 cached() {
   [ -f "$DEST/.build-id" ] && [ "$(cat "$DEST/.build-id")" = "$BUILD_ID" ] || return 1
   local tool
-  for tool in pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs; do
+  for tool in "${TOOLS[@]}"; do
     [ -x "$DEST/$tool" ] || return 1
   done
   "$DEST/pulumi" version >/dev/null 2>&1 || return 1
@@ -97,7 +110,7 @@ MSG
 }
 
 no_pulumi() {
-  log "no usable Pulumi CLI (>= $PULUMI_MIN_VERSION with its Node.js language host) was found,"
+  log "no usable Pulumi CLI (>= $PULUMI_MIN_VERSION with its Node.js and YAML language hosts) was found,"
   log "and it cannot be built here because 'go' is not installed."
   install_hint
   exit 1
@@ -174,6 +187,18 @@ build_cli() {
     -o "$1/bin/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi) >&2
 }
 
+# Builds the YAML language host into $1/pulumi-language-yaml with `go install module@version`: the module's own
+# go.mod and go.sum decide every dependency (it has no replace directives, which `go install` would refuse).
+build_yaml_host() {
+  GOBIN="$1" go install -p "$BUILD_JOBS" -trimpath -ldflags "$YAML_LDFLAGS" \
+    "$YAML_MODULE/cmd/pulumi-language-yaml@v$YAML_VERSION" >&2
+}
+
+# reusable NAME STAMP: the cached $DEST/NAME was built from the inputs STAMP names (a word of the cached build id).
+reusable() {
+  [ -x "$DEST/$1" ] && [ -f "$DEST/.build-id" ] && [[ " $(cat "$DEST/.build-id") " == *" $2 "* ]]
+}
+
 WORK=""
 # On exit from a build: remove the work directory; on failure, say so and how else to get Pulumi.
 finish_build() {
@@ -193,19 +218,39 @@ build() {
   trap finish_build EXIT
   export GOWORK=off GOFLAGS=-buildvcs=false
   mkdir -p "$WORK/bin"
-  local start=$SECONDS
+  local start=$SECONDS step
   log "go: $(go env GOVERSION), -p $BUILD_JOBS, in $WORK"
-  # The CLI does not depend on the language host: when only the host changed, keep the cached CLI.
+  # The CLI and the two language hosts do not depend on each other: each cached one whose inputs did not change
+  # is kept, and only what changed (or is missing) is built.
   if [ -x "$DEST/pulumi" ] && [ "$("$DEST/pulumi" version 2>/dev/null)" = "v$PULUMI_VERSION" ]; then
-    log "reusing the cached Pulumi CLI v$PULUMI_VERSION; building only the language host (up to a few minutes)"
+    log "reusing the cached Pulumi CLI v$PULUMI_VERSION"
     cp "$DEST/pulumi" "$WORK/bin/pulumi"
   else
-    log "building Pulumi v$PULUMI_VERSION from the Go module proxy and the language host from $LANGHOST_DIR"
+    log "building Pulumi v$PULUMI_VERSION from the Go module proxy"
     log "a cold build takes 5-10 minutes on 2 cores; later runs reuse $DEST"
+    step=$SECONDS
     build_cli "$WORK"
+    log "the CLI built in $((SECONDS - step))s"
   fi
-  (cd "$LANGHOST_DIR" && go build -p "$BUILD_JOBS" -trimpath -ldflags "$LDFLAGS" \
-    -o "$WORK/bin/pulumi-language-nodejs" .) >&2
+  if reusable pulumi-language-nodejs "$LANGHOST_ID"; then
+    log "reusing the cached Node.js language host"
+    cp "$DEST/pulumi-language-nodejs" "$WORK/bin/pulumi-language-nodejs"
+  else
+    log "building the Node.js language host from $LANGHOST_DIR"
+    step=$SECONDS
+    (cd "$LANGHOST_DIR" && go build -p "$BUILD_JOBS" -trimpath -ldflags "$LDFLAGS" \
+      -o "$WORK/bin/pulumi-language-nodejs" .) >&2
+    log "the Node.js language host built in $((SECONDS - step))s"
+  fi
+  if reusable pulumi-language-yaml "$YAML_ID"; then
+    log "reusing the cached YAML language host v$YAML_VERSION"
+    cp "$DEST/pulumi-language-yaml" "$WORK/bin/pulumi-language-yaml"
+  else
+    log "building the YAML language host v$YAML_VERSION from the Go module proxy ($YAML_MODULE)"
+    step=$SECONDS
+    build_yaml_host "$WORK/bin"
+    log "the YAML language host built in $((SECONDS - step))s"
+  fi
   log "built in $((SECONDS - start))s"
   copy_shim "$WORK/bin"
   "$WORK/bin/pulumi" version >&2
@@ -227,7 +272,9 @@ main() {
     install_hint
     exit 1
   fi
-  BUILD_ID="pulumi=$PULUMI_VERSION language-host=$(langhost_hash)"
+  LANGHOST_ID="language-host=$(langhost_hash)"
+  YAML_ID="language-yaml=$YAML_VERSION"
+  BUILD_ID="pulumi=$PULUMI_VERSION $LANGHOST_ID $YAML_ID"
   cached && return 0
   if command -v flock >/dev/null 2>&1; then
     mkdir -p "$CACHE_ROOT"

@@ -14,14 +14,14 @@ function findRoot(from: string): string {
 }
 
 /**
- * Runs `scripts/<script>` (a provide-*.sh script: progress on stderr, one directory on stdout)
- * and resolves to the directory it printed. A failure rejects with the script's name; its own
- * messages are already on stderr, so a missing tool fails the run with its reason, never skips.
+ * Runs `scripts/<script>` with `args` (a provide-*.sh script: progress on stderr, one directory on
+ * stdout) and resolves to the directory it printed. A failure rejects with the script's name; its
+ * own messages are already on stderr, so a missing tool fails the run with its reason, never skips.
  */
-export function runProvideScript(script: string): Promise<string> {
+export function runProvideScript(script: string, args: readonly string[] = []): Promise<string> {
   const file = path.join(REPO_ROOT, "scripts", script);
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", [file], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("bash", [file, ...args], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;

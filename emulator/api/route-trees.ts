@@ -15,6 +15,8 @@ import { registerCatalogRoutesV2 } from "./v2/catalog-routes";
 import { registerClusterRoutesV2 } from "./v2/cluster-routes";
 import { registerJobRoutesV2 } from "./v2/job-routes";
 import { registerNetworkVolumeRoutesV2 } from "./v2/network-volume-routes";
+import { registerOpenAiRoutesV2 } from "./v2/openai-routes";
+import { registerRecentRequestRoutesV2 } from "./v2/recent-request-routes";
 import { registerPodRoutesV2 } from "./v2/pod-routes";
 import { registerRegistryRoutesV2 } from "./v2/registry-routes";
 import { registerServerlessRoutesV2 } from "./v2/serverless-routes";
@@ -68,6 +70,8 @@ export const ROUTE_TREES: readonly RouteTree[] = [
       registerBillingRoutesV2,
       // The job API of queue-based endpoints: `{ error, message }` bodies, the per-endpoint rate limits.
       registerJobRoutesV2,
+      registerOpenAiRoutesV2,
+      registerRecentRequestRoutesV2,
     ],
   },
   {

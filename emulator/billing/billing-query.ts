@@ -1,5 +1,5 @@
 import { BILLING_BUCKET_SIZES, type BillingBucketSize, dateTime } from "../../sdk/schemas";
-import type { RawQuery } from "../server/query-params";
+import { type RawQuery, single } from "../server/query-params";
 import { badField, unprocessableField } from "../server/http-errors";
 import { type BillingWindow, bucketCount, MAX_BUCKETS, resolveWindow } from "./billing-buckets";
 
@@ -10,12 +10,12 @@ import { type BillingWindow, bucketCount, MAX_BUCKETS, resolveWindow } from "./b
  * {@link MAX_BUCKETS} buckets a 400.
  */
 export function billingWindow(q: RawQuery, now: number, version: "v1" | "v2"): BillingWindow {
-  const bucketSize = (q.bucketSize ?? "day") as BillingBucketSize;
+  const bucketSize = (single(q, "bucketSize") ?? "day") as BillingBucketSize;
   if (!BILLING_BUCKET_SIZES.includes(bucketSize)) {
-    throw badField("bucketSize", q.bucketSize, `must be one of ${BILLING_BUCKET_SIZES.join(", ")}`);
+    throw badField("bucketSize", bucketSize, `must be one of ${BILLING_BUCKET_SIZES.join(", ")}`);
   }
   const time = (name: "startTime" | "endTime") => {
-    const raw = q[name];
+    const raw = single(q, name);
     if (raw === undefined) return undefined;
     if (!dateTime.safeParse(raw).success) {
       const rule = 'must be an RFC 3339 date-time with a zone, such as "2026-06-01T00:00:00Z"';
@@ -26,15 +26,17 @@ export function billingWindow(q: RawQuery, now: number, version: "v1" | "v2"): B
   const startTime = time("startTime");
   const endTime = time("endTime");
   let lastN: number | undefined;
-  if (version === "v2" && q.lastN !== undefined) {
-    lastN = Number(q.lastN);
-    if (!Number.isInteger(lastN) || lastN < 1) throw badField("lastN", q.lastN, "must be a whole number of at least 1");
+  const rawLastN = version === "v2" ? single(q, "lastN") : undefined;
+  if (rawLastN !== undefined) {
+    lastN = Number(rawLastN);
+    if (!Number.isInteger(lastN) || lastN < 1)
+      throw badField("lastN", rawLastN, "must be a whole number of at least 1");
     if (startTime !== undefined || endTime !== undefined) {
-      throw badField("lastN", q.lastN, "cannot be combined with startTime or endTime: give one or the other");
+      throw badField("lastN", rawLastN, "cannot be combined with startTime or endTime: give one or the other");
     }
   }
   if (startTime !== undefined && endTime !== undefined && startTime >= endTime) {
-    throw badField("endTime", q.endTime, "must be after startTime");
+    throw badField("endTime", single(q, "endTime"), "must be after startTime");
   }
   const window = resolveWindow({ bucketSize, startTime, endTime, lastN }, now);
   if (bucketCount(window) > MAX_BUCKETS) {

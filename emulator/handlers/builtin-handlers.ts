@@ -1,5 +1,6 @@
 import type { StreamChunk } from "../../sdk/schemas";
 import type { JobContext, Template } from "./handler-types";
+import { VLLM_WORKER_TEMPLATE } from "./vllm/vllm-worker";
 
 function nonNegativeNumber(value: unknown, field: string, fallback?: number): number {
   if (value === undefined && fallback !== undefined) return fallback;
@@ -55,10 +56,11 @@ async function* stream({ input, sleep: wait }: JobContext): AsyncGenerator<Strea
   }
 }
 
-/** The templates that always exist: `echo`, `sleep`, `fail`, `stream`. */
+/** The templates that always exist: `echo`, `sleep`, `fail`, `stream`, and the vLLM worker's `worker-v1-vllm`. */
 export const BUILTIN_TEMPLATES: readonly Template[] = [
   { id: "echo", handler: echo, source: "builtin" },
   { id: "sleep", handler: sleep, source: "builtin" },
   { id: "fail", handler: fail, source: "builtin" },
   { id: "stream", handler: stream, yieldsChunks: true, source: "builtin" },
+  VLLM_WORKER_TEMPLATE,
 ];

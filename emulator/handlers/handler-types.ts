@@ -13,8 +13,9 @@ export interface JobContext {
   /** Waits `ms` milliseconds on the emulator clock (honours `--time-scale` and manual clocks). */
   sleep(ms: number): Promise<void>;
   /**
-   * The worker container's environment, where the emulator knows it: a load-balancing endpoint's
-   * env (its template's, copied at create), so a handler reads its settings as a server would.
+   * The worker container's environment, as the platform sets it: the endpoint's env over its
+   * template's (an endpoint created through v2 holds a copy of its template's). Given on every
+   * endpoint, queue-based and load-balancing; absent on pre-deployed models.
    */
   env?: Readonly<Record<string, string>>;
 }

@@ -3,8 +3,9 @@ import { executeTemplate } from "./execute-template";
 import { type HealthView, JobCounts } from "./job-counts";
 import { Job, renderJob } from "./job";
 import { JobQueue } from "./job-queue";
-import { type JobEvent, nextStatus } from "./job-state-machine";
+import { isTerminal, type JobEvent, nextStatus } from "./job-state-machine";
 import { JobWatchers } from "./job-watchers";
+import { RecentRequests, type RequestSource } from "./recent-requests";
 import type { RuntimeServices, RuntimeSettings } from "./runtime-settings";
 import { type Worker, WorkerPool } from "./worker-pool";
 
@@ -14,6 +15,8 @@ import { type Worker, WorkerPool } from "./worker-pool";
  */
 export class EndpointRuntime {
   readonly jobs = new Map<string, Job>();
+  /** The last requests submitted, for `/requests`. */
+  readonly recent = new RecentRequests();
   private readonly queue = new JobQueue();
   private readonly counts = new JobCounts();
   private readonly pool: WorkerPool;
@@ -47,7 +50,7 @@ export class EndpointRuntime {
   }
 
   /** Spec table row 1: a submitted job enters IN_QUEUE; its TTL starts now (rule 4). */
-  submit(request: JobRequest, retentionMs: number): Job {
+  submit(request: JobRequest, retentionMs: number, source: RequestSource = "run"): Job {
     const now = this.services.scheduler.now();
     const policy = request.policy ?? {};
     const extras =
@@ -64,6 +67,7 @@ export class EndpointRuntime {
       extras,
     );
     this.jobs.set(job.id, job);
+    this.recent.add(job, source, now);
     this.counts.add("IN_QUEUE");
     this.services.scheduler.at(job, job.ttlAt);
     this.queue.push(job);
@@ -152,6 +156,7 @@ export class EndpointRuntime {
     this.pool.dispose();
     for (const job of this.jobs.values()) this.services.scheduler.cancel(job);
     this.jobs.clear();
+    this.recent.clear();
     this.watchers.releaseAll();
   }
 
@@ -273,6 +278,7 @@ export class EndpointRuntime {
   }
 
   private remove(job: Job): void {
+    this.recent.removed(job, isTerminal(job.status), this.services.scheduler.now());
     if (job.status === "IN_PROGRESS") this.stop(this.workerOf(job));
     this.queue.remove(job);
     this.services.scheduler.cancel(job);

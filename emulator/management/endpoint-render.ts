@@ -87,6 +87,11 @@ export function poolSelectionOf(
   return { pools: allPools(entries), excludedTypes: [] };
 }
 
+/** The network volumes an endpoint's workers mount: its `networkVolumeId` and its `networkVolumeIds`, once each. */
+export function networkVolumesOf(r: Pick<EndpointRecord, "networkVolumeId" | "networkVolumeIds">): string[] {
+  return [...new Set([...(r.networkVolumeId ? [r.networkVolumeId] : []), ...(r.networkVolumeIds ?? [])])];
+}
+
 /** The v1 answer (v1 OpenAPI `Endpoint`): v1's fields only, v2's selections and modes read the v1 way. */
 export function renderEndpointV1(r: EndpointRecord, catalog: PlatformCatalog): Endpoint {
   const {
@@ -105,6 +110,9 @@ export function renderEndpointV1(r: EndpointRecord, catalog: PlatformCatalog): E
   } = r;
   const view: Endpoint = { ...v1 };
   if (r.gpuPools !== undefined) view.gpuTypeIds = gpuTypesOf(r, catalog);
+  // Every attached volume, the single `networkVolumeId` included, as v2's `networkVolumes` lists them.
+  const volumes = networkVolumesOf(r);
+  if (volumes.length) view.networkVolumeIds = volumes;
   // v1 knows flash boot as on or off; priority flash boot is on.
   if (typeof view.flashboot === "string") view.flashboot = view.flashboot !== "OFF";
   // v1's scalerValue is an integer; a v2 queue delay may be fractional.
@@ -202,7 +210,7 @@ export function renderEndpointV2(r: EndpointRecord, ctx: V2RenderContext): V2.En
         ? { type: "REQUEST_COUNT", requestCount: value }
         : { type: "QUEUE_DELAY", queueDelay: value },
     dataCenterIds: r.dataCenterIds ?? [],
-    networkVolumes: [...new Set([...(r.networkVolumeId ? [r.networkVolumeId] : []), ...(r.networkVolumeIds ?? [])])],
+    networkVolumes: networkVolumesOf(r),
     timeout: r.executionTimeoutMs ?? ENDPOINT_DEFAULTS.executionTimeoutMs,
     flashboot: flashbootModeOf(r.flashboot),
     createdAt: r.createdAt ?? new Date(0).toISOString(),

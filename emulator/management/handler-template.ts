@@ -22,6 +22,9 @@ export function handlerTemplateRecord(id: string, handler: Template | undefined)
     isServerless: true,
     isPublic: handler !== undefined,
     isRunpod: handler !== undefined,
+    // As every template reads (template-record.ts): the platform's usage counters, at 0.
+    earned: 0,
+    runtimeInMin: 0,
     category: "CPU",
     containerDiskInGb: 5,
     volumeInGb: 0,

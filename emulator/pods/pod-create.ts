@@ -9,7 +9,7 @@ import { injectPlatformEnv } from "../management/injected-env";
 import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
 import { newPodRecord } from "./new-pod";
 import { meterPod, startContainer } from "./pod-lifecycle";
-import { logLine, type PodPlacement, type PodRecord } from "./pod-record";
+import { EMULATED_MACHINE, logLine, type PodPlacement, type PodRecord } from "./pod-record";
 import type { PodSpec } from "./pod-spec";
 
 /*
@@ -18,16 +18,13 @@ import type { PodSpec } from "./pod-spec";
  * template, the pod placed on free GPUs (or vCPUs) of the stock, and created RUNNING holding them.
  */
 
-/**
- * What one emulated machine offers per GPU: v1's machine filters (`minRAMPerGPU`, ...) asking
- * for more cannot be placed.
- */
-export const EMULATED_MACHINE: Readonly<Record<string, number>> = {
-  minVCPUPerGPU: 8,
-  minRAMPerGPU: 62,
-  minDiskBandwidthMBps: 4000,
-  minDownloadMbps: 5000,
-  minUploadMbps: 5000,
+/** What one emulated machine offers, by v1's machine filter: a filter asking for more cannot be placed. */
+const MACHINE_FILTER_LIMITS: Readonly<Record<string, number>> = {
+  minVCPUPerGPU: EMULATED_MACHINE.vcpusPerGpu,
+  minRAMPerGPU: EMULATED_MACHINE.ramGbPerGpu,
+  minDiskBandwidthMBps: EMULATED_MACHINE.diskThroughputMBps,
+  minDownloadMbps: EMULATED_MACHINE.downloadMbps,
+  minUploadMbps: EMULATED_MACHINE.uploadMbps,
 };
 
 /** What a route needs of the server besides the account. */
@@ -139,7 +136,7 @@ function placementRequest(account: Account, services: PodServices, spec: PodSpec
       );
   }
   for (const [name, value] of Object.entries(spec.machineFilters)) {
-    const offered = EMULATED_MACHINE[name] ?? 0;
+    const offered = MACHINE_FILTER_LIMITS[name] ?? 0;
     if (value > offered) {
       throw badField(name, value, `there are no instances currently available: no machine offers more than ${offered}`);
     }

@@ -19,6 +19,18 @@ export const PodPlacementSchema = z.object({
 /** A pod's placement. */
 export type PodPlacement = z.infer<typeof PodPlacementSchema>;
 
+/**
+ * One emulated machine, per GPU and in bandwidth: what a GPU pod gets (its vCPUs and RAM), what
+ * v1's machine filters may ask for at most, and what v1's `machine` reports.
+ */
+export const EMULATED_MACHINE = {
+  vcpusPerGpu: 8,
+  ramGbPerGpu: 62,
+  diskThroughputMBps: 4000,
+  downloadMbps: 5000,
+  uploadMbps: 5000,
+} as const;
+
 /** One line of a pod's log (`/v2/pods/{id}/logs`). */
 export const PodLogLineSchema = z.object({
   ts: z.number(),

@@ -5,29 +5,27 @@ import type * as V2 from "../../sdk/schemas/v2";
 import { rfc3339 } from "../billing/billing-buckets";
 import type { PlatformCatalog } from "../management/platform-catalog";
 import type { Account } from "../store/account";
-import { podActions, type PodRecord } from "./pod-record";
+import { EMULATED_MACHINE, podActions, type PodRecord } from "./pod-record";
 
 /*
- * One pod record answered in two dialects: v1's `Pod` (OpenAPI v1; `machine`, `networkVolume` and
- * `savingsPlans` only with their `include*` flags) and v2's `Pod` (OpenAPI v2, every required
- * field). Addresses are made up, deterministic per pod, in the documentation ranges
- * (203.0.113.0/24, RFC 5737; `*.emulator.invalid`, RFC 2606).
+ * One pod record answered in two dialects: v1's `Pod` (OpenAPI v1; `machine` and `savingsPlans`
+ * only with their `include*` flags; `networkVolume` names the attached volume on every answer,
+ * with its name, size and data center under `includeNetworkVolume`) and v2's `Pod` (OpenAPI v2,
+ * every required field). Addresses are made up, deterministic per pod, in the documentation
+ * ranges (203.0.113.0/24, RFC 5737; `*.emulator.invalid`, RFC 2606).
  */
-
-/** GPUs and RAM of the emulated machines, per GPU (`vcpuCount` and `memoryInGb` of a GPU pod). */
-const PER_GPU = { vcpus: 8, memoryGb: 62 };
 
 function hashOf(text: string): number {
   return createHash("sha256").update(text).digest().readUInt32BE(0);
 }
 
 /** The pod's public address while it runs. */
-function publicIp(pod: PodRecord): string {
+export function publicIp(pod: Pick<PodRecord, "id">): string {
   return `203.0.113.${(hashOf(pod.id) % 254) + 1}`;
 }
 
 /** The public port a TCP port of the pod is published on. */
-function publicPort(pod: PodRecord, port: number): number {
+export function publicPort(pod: Pick<PodRecord, "id">, port: number): number {
   return 10_000 + (hashOf(`${pod.id}/${port}`) % 50_000);
 }
 
@@ -38,7 +36,7 @@ function tcpPorts(pod: PodRecord): number[] {
 
 function memoryGb(pod: PodRecord, catalog: PlatformCatalog): number {
   const p = pod.placement;
-  if (p.gpuTypeId !== undefined) return PER_GPU.memoryGb * (p.gpuCount ?? 1);
+  if (p.gpuTypeId !== undefined) return EMULATED_MACHINE.ramGbPerGpu * (p.gpuCount ?? 1);
   return (catalog.cpuFlavor(p.cpuFlavorId ?? "")?.ramGbPerVcpu ?? 4) * (p.vcpuCount ?? 0);
 }
 
@@ -61,7 +59,7 @@ export function renderPodV1(pod: PodRecord, account: Account, catalog: PlatformC
     desiredStatus: pod.status,
     costPerHr: pod.costPerHr,
     adjustedCostPerHr: pod.costPerHr,
-    vcpuCount: p.gpuTypeId !== undefined ? PER_GPU.vcpus * (p.gpuCount ?? 1) : (p.vcpuCount ?? 0),
+    vcpuCount: p.gpuTypeId !== undefined ? EMULATED_MACHINE.vcpusPerGpu * (p.gpuCount ?? 1) : (p.vcpuCount ?? 0),
     memoryInGb: memoryGb(pod, catalog),
     containerDiskInGb: pod.containerDiskInGb,
     volumeInGb: pod.volumeInGb,
@@ -105,14 +103,30 @@ export function renderPodV1(pod: PodRecord, account: Account, catalog: PlatformC
       secureCloud: pod.cloudType === "SECURE",
       supportPublicIp: true,
       costPerHr: pod.costPerHr,
+      diskThroughputMBps: EMULATED_MACHINE.diskThroughputMBps,
+      maxDownloadSpeedMbps: EMULATED_MACHINE.downloadMbps,
+      maxUploadSpeedMbps: EMULATED_MACHINE.uploadMbps,
       ...(gpu
-        ? { gpuTypeId: gpu.id, gpuDisplayName: gpu.name, currentPricePerGpu: pod.costPerHr / (p.gpuCount ?? 1) }
+        ? {
+            gpuTypeId: gpu.id,
+            gpuType: out.gpu,
+            gpuDisplayName: gpu.name,
+            currentPricePerGpu: pod.costPerHr / (p.gpuCount ?? 1),
+          }
         : {}),
-      ...(p.cpuFlavorId !== undefined ? { cpuTypeId: p.cpuFlavorId, cpuCount: p.vcpuCount ?? 0 } : {}),
+      ...(p.cpuFlavorId !== undefined
+        ? {
+            cpuTypeId: p.cpuFlavorId,
+            cpuType: { id: p.cpuFlavorId, displayName: catalog.cpuFlavor(p.cpuFlavorId)?.name ?? p.cpuFlavorId },
+            cpuCount: p.vcpuCount ?? 0,
+          }
+        : {}),
     };
   }
-  if (include.networkVolume && pod.networkVolumeId !== undefined) {
-    const volume = account.networkVolumes.get(pod.networkVolumeId);
+  // v1's pod has no other field naming its network volume, so the attachment shows on every
+  // answer (create, list, read, actions); `includeNetworkVolume` adds what the volume is.
+  if (pod.networkVolumeId !== undefined) {
+    const volume = include.networkVolume ? account.networkVolumes.get(pod.networkVolumeId) : undefined;
     out.networkVolume = volume
       ? { id: volume.id, name: volume.name, size: volume.size, dataCenterId: volume.dataCenterId }
       : { id: pod.networkVolumeId };
@@ -121,8 +135,15 @@ export function renderPodV1(pod: PodRecord, account: Account, catalog: PlatformC
   return out;
 }
 
-/** The v2 answer (OpenAPI v2 `Pod`) at billing time `now`. */
-export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalog): V2.Pod {
+/** A cluster member's role (OpenAPI v2 `PodClusterRole`): SLURM and RAY clusters only; rank 0 is the entry node. */
+function clusterRole(type: string | undefined, rank: number): string | undefined {
+  if (type === "SLURM") return rank === 0 ? "SLURM_CONTROLLER" : "SLURM_COMPUTE";
+  if (type === "RAY") return rank === 0 ? "RAY_HEAD" : "RAY_WORKER";
+  return undefined;
+}
+
+/** The v2 answer (OpenAPI v2 `Pod`) at billing time `now`; a cluster member's `clusterType` gives its role. */
+export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalog, clusterType?: string): V2.Pod {
   const running = pod.status === "RUNNING";
   const p = pod.placement;
   const ip = publicIp(pod);
@@ -196,7 +217,13 @@ export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalo
   if (p.gpuTypeId !== undefined) out.gpu = { id: p.gpuTypeId, count: p.gpuCount ?? 1 };
   else out.cpu = { id: p.cpuFlavorId ?? "", vcpuCount: p.vcpuCount ?? 0, memory: Math.max(1, memoryGb(pod, catalog)) };
   if (pod.clusterId !== undefined) {
-    out.cluster = { id: pod.clusterId, rank: pod.clusterRank ?? null, ip: `10.65.0.${(pod.clusterRank ?? 0) + 2}` };
+    const role = clusterRole(clusterType, pod.clusterRank ?? 0);
+    out.cluster = {
+      id: pod.clusterId,
+      rank: pod.clusterRank ?? null,
+      ...(role ? { role } : {}),
+      ip: `10.65.0.${(pod.clusterRank ?? 0) + 2}`,
+    };
   }
   return out;
 }

@@ -6,15 +6,31 @@ import { badField, unprocessableField } from "./http-errors";
  * a 422 where v2 says so.
  */
 
-/** The raw query of a request (every value a string, or absent). */
-export type RawQuery = Record<string, string | undefined>;
+/**
+ * The raw query of a request: a string, or an array of them when the parameter was given more
+ * than once (`?gpuTypeId=a&gpuTypeId=b`, how v1's array parameters are sent), or absent.
+ */
+export type RawQuery = Record<string, string | string[] | undefined>;
 
-/** A comma-separated list, empty entries dropped; undefined when the parameter is absent. */
+/**
+ * A parameter that takes one value: undefined when absent, a 400 naming it when it was given more
+ * than once (its values disagree, and guessing which one counts would hide the mistake).
+ */
+export function single(query: RawQuery, name: string): string | undefined {
+  const raw = query[name];
+  if (!Array.isArray(raw)) return raw;
+  throw badField(name, raw.join(", "), `takes one value; it was given ${raw.length} times`);
+}
+
+/**
+ * A list: the parameter repeated (v1's arrays, `?a=x&a=y`), comma-separated (v2's, `?a=x,y`), or
+ * both; empty entries dropped; undefined when the parameter is absent.
+ */
 export function list(query: RawQuery, name: string): string[] | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
-  return raw
-    .split(",")
+  return (Array.isArray(raw) ? raw : [raw])
+    .flatMap((value) => value.split(","))
     .map((v) => v.trim())
     .filter((v) => v !== "");
 }
@@ -30,7 +46,7 @@ export function enumList(query: RawQuery, name: string, allowed: readonly string
 
 /** A whole number of at least `min` (400 otherwise). */
 export function wholeNumber(query: RawQuery, name: string, min: number): number | undefined {
-  const raw = query[name];
+  const raw = single(query, name);
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw badField(name, raw, `must be a whole number of at least ${min}`);
@@ -39,7 +55,7 @@ export function wholeNumber(query: RawQuery, name: string, min: number): number 
 
 /** A boolean written `true` or `false` (400 otherwise). */
 export function booleanParam(query: RawQuery, name: string): boolean | undefined {
-  const raw = query[name];
+  const raw = single(query, name);
   if (raw === undefined) return undefined;
   if (raw !== "true" && raw !== "false") throw badField(name, raw, "must be true or false");
   return raw === "true";

@@ -13,6 +13,8 @@ import {
   LIMITS,
   type PurgeResult,
   PurgeResultSchema,
+  type RecentRequests,
+  RecentRequestsSchema,
   RunSyncWaitSchema,
   StatusTtlSchema,
   type StreamChunk,
@@ -20,32 +22,14 @@ import {
   TERMINAL_JOB_STATUSES,
 } from "../schemas";
 import type { CallOptions, Transport } from "../transport";
+import type { PollOptions, RunSyncOptions, StatusOptions } from "./job-options";
 import type { BatchOutcome, SubmitManyOptions } from "./batch-options";
+import { dispatcherFetch } from "./dispatcher-fetch";
+import { callPacer } from "./endpoint-pacers";
+import { pacedFetch, withPermit } from "./paced-calls";
 import { type BatchInputs, submitMany } from "./submit-many";
 
-/** Options of {@link EndpointJobs.runSync}. */
-export interface RunSyncOptions extends CallOptions {
-  /** How long the platform holds the request open, 1000..300000 ms (default 90 s on the platform). */
-  wait?: number | undefined;
-}
-
-/** Options of {@link EndpointJobs.status}. */
-export interface StatusOptions extends CallOptions {
-  /** Sets this job's time-to-live in ms (spec: `/status?ttl=`). */
-  ttl?: number | undefined;
-}
-
-/** Options of polling helpers. */
-export interface PollOptions {
-  /** Cancels polling. */
-  signal?: AbortSignal | undefined;
-  /** Gives up after this many ms (default 10 minutes). Every wait is bounded. */
-  timeoutMs?: number | undefined;
-  /** First poll interval in ms (default 200), doubled up to `maxIntervalMs`. */
-  initialIntervalMs?: number | undefined;
-  /** Largest poll interval in ms (default 5000). */
-  maxIntervalMs?: number | undefined;
-}
+export type { PollOptions, RunSyncOptions, StatusOptions } from "./job-options";
 
 /**
  * Job operations of one queue-based endpoint or pre-deployed model (`{queueUrl}/<id>/...`).
@@ -199,6 +183,47 @@ export class EndpointJobs {
       schema: PurgeResultSchema,
       options,
     });
+  }
+
+  /**
+   * The base URL of the endpoint's OpenAI-compatible API, `{queueUrl}/<id>/openai/v1`: hand it,
+   * with the API key, to the `openai` package (docs/client.md, "OpenAI-compatible endpoints").
+   */
+  get openAiBaseUrl(): string {
+    return `${this.base}${this.prefix}openai/v1`;
+  }
+
+  /**
+   * A `fetch` for the `openai` package (its `fetch` option): paced to the endpoint's `/openai/*`
+   * limit (2000 per 10 s, 400 at once, shared by every call this client makes there; a 429 slows
+   * it down), and sent on undici's own dispatch, a fraction of the platform `fetch`'s CPU per
+   * call (dispatcher-fetch.ts). `base` replaces the sending.
+   */
+  openAiFetch(base: typeof fetch = dispatcherFetch()): typeof fetch {
+    return pacedFetch(callPacer(this.transport, this.endpointId, "openai"), base);
+  }
+
+  /**
+   * The endpoint's recent requests (`/requests`), paced to its limit (10 per 10 s, 2 at once).
+   * The platform documents no body; the schema is the emulator's (see {@link RecentRequestsSchema}).
+   */
+  requests(options?: CallOptions): Promise<RecentRequests> {
+    const path = this.path("requests");
+    const send = () =>
+      this.transport.send({
+        method: "GET",
+        base: this.base,
+        path,
+        idempotent: true,
+        schema: RecentRequestsSchema,
+        options,
+      });
+    return withPermit(
+      callPacer(this.transport, this.endpointId, "requests"),
+      { method: "GET", path },
+      options?.signal,
+      send,
+    );
   }
 
   /** Counts of jobs by state and of workers (`/health`). */

@@ -67,3 +67,29 @@ export function endpointPacers(
   }
   return pacers;
 }
+
+/** Operations a program calls one at a time, each paced on its own: `/requests`, and the calls under `/openai/`. */
+export type CallOperation = "requests" | "openai";
+
+const callRegistry = new WeakMap<Transport, Map<string, OperationPacer>>();
+
+/**
+ * The pacer of one of an endpoint's single-call operations on a client, at the spec's row
+ * (`/requests` 10 per 10 s and 2 at once; `/openai/*` 2000 per 10 s and 400 at once): every call
+ * the client makes to that endpoint and operation shares it, as the platform counts them.
+ */
+export function callPacer(owner: Transport, endpointId: string, op: CallOperation): OperationPacer {
+  let byKey = callRegistry.get(owner);
+  if (!byKey) {
+    byKey = new Map();
+    callRegistry.set(owner, byKey);
+  }
+  const key = `${endpointId}\u0000${op}`;
+  let pacer = byKey.get(key);
+  if (!pacer) {
+    const row = RATE_LIMITS[op];
+    pacer = new OperationPacer(op, { perWindow: row.perWindow, windowMs: RATE_WINDOW_MS, concurrent: row.concurrent });
+    byKey.set(key, pacer);
+  }
+  return pacer;
+}

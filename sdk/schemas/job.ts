@@ -105,6 +105,33 @@ export const HealthSchema = z.object({
 /** An endpoint's health. */
 export type Health = z.infer<typeof HealthSchema>;
 
+/**
+ * One request of `GET /<endpoint_id>/requests`. No public document gives the platform's body;
+ * this is the emulator's: the job's id and status, how it came (`run`, `runsync`, `openai`, with
+ * the OpenAI `route`), and its times (date-times, and `delayTime`/`executionTime` in ms).
+ */
+export const RecentRequestSchema = z.object({
+  id: z.string(),
+  status: jobStatus,
+  source: z.string().optional(),
+  route: z.string().optional(),
+  createdAt: z.string().optional(),
+  startedAt: z.string().optional(),
+  endedAt: z.string().optional(),
+  delayTime: z.number().int().optional(),
+  executionTime: z.number().int().optional(),
+  retries: z.number().int().optional(),
+  /** When the job was removed before it ended (purged, or past its TTL). */
+  removedAt: z.string().optional(),
+});
+/** One recent request of an endpoint. */
+export type RecentRequest = z.infer<typeof RecentRequestSchema>;
+
+/** `/requests` answer: the endpoint's recent requests, newest first. */
+export const RecentRequestsSchema = z.object({ requests: z.array(RecentRequestSchema) });
+/** An endpoint's recent requests. */
+export type RecentRequests = z.infer<typeof RecentRequestsSchema>;
+
 /** Error body the platform (and the emulator) answers with; every field optional. */
 export const ErrorBodySchema = z.object({
   error: z.string().optional(),

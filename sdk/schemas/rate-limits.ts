@@ -1,11 +1,11 @@
 /**
  * The spec's rate limits ("Rate limits (per endpoint, per user)"), in one place: the client's
  * pacing (sdk/jobs/) starts from them and the emulator's limiter (emulator/limits/) enforces them.
- * `/openai/*` and `/requests` are left out: neither the client nor the emulator serves them.
  */
 
-/** Job operations the spec's rate-limit table names. */
-export type RateLimitedOperation = "runsync" | "run" | "status" | "stream" | "cancel" | "purge-queue";
+/** Job operations the spec's rate-limit table names (`openai` is every call under `/openai/`). */
+export type RateLimitedOperation =
+  "runsync" | "run" | "status" | "stream" | "cancel" | "purge-queue" | "openai" | "requests";
 
 /** One row of the table: requests per window, and requests in flight at once (`undefined`: not applicable). */
 export interface RateLimit {
@@ -16,7 +16,10 @@ export interface RateLimit {
 /** The window of every rate in the table: 10 seconds. */
 export const RATE_WINDOW_MS = 10_000;
 
-/** The table itself. `status-sync` (used by the official JS SDK) counts as `/status`. */
+/**
+ * The table itself. `status-sync` (used by the official JS SDK) counts as `/status`. The table
+ * names `/openai/*` with POST; its `GET /openai/v1/models` is counted in the same row.
+ */
 export const RATE_LIMITS: Readonly<Record<RateLimitedOperation, RateLimit>> = {
   runsync: { perWindow: 2000, concurrent: 400 },
   run: { perWindow: 1000, concurrent: 200 },
@@ -24,6 +27,8 @@ export const RATE_LIMITS: Readonly<Record<RateLimitedOperation, RateLimit>> = {
   stream: { perWindow: 2000, concurrent: 400 },
   cancel: { perWindow: 100, concurrent: 20 },
   "purge-queue": { perWindow: 2, concurrent: undefined },
+  openai: { perWindow: 2000, concurrent: 400 },
+  requests: { perWindow: 10, concurrent: 2 },
 };
 
 /**

@@ -51,6 +51,22 @@ describe("the published package", () => {
     expect(paths.filter((p) => p.includes("schema-gen") || (p.startsWith("plugin/") && p.endsWith(".ts")))).toEqual([]);
   });
 
+  it("holds the Python and Go SDKs that runpod-iac sdk writes, and not the tool that generates them", () => {
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "plugin/sdks/python/pyproject.toml",
+        "plugin/sdks/python/README.md",
+        "plugin/sdks/python/pulumi_runpod_iac/__init__.py",
+        "plugin/sdks/python/pulumi_runpod_iac/pulumi-plugin.json",
+        "plugin/sdks/go/go.mod",
+        "plugin/sdks/go/go.sum",
+        "plugin/sdks/go/runpodiac/pulumi-plugin.json",
+        "plugin/sdks/go/runpodiac/networkVolume.go",
+      ]),
+    );
+    expect(paths.filter((p) => p.startsWith("tools/pulumi-sdkgen"))).toEqual([]);
+  });
+
   it("holds the policy pack's manifest and the files the CLI build script needs", () => {
     expect(paths).toEqual(expect.arrayContaining(["policy/PulumiPolicy.yaml", "policy/package.json"]));
     expect(paths).toContain("scripts/provide-pulumi.sh");

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { BillingRecord, NetworkVolumeBillingRecord } from "../../../sdk/schemas";
-import { list, type RawQuery } from "../../server/query-params";
+import { list, type RawQuery, single } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
 import { badField } from "../../server/http-errors";
 import { rfc3339 } from "../../billing/billing-buckets";
@@ -9,8 +9,8 @@ import { billingTable, component, gigabytes, type GroupOf, money } from "../../b
 
 /** A v1 grouping value, or a 400 naming the allowed ones. */
 function grouping<T extends string>(q: RawQuery, allowed: readonly T[], fallback: T): T {
-  const value = (q.grouping ?? fallback) as T;
-  if (!allowed.includes(value)) throw badField("grouping", q.grouping, `must be one of ${allowed.join(", ")}`);
+  const value = (single(q, "grouping") ?? fallback) as T;
+  if (!allowed.includes(value)) throw badField("grouping", value, `must be one of ${allowed.join(", ")}`);
   return value;
 }
 
@@ -44,9 +44,11 @@ export function registerBillingRoutesV1(app: FastifyInstance, _ctx: ServerContex
   app.get("/billing/pods", async (req) => {
     const q = req.query as RawQuery;
     const by = grouping(q, ["podId", "gpuTypeId"] as const, "gpuTypeId");
+    const podId = single(q, "podId");
+    const gpuTypeId = single(q, "gpuTypeId");
     const groupOf: GroupOf = (record, segment) => {
-      if (q.podId !== undefined && record.resourceId !== q.podId) return undefined;
-      if (q.gpuTypeId !== undefined && segment.gpuTypeId !== q.gpuTypeId) return undefined;
+      if (podId !== undefined && record.resourceId !== podId) return undefined;
+      if (gpuTypeId !== undefined && segment.gpuTypeId !== gpuTypeId) return undefined;
       return by === "podId" ? record.resourceId : (segment.gpuTypeId ?? "");
     };
     const table = billingTable(req.account.meter.records("pod"), window(req), req.account.meter.now(), groupOf);
@@ -58,15 +60,16 @@ export function registerBillingRoutesV1(app: FastifyInstance, _ctx: ServerContex
     const by = grouping(q, ["endpointId", "podId", "gpuTypeId"] as const, "endpointId");
     const gpuTypes = list(q, "gpuTypeId");
     const dataCenters = list(q, "dataCenterId");
+    const [endpointId, imageName, templateId] = ["endpointId", "imageName", "templateId"].map((n) => single(q, n));
     const groupOf: GroupOf = (record, segment) => {
       const a = record.attributes ?? {};
-      if (q.endpointId !== undefined && record.resourceId !== q.endpointId) return undefined;
+      if (endpointId !== undefined && record.resourceId !== endpointId) return undefined;
       if (gpuTypes?.length && !gpuTypes.includes(segment.gpuTypeId ?? "")) return undefined;
       if (dataCenters?.length && a.dataCenterIds && !a.dataCenterIds.some((dc) => dataCenters.includes(dc))) {
         return undefined;
       }
-      if (q.imageName !== undefined && a.imageName !== q.imageName) return undefined;
-      if (q.templateId !== undefined && a.templateId !== q.templateId) return undefined;
+      if (imageName !== undefined && a.imageName !== imageName) return undefined;
+      if (templateId !== undefined && a.templateId !== templateId) return undefined;
       if (by === "podId") return segment.podId ?? "";
       return by === "gpuTypeId" ? (segment.gpuTypeId ?? "") : record.resourceId;
     };

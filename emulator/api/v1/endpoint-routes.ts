@@ -14,6 +14,7 @@ import type { EndpointRecord } from "../../management/endpoint-record-schema";
 import { renderEndpointV1 } from "../../management/endpoint-render";
 import { handlerTemplateRecord } from "../../management/handler-template";
 import { renderTemplateV1 } from "../../management/template-render";
+import { renderWorkerPodV1 } from "../../management/worker-render";
 
 type IdParams = { Params: { endpointId: string } };
 type IncludeQuery = { includeTemplate?: string; includeWorkers?: string };
@@ -33,20 +34,22 @@ export function registerEndpointRoutesV1(app: FastifyInstance, ctx: ServerContex
     const q = req.query as IncludeQuery;
     const view = renderEndpointV1(e, ctx.catalog);
     // An endpoint created through v2 keeps no template: it has none to include.
-    if (q.includeTemplate === "true" && e.templateId !== undefined) {
-      const own = req.account.templates.get(e.templateId);
-      view.template = renderTemplateV1(own ?? handlerTemplateRecord(e.templateId, ctx.templates.get(e.templateId)));
-    }
+    const template =
+      e.templateId === undefined
+        ? undefined
+        : (req.account.templates.get(e.templateId) ??
+          handlerTemplateRecord(e.templateId, ctx.templates.get(e.templateId)));
+    if (q.includeTemplate === "true" && template) view.template = renderTemplateV1(template);
     if (q.includeWorkers === "true") {
-      view.workers = req.account.workersOf(e.id).map((w) => ({
-        id: w.id,
-        name: `${e.name ?? e.id}-worker`,
-        desiredStatus: "RUNNING",
-        endpointId: e.id,
-        templateId: e.templateId,
-        lastStartedAt: epochIso(w.startedAt),
-        lastStatusChange: `Started by the emulator: ${w.job || w.inFlight > 0 ? "running a job" : "idle"}`,
-      }));
+      const worker = {
+        endpoint: e,
+        template,
+        catalog: ctx.catalog,
+        userId: req.account.userId,
+        volume: (id: string) => req.account.networkVolumes.get(id),
+        iso: epochIso,
+      };
+      view.workers = req.account.workersOf(e.id).map((w) => renderWorkerPodV1(w, worker));
     }
     return view;
   };

@@ -7,7 +7,7 @@ import { renderPodV1 } from "../../pods/pod-render";
 import { specFromV1 } from "../../pods/pod-spec";
 import { updatePodV1 } from "../../pods/pod-update";
 import { badField, badRequest, notFound, parseOr400 } from "../../server/http-errors";
-import { booleanParam, list, type RawQuery } from "../../server/query-params";
+import { booleanParam, list, type RawQuery, single } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
 import type { Account } from "../../store/account";
 
@@ -27,7 +27,10 @@ function matches(pod: PodRecord, q: RawQuery): boolean {
     const values = list(q, name);
     return !values?.length || (value !== undefined && values.includes(value));
   };
-  const equal = (name: string, value: string | undefined) => q[name] === undefined || q[name] === value;
+  const equal = (name: string, value: string | undefined) => {
+    const wanted = single(q, name);
+    return wanted === undefined || wanted === value;
+  };
   return (
     equal("computeType", p.gpuTypeId !== undefined ? "GPU" : "CPU") &&
     inList("cpuFlavorId", p.cpuFlavorId) &&

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { RawQuery } from "../../server/query-params";
+import { type RawQuery, single } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
 import { type BillingWindow, nextBucket, rfc3339 } from "../../billing/billing-buckets";
 import { billingWindow } from "../../billing/billing-query";
@@ -104,7 +104,7 @@ export function registerBillingRoutesV2(app: FastifyInstance, _ctx: ServerContex
     app.get(route.path, async (req) => {
       const q = req.query as RawQuery;
       const window = windowOf(req);
-      const id = q[route.filter];
+      const id = single(q, route.filter);
       const meter = req.account.meter;
       const table = billingTable(meter.records(route.kind), window, meter.now(), (record) =>
         id === undefined || record.resourceId === id ? record.resourceId : undefined,

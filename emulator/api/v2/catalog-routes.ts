@@ -4,7 +4,15 @@ import { type AvailabilityLevel, bestLevel } from "../../capacity/capacity";
 import { atLeast } from "../../management/cuda-version";
 import type { CatalogGpuType } from "../../management/platform-catalog";
 import { badField, notFound } from "../../server/http-errors";
-import { booleanParam, enumList, list, type RawQuery, wellFormed, wholeNumber } from "../../server/query-params";
+import {
+  booleanParam,
+  enumList,
+  list,
+  type RawQuery,
+  single,
+  wellFormed,
+  wholeNumber,
+} from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
 
 /** Refuses each present parameter of `names` when availability was not asked for. */
@@ -47,7 +55,7 @@ function gpuAvailabilityQuery(q: RawQuery): GpuAvailabilityQuery | undefined {
   const products = enumList(q, "product", GPU_PRODUCTS);
   if (!products?.length)
     throw badField("product", q.product, "is required with include=AVAILABILITY (POD, CLUSTER or SERVERLESS)");
-  const cloud = q.cloud ?? "SECURE";
+  const cloud = single(q, "cloud") ?? "SECURE";
   if (!CLOUDS.includes(cloud)) throw badField("cloud", cloud, `must be one of ${CLOUDS.join(", ")}`);
   const countryCodes = list(q, "countryCodes");
   wellFormed(
@@ -58,7 +66,7 @@ function gpuAvailabilityQuery(q: RawQuery): GpuAvailabilityQuery | undefined {
   );
   const cudaVersions = list(q, "cudaVersions");
   wellFormed("cudaVersions", cudaVersions, CUDA, "must be a CUDA version written major.minor, such as 12.8");
-  const minCudaVersion = q.minCudaVersion;
+  const minCudaVersion = single(q, "minCudaVersion");
   if (minCudaVersion !== undefined)
     wellFormed("minCudaVersion", [minCudaVersion], CUDA_FLOOR, "must be a major or major.minor version");
   if (cudaVersions && minCudaVersion !== undefined) {

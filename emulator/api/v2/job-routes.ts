@@ -16,22 +16,22 @@ import type { Job } from "../../jobs/job";
 import { renderJob } from "../../jobs/job";
 import { isTerminal } from "../../jobs/job-state-machine";
 import { hasStreamNews, takeStreamChunks } from "../../jobs/stream-chunks";
+import { queueRuntimeOf } from "./queue-endpoint";
 
 type EndpointParams = { Params: { endpointId: string } };
 type JobParams = { Params: { endpointId: string; jobId: string } };
 
-/** How long `/stream` holds a request open waiting for a chunk (platform ms), like the platform's long poll. */
-export const STREAM_POLL_MS = 10_000;
+/**
+ * How long `/stream` holds a request open waiting for a chunk (platform ms), a long poll. Well
+ * under 10 s: runpod-python gives every request 10 s (`RunPodClient._request`'s default timeout in
+ * https://github.com/runpod/runpod-python/blob/main/runpod/endpoint/runner.py), so a 10 s hold
+ * raced its timeout and its `stream()` logged read timeouts and retried while a job had no chunk.
+ */
+export const STREAM_POLL_MS = 5_000;
 
 const WaitQuery = z.object({ wait: RunSyncWaitSchema });
 const TtlQuery = z.object({ ttl: StatusTtlSchema });
 const WHOLE = /^\d{1,16}$/;
-
-function runtimeOf(account: Account, endpointId: string): EndpointRuntime {
-  const runtime = account.runtime(endpointId);
-  if (!runtime) throw notFound(`endpoint ${endpointId} not found`);
-  return runtime;
-}
 
 function jobOf(runtime: EndpointRuntime, jobId: string): Job {
   const job = runtime.jobs.get(jobId);
@@ -53,7 +53,9 @@ function msQuery(raw: unknown, field: "wait" | "ttl"): number | undefined {
 const done = (job: Job) => isTerminal(job.status);
 
 /** The eight job operations of a queue-based endpoint (spec "Queue-based endpoint operations"), plus `/status-sync`. */
-export function registerJobRoutesV2(app: FastifyInstance, _ctx: ServerContext): void {
+export function registerJobRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
+  const runtimeOf = (account: Account, endpointId: string) => queueRuntimeOf(account, endpointId, ctx.origin());
+
   // Rule 2: /run answers at once with the id; results come through /status (kept 30 minutes).
   app.post<EndpointParams>(
     "/:endpointId/run",
@@ -78,7 +80,7 @@ export function registerJobRoutesV2(app: FastifyInstance, _ctx: ServerContext): 
       const wait = msQuery(req.query.wait, "wait");
       const request = parseOr400(JobRequestSchema, req.body);
       const retention = wait === undefined ? JOB_DEFAULTS.runSyncRetentionMs : JOB_DEFAULTS.runSyncWaitRetentionMs;
-      const job = runtime.submit(request, retention);
+      const job = runtime.submit(request, retention, "runsync");
       await runtime.waitFor(job, wait ?? LIMITS.runSyncWaitMs.default, done);
       return renderJob(job);
     },

@@ -9,7 +9,7 @@ import { renderPodV2 } from "../../pods/pod-render";
 import { specFromV2 } from "../../pods/pod-spec";
 import { patchPodV2, podTemplateV2 } from "../../pods/pod-update";
 import { badField, notFound, unprocessableField } from "../../server/http-errors";
-import { booleanParam, enumList, type RawQuery, wholeNumber } from "../../server/query-params";
+import { booleanParam, enumList, type RawQuery, single, wholeNumber } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
 import type { Account } from "../../store/account";
 import { conflict, parseV2Body } from "./request-body";
@@ -39,7 +39,13 @@ function standalone(pod: PodRecord): PodRecord {
  * terminate: 204; an action the pod's `actions` do not list now: 409), delete (204), logs (SSE).
  */
 export function registerPodRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
-  const render = (account: Account, pod: PodRecord) => renderPodV2(pod, account.meter.now(), ctx.catalog);
+  const render = (account: Account, pod: PodRecord) =>
+    renderPodV2(
+      pod,
+      account.meter.now(),
+      ctx.catalog,
+      pod.clusterId === undefined ? undefined : account.clusters.get(pod.clusterId)?.type,
+    );
 
   app.post("/pods", async (req, reply) => {
     const body = parseV2Body(V2.CreatePodRequestSchema, req.body);
@@ -106,14 +112,15 @@ export function registerPodRoutesV2(app: FastifyInstance, ctx: ServerContext): v
     const [source] = enumList(q, "source", V2.LOG_SOURCES) ?? [];
     const tail = wholeNumber(q, "tail", 0);
     if (tail !== undefined && tail > 5000) throw badField("tail", tail, "must be at most 5000");
-    if (q.since !== undefined && !dateTime.safeParse(q.since).success) {
-      throw unprocessableField("since", q.since, 'must be an RFC 3339 date-time, such as "2026-06-01T12:00:00Z"');
+    const since = single(q, "since");
+    if (since !== undefined && !dateTime.safeParse(since).success) {
+      throw unprocessableField("since", since, 'must be an RFC 3339 date-time, such as "2026-06-01T12:00:00Z"');
     }
     const lastEventId = req.headers["last-event-id"];
     const lines = selectLogLines(pod.logs, {
       source,
       tail,
-      since: q.since === undefined ? undefined : Date.parse(q.since),
+      since: since === undefined ? undefined : Date.parse(since),
       lastEventId: typeof lastEventId === "string" ? lastEventId : undefined,
     });
     return reply

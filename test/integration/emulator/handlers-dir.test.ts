@@ -55,6 +55,7 @@ describe("handler files (--handlers DIR)", () => {
       "stream",
       "summary",
       "upper",
+      "worker-v1-vllm",
     ]);
   });
 

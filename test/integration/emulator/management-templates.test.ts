@@ -126,7 +126,7 @@ describe("templates (OpenAPI 'templates')", () => {
     const all = (await api.get("/v1/templates?includeRunpodTemplates=true&includePublicTemplates=true")).body;
     expect(openApiProblems("Templates", all)).toEqual([]);
     const runpod = all.filter((x: { isRunpod: boolean }) => x.isRunpod);
-    expect(runpod.map((x: { id: string }) => x.id)).toEqual(["echo", "fail", "sleep", "stream"]);
+    expect(runpod.map((x: { id: string }) => x.id)).toEqual(["echo", "fail", "sleep", "stream", "worker-v1-vllm"]);
     expect(runpod[0]).toMatchObject({ isServerless: true, imageName: "runpod-iac-emulator/echo:latest" });
     expect((await api.get("/v1/templates/echo")).status).toBe(404);
     expect((await api.get("/v1/templates/echo?includeRunpodTemplates=true")).body).toEqual(runpod[0]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StreamChunkSchema } from "../../../sdk/schemas";
+import { STREAM_POLL_MS } from "../../../emulator/api/v2/job-routes";
 import { createEndpoint, runJob, settle, untilJobs, untilTimers, useTestEmulator } from "./helpers";
 
 const ctx = useTestEmulator();
@@ -143,13 +144,19 @@ describe("/stream (rule 4 of the job operations)", () => {
     expect(res.body.stream).toHaveLength(1);
   });
 
-  it("answers an empty stream for a queued job after the long-poll window", async () => {
+  it("answers an empty stream for a queued job after the long-poll window, well within a client's 10 s timeout", async () => {
+    // runpod-python gives every request 10 s; the hold must end well before that (platform time = real time at scale 1).
+    expect(STREAM_POLL_MS).toBeLessThanOrEqual(5_000);
     const ep = await createEndpoint(api, { templateId: "stream", workersMax: 0 });
     const id = await runJob(api, ep, { input: {} });
     const timers = ctx.emu.scheduler.pending;
-    const pending = api.get(`/v2/${ep}/stream/${id}`);
+    let answered = false;
+    const pending = api.get(`/v2/${ep}/stream/${id}`).finally(() => (answered = true));
     await untilTimers(ctx.emu, timers + 1);
-    await ctx.clock.advance(10_000);
+    await ctx.clock.advance(STREAM_POLL_MS - 1);
+    await settle();
+    expect(answered).toBe(false);
+    await ctx.clock.advance(1);
     expect((await pending).body).toEqual({ status: "IN_QUEUE", stream: [] });
   });
 

@@ -96,7 +96,13 @@ describe("management v2 templates (/v2/templates, /v2/catalog/templates)", () =>
 
   it("serves the emulator's handlers as the official catalog, readable by id but not writable", async () => {
     const official = conforms("GET", "/v2/catalog/templates", await api.get("/v2/catalog/templates"));
-    expect(official.body.templates.map((t: { id: string }) => t.id)).toEqual(["echo", "fail", "sleep", "stream"]);
+    expect(official.body.templates.map((t: { id: string }) => t.id)).toEqual([
+      "echo",
+      "fail",
+      "sleep",
+      "stream",
+      "worker-v1-vllm",
+    ]);
     expect(official.body.templates[0]).toMatchObject({
       image: "runpod-iac-emulator/echo:latest",
       serverless: true,

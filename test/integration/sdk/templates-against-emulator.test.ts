@@ -49,7 +49,13 @@ describe("the template and registry auth clients against the emulator", () => {
       includePublicTemplates: true,
       includeEndpointBoundTemplates: true,
     });
-    expect(all.filter((x) => x.isRunpod).map((x) => x.id)).toEqual(["echo", "fail", "sleep", "stream"]);
+    expect(all.filter((x) => x.isRunpod).map((x) => x.id)).toEqual([
+      "echo",
+      "fail",
+      "sleep",
+      "stream",
+      "worker-v1-vllm",
+    ]);
     expect(await client.templates.get("echo", { includeRunpodTemplates: true })).toMatchObject({ isRunpod: true });
   });
 

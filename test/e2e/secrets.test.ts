@@ -9,8 +9,9 @@ import { createE2EStack, type E2EStack } from "./harness";
  * The Secret resource on the real engine, against the emulator: a Hugging Face token kept in an
  * account secret, referred to by a template's env, reaches the endpoint's workers; a rotation
  * reaches the next worker start; a rotation made outside Pulumi shows at the next preview and `up`
- * sets the value back; a rename replaces the secret and the template follows; destroy leaves
- * nothing. No value appears in plain text in the state, the engine's output or any emulator answer.
+ * sets the value back; a rename replaces the secret and the template follows; a reserved name
+ * and management API v1 are refused at preview; destroy leaves nothing. No value appears in
+ * plain text in the state, the engine's output or any emulator answer.
  */
 
 const HANDLERS = path.join(REPO_ROOT, "test", "integration", "emulator", "fixtures", "handlers");
@@ -61,6 +62,20 @@ async function untilNoWorker(): Promise<void> {
     await sleep(100);
   }
   throw new Error("the endpoint's worker did not stop");
+}
+
+/** A preview expected to fail: whether it failed, and what the engine printed (kept for the final check). */
+async function failingPreview(): Promise<{ failed: boolean; shown: string }> {
+  let shown = "";
+  const failed = await e.stack.preview({ onOutput: (s) => (shown += s) }).then(
+    () => false,
+    (err: Error) => {
+      shown += err.message;
+      return true;
+    },
+  );
+  printed += shown;
+  return { failed, shown };
 }
 
 describe("a Secret referred to by a template, on the real engine", { timeout: 300_000 }, () => {
@@ -127,17 +142,17 @@ describe("a Secret referred to by a template, on the real engine", { timeout: 30
     expect(await workerSees()).toBe(sha256(ROTATED));
   });
 
+  it("refuses a reserved name at preview, naming the field and the rule (the value is in no output)", async () => {
+    await e.stack.setConfig("secretName", { value: "RunPod_token" });
+    const { failed, shown } = await failingPreview();
+    expect(failed, shown).toBe(true);
+    expect(shown).toContain("must not begin with RUNPOD, in any case: the platform reserves that prefix");
+    await e.stack.setConfig("secretName", { value: "hf-token-renamed" });
+  });
+
   it("cannot move to management API v1: the preview says so, naming the version; back on v2 nothing changed", async () => {
     await e.stack.setConfig("runpod:apiUrl", { value: e.emulator.apiUrlV1 });
-    let shown = "";
-    const failed = await e.stack.preview({ onOutput: (s) => (shown += s) }).then(
-      () => false,
-      (err: Error) => {
-        shown += err.message;
-        return true;
-      },
-    );
-    printed += shown;
+    const { failed, shown } = await failingPreview();
     expect(failed, shown).toBe(true);
     expect(shown).toContain(
       "Secret exists only on management API v2, and the API URL names v1: point runpod:apiUrl (or RUNPOD_API_URL) at a .../v2 URL, or remove the Secret",

@@ -28,6 +28,11 @@ export interface BenchFlags {
 export const BENCH_USAGE = `Usage: npm run bench -- [options]
 
   --only LIST     comma-separated subset of ${BENCHMARKS.join(",")} (default: all)
+                  pulumi: up, unchanged preview, refresh and destroy of 10, 50, 100 and 500
+                  resources against the no-op baseline on v2 without a quota (0 and 100 ms of
+                  latency), and of 100 and 500 under v2's default quota, with the management
+                  calls of each operation (about 70 minutes; the quota paces up and destroy of
+                  500 to about 8 minutes each)
                   scale: up, unchanged preview and destroy at 10, 100 and 500 resources against
                   the no-op baseline, with the curve drawn as scale.svg next to the report
                   batch: ours at 3,000 jobs from an idle account (3 rounds, against the floor of
@@ -42,10 +47,12 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,
-                  half endpoints), e.g. 100 to look at one size closely
+                  half endpoints), e.g. 100 to look at one size closely; the rows under the quota
+                  then run at these sizes too
   --pulumi-rounds N
                   rounds per size of the pulumi benchmark (a multiple of 6 keeps its order
-                  balanced); more rounds narrow the confidence intervals its targets show
+                  balanced), the rows under the quota included; more rounds narrow the confidence
+                  intervals its targets show
   --out FILE      write the markdown report here, and any chart next to it (default:
                   bench/RESULTS.md for a full run of all; a --quick or --only run prints only, so
                   RESULTS.md always holds a full run)

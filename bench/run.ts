@@ -101,6 +101,10 @@ async function runPulumiBenches(flags: BenchFlags, sections: BenchSection[]): Pr
       ...usual,
       sizes: flags.pulumiSizes ?? usual.sizes,
       rounds: rounds === undefined ? usual.rounds : () => rounds,
+      quota: usual.quota && {
+        sizes: flags.pulumiSizes ?? usual.quota.sizes,
+        rounds: rounds === undefined ? usual.quota.rounds : () => rounds,
+      },
     };
     const result = await runPulumiBench(settings, log, pulumi);
     footprints = result.footprints;

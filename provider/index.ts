@@ -11,6 +11,7 @@ export {
   TEMPLATE_FIELDS,
 } from "./field-rules";
 export { NetworkVolume, type NetworkVolumeArgs } from "./network-volume";
+export type { InputsAsOutputs } from "./runpod-resource";
 export { Pod, type PodArgs, type PodDesiredStatus } from "./pod";
 export { Secret, type SecretArgs } from "./secret";
 export { ServerlessEndpoint, type ServerlessEndpointArgs } from "./serverless-endpoint";

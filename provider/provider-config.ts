@@ -2,6 +2,7 @@ import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
 import { type ApiVersion, apiVersionOf, DEFAULT_API_URL, type RunpodClientOptions } from "../sdk/config";
 import { isSeed, seededRandom } from "../sdk/seeded-random";
+import { forgetListings } from "./listings";
 
 /**
  * Where the provider's credentials and addresses come from, in DESIGN.md's order: stack config
@@ -42,7 +43,7 @@ export function configureFromStack(config: ConfigSource | undefined): void {
     const v = config?.get(`runpod:${key}`);
     return typeof v === "string" && v !== "" ? v : undefined;
   };
-  configured = { apiKey: read("apiKey"), apiUrl: read("apiUrl"), queueUrl: read("queueUrl") };
+  configure({ apiKey: read("apiKey"), apiUrl: read("apiUrl"), queueUrl: read("queueUrl") });
 }
 
 /** `configure` of every provider object: the engine hands each one the stack config once per process. */
@@ -63,7 +64,17 @@ export function configuredApiVersion(): ApiVersion {
 
 /** Overrides the configuration directly (tests and in-process use). */
 export function configureDirect(options: RunpodClientOptions): void {
-  configured = { ...options };
+  configure({ ...options });
+}
+
+/**
+ * Takes `next` as the configuration. A different one forgets every listing (listings.ts): they
+ * were taken with the previous key and URL, maybe of another account. The engine configures each
+ * resource type's provider with the same stack config, which keeps them.
+ */
+function configure(next: RunpodClientOptions): void {
+  if (JSON.stringify(next) !== JSON.stringify(configured)) forgetListings();
+  configured = next;
 }
 
 /**

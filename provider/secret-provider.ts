@@ -14,6 +14,7 @@ import { diffInputs, sameFieldValue } from "./diff-inputs";
 import { warnOnResource } from "./engine-notice";
 import { PartialCreateError } from "./errors";
 import { SECRET_FIELDS } from "./field-rules";
+import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
 import { configureProvider, providerClient } from "./provider-config";
@@ -82,14 +83,21 @@ async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Prom
   return converge(client, found, inputs);
 }
 
+/** Where the account's secrets are read: one listing for a refresh's reads, or one by id. */
+function secrets(client: RunpodClient): ResourceSource<V2.Secret> {
+  return {
+    owner: client,
+    kind: "secrets",
+    list: () => client.v2.account.secrets.list(),
+    get: (id) => client.v2.account.secrets.get(id),
+  };
+}
+
 /** Finds a secret this stack created but never heard back about, by its auto-name (names are unique). */
 function findOwnSecret(client: RunpodClient, inputs: Props, fresh: boolean): Promise<V2.Secret | undefined> {
   return findOwnResource(
     {
-      owner: client,
-      kind: "secrets",
-      list: () => client.v2.account.secrets.list(),
-      get: (id) => client.v2.account.secrets.get(id),
+      ...secrets(client),
       matches: (s) => s.name === inputs.name,
       what: `secrets named ${JSON.stringify(inputs.name)}`,
     },
@@ -118,7 +126,7 @@ function rotationNotice(olds: Props): string | undefined {
 }
 
 /** The dynamic provider implementation of `Secret` (management API v2 only). */
-export const secretProvider = {
+export const secretProvider = withChangeTracking({
   configure: configureProvider,
 
   async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
@@ -154,7 +162,7 @@ export const secretProvider = {
   async read(id: string, props: Props = {}): Promise<dynamic.ReadResult> {
     const client = await providerClient();
     return readOrGone(
-      () => client.v2.account.secrets.get(id),
+      () => readListed(secrets(client), id),
       (secret) => {
         const setHere = props.valueLastUpdatedAt === (secret.valueLastUpdatedAt ?? secret.createdAt);
         const outs = secretOutputs(secret, setHere ? props.value : undefined);
@@ -176,4 +184,4 @@ export const secretProvider = {
     const client = await providerClient();
     await deleteIfPresent(() => client.v2.account.secrets.delete(id));
   },
-};
+});

@@ -1,7 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { secretReference } from "../sdk/schemas/v2/secret-reference";
 import { namingInputs } from "./auto-name";
-import { isResourceOfType, RunpodResource, typeToken, withSecretOutputs } from "./runpod-resource";
+import {
+  type InputsAsOutputs,
+  isResourceOfType,
+  RunpodResource,
+  typeToken,
+  withSecretOutputs,
+} from "./runpod-resource";
 
 /** Inputs of a {@link Secret}. */
 export interface SecretArgs {
@@ -28,6 +34,11 @@ export interface SecretArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// The outputs of a Secret that repeat its inputs: `name` and `value` (secret: only ciphertext in
+// the state) always, and `description` when the program sets it.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
+export interface Secret extends InputsAsOutputs<SecretArgs, "name" | "value", "description"> {}
+
 /**
  * An account secret of management API v2: a value kept by the platform and referred to from an
  * env value as `{{ RUNPOD_SECRET_<name> }}`, so no template, endpoint or pod holds it in plain
@@ -39,16 +50,11 @@ export interface SecretArgs {
  * the value: a rotation made outside Pulumi shows at the next preview as a change of `value`,
  * which `pulumi up` undoes by setting the program's value again.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Secret extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("Secret");
 
-  /** Name on the platform. */
-  declare readonly name: pulumi.Output<string>;
-  /** The value. Secret: only ciphertext in the state. */
-  declare readonly value: pulumi.Output<string>;
-  /** Description (when set). */
-  declare readonly description: pulumi.Output<string | undefined>;
   /** The env value that refers to this secret: `{{ RUNPOD_SECRET_<name> }}`. */
   declare readonly reference: pulumi.Output<string>;
   /** When the value was last set (creation or rotation), as the platform reports it. */

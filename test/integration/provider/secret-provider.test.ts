@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { forgetListings } from "../../../provider/listings";
 import { secretProvider as provider } from "../../../provider/secret-provider";
 import { useProviderAgainstEmulator } from "./emulator-fixture";
 
@@ -68,6 +69,21 @@ describe("the Secret provider against the emulator", () => {
     await expect(provider.create(inputs({ adoptId: "nosuchsecret" }))).rejects.toThrow(
       'adoptId = "nosuchsecret": no secret with this id exists in this account',
     );
+  });
+
+  it("reads every secret of a refresh with one list call, and a deleted one by id (gone)", async () => {
+    const made = await Promise.all(["a", "b", "c"].map((n) => provider.create(inputs({ name: `listed-${n}` }))));
+    await secrets().update(made[0]!.id, { description: "set by hand" });
+    await secrets().delete(made[1]!.id);
+    forgetListings();
+    await fixture.current.takeRequestCounts();
+    const read = await Promise.all(made.map(({ id, outs }) => provider.read(id, outs)));
+    expect(read.map((r) => r.props?.description)).toEqual(["set by hand", undefined, undefined]);
+    expect(read[1]).toEqual({});
+    expect(await fixture.current.takeRequestCounts()).toEqual({
+      "GET /v2/account/secrets": 1,
+      "GET /v2/account/secrets/:id": 1,
+    });
   });
 
   it("finds an auto-named secret a lost create left behind instead of failing on the taken name", async () => {

@@ -1,7 +1,17 @@
 import { parseArgs } from "node:util";
 
 /** The benchmarks, in the order they run. */
-export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale", "batch", "management", "openai"] as const;
+export const BENCHMARKS = [
+  "client",
+  "emulator",
+  "pulumi",
+  "state",
+  "scale",
+  "batch",
+  "management",
+  "openai",
+  "plugin",
+] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
 
@@ -44,6 +54,9 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   bursts of 1,000 v2 calls against a quota of 50 a second (about 2 minutes)
                   openai: chat completions per second through the npm openai package against
                   the emulated vLLM worker, beside /runsync of the same job (about 1 minute)
+                  plugin: up, an unchanged preview and destroy of 100 resources through the
+                  provider plugin beside the same program of dynamic resources, with the state
+                  each leaves (about 10 minutes)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,

@@ -135,6 +135,24 @@ export function createRunpodStack(
   return createBenchStack(command, "runpod-stack", label, config, { RUNPOD_API_KEY: KEY, ...env });
 }
 
+/**
+ * The same stack as {@link createRunpodStack} through the provider plugin (bench/programs/plugin-stack,
+ * whose Pulumi.yaml names the repository's plugin folder), configured by the plugin's own keys.
+ */
+export function createPluginStack(
+  command: PulumiCommand,
+  emulator: RunningEmulator,
+  size: number,
+  label: string,
+): Promise<BenchStack> {
+  const config = {
+    ...countConfig(size),
+    "runpod-iac:apiUrl": { value: emulator.apiUrl },
+    "runpod-iac:queueUrl": { value: emulator.queueUrl },
+  };
+  return createBenchStack(command, "plugin-stack", label, config, { RUNPOD_API_KEY: KEY });
+}
+
 /** A stack of `size` no-op dynamic resources (bench/programs/noop-stack). */
 export function createBaselineStack(command: PulumiCommand, size: number, label: string): Promise<BenchStack> {
   return createBenchStack(command, "noop-stack", label, countConfig(size), {});

@@ -1,6 +1,12 @@
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
-import { type ApiVersion, apiVersionOf, DEFAULT_API_URL, type RunpodClientOptions } from "../sdk/config";
+import {
+  type ApiVersion,
+  apiVersionOf,
+  DEFAULT_API_URL,
+  missingApiKeyError,
+  type RunpodClientOptions,
+} from "../sdk/config";
 import { isSeed, seededRandom } from "../sdk/seeded-random";
 import { forgetListings } from "./listings";
 
@@ -87,8 +93,16 @@ function retryRandom(): (() => number) | undefined {
   return isSeed(seed) ? seededRandom(seed) : undefined;
 }
 
-/** The process-wide client, built on first use from stack config, then the environment. */
+/**
+ * The process-wide client, built on first use from stack config, then the environment. Without an
+ * API key in either, a `ConfigurationError` naming the stack config key of the provider asking
+ * (`runpod:apiKey`, or the plugin's `runpod-iac:apiKey`) and `RUNPOD_API_KEY`: the client's own
+ * message names `runpod:apiKey`, which a plugin's user setting it would find ignored.
+ */
 export function providerClient(): Promise<RunpodClient> {
+  if (!(configured.apiKey?.trim() || process.env.RUNPOD_API_KEY?.trim())) {
+    return Promise.reject(missingApiKeyError(configSettingName("apiKey"), true));
+  }
   const key = JSON.stringify(configured);
   let client = clients.get(key);
   if (!client) {

@@ -85,19 +85,15 @@ function podPlacement(record: object): Props {
 }
 
 /**
- * The resource types the plugin does not serve yet: `Cluster` runs as a dynamic resource only
- * until it has its entry, its plugin-backed class and its schema here.
+ * The resource types the plugin serves: every type of `RunpodResourceType` but those listed here,
+ * which only the dynamic resources serve until the plugin's schema, classes and SDKs gain them.
  */
-export type NotServedByPlugin = "Cluster";
-
-/** The resource types the plugin serves. */
-export type PluginResourceType = Exclude<RunpodResourceType, NotServedByPlugin>;
+export type PluginResourceType = Exclude<RunpodResourceType, "Secret" | "Cluster">;
 
 /**
- * The plugin's resource types: one entry each. A type added to `RunpodResourceType` does not
- * compile until it has its entry here (or is named in {@link NotServedByPlugin}); its schema
- * (plugin/schema.json) is then generated from its field table, its `Args` and its class
- * (`npm run gen:schema`).
+ * The plugin's resource types: one entry each. A type added to `PluginResourceType` does not
+ * compile until it has its entry here; its schema (plugin/schema.json) is then generated from its
+ * field table, its `Args` and its class (`npm run gen:schema`).
  */
 export const PLUGIN_RESOURCES: { readonly [T in PluginResourceType]: PluginResource<T> } = {
   NetworkVolume: {

@@ -5,6 +5,7 @@ import type { ClusterArgs } from "../provider/cluster";
 import type { ContainerRegistryAuthArgs } from "../provider/container-registry-auth";
 import type { NetworkVolumeArgs } from "../provider/network-volume";
 import type { PodArgs } from "../provider/pod";
+import type { SecretArgs } from "../provider/secret";
 import type { ServerlessEndpointArgs } from "../provider/serverless-endpoint";
 import type { TemplateArgs } from "../provider/template";
 
@@ -20,6 +21,7 @@ export const RESOURCE_TYPES = {
   ContainerRegistryAuth: "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",
   Pod: "pulumi-nodejs:dynamic/runpod:Pod",
   Cluster: "pulumi-nodejs:dynamic/runpod:Cluster",
+  Secret: "pulumi-nodejs:dynamic/runpod:Secret",
 } as const;
 
 /**
@@ -33,6 +35,7 @@ export const PLUGIN_RESOURCE_TYPES = {
   ContainerRegistryAuth: "runpod-iac:index:ContainerRegistryAuth",
   Pod: "runpod-iac:index:Pod",
   Cluster: "runpod-iac:index:Cluster",
+  Secret: "runpod-iac:index:Secret",
 } as const satisfies Record<keyof typeof RESOURCE_TYPES, string>;
 
 /** The kinds of resource the pack checks. */
@@ -100,6 +103,9 @@ export type ClusterProps = PolicyProps<ClusterArgs>;
 
 /** Inputs of a `ContainerRegistryAuth` as a policy sees them. `password` is a secret: rules never read it. */
 export type ContainerRegistryAuthProps = PolicyProps<ContainerRegistryAuthArgs>;
+
+/** Inputs of a `Secret` as a policy sees them. `value` is a secret: rules never read it. */
+export type SecretProps = PolicyProps<SecretArgs>;
 
 /**
  * What `validateResourceOfType` and `args.isType` need from a resource class: a construct
@@ -172,6 +178,9 @@ export const PodResource = resourceClassStub<PodProps>("Pod");
 
 /** Matches `Cluster` resources in `validateResourceOfType` and `isType`. */
 export const ClusterResource = resourceClassStub<ClusterProps>("Cluster");
+
+/** Matches `Secret` resources in `validateResourceOfType` and `isType`. */
+export const SecretResource = resourceClassStub<SecretProps>("Secret");
 
 /** True unless the endpoint explicitly asks for CPU workers (the platform's default is `GPU`). */
 export function isGpuEndpoint(props: Pick<ServerlessEndpointProps, "computeType">): boolean {

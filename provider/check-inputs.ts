@@ -80,11 +80,11 @@ export function versionFailures(kind: string, inputs: Record<string, unknown>): 
 }
 
 /**
- * The failure for a whole resource that only one management API version has (a cluster: v2), at
- * preview, naming the resource, the version the URL names and how to select the other; or the
- * configuration problem of a URL that names no version.
+ * The failure of a resource that only management API `only` has (account secrets are v2's), when
+ * the configured API URL names the other version: at preview, naming the resource, both versions
+ * and how to switch.
  */
-export function resourceVersionFailures(what: string, only: ApiVersion): CheckFailure[] {
+export function versionOnlyFailures(resource: string, only: ApiVersion): CheckFailure[] {
   let version: ApiVersion;
   try {
     version = configuredApiVersion();
@@ -95,7 +95,7 @@ export function resourceVersionFailures(what: string, only: ApiVersion): CheckFa
   return [
     {
       property: "",
-      reason: `${what} exist only on management API ${only}, and the API URL names ${version}: point runpod:apiUrl (or RUNPOD_API_URL) at a .../${only} URL, or remove the resource`,
+      reason: `${resource} exists only on management API ${only}, and the API URL names ${version}: point ${configSettingName("apiUrl")} (or RUNPOD_API_URL) at a .../${only} URL, or remove the ${resource}`,
     },
   ];
 }

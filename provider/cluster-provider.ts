@@ -5,9 +5,9 @@ import { seriesName } from "./auto-name";
 import {
   adoptIdFailures,
   type Expect,
-  resourceVersionFailures,
   type SchemaMatchesTable,
   schemaFailures,
+  versionOnlyFailures,
 } from "./check-inputs";
 import {
   CLUSTER_INPUT_KEYS,
@@ -120,7 +120,7 @@ export const clusterProvider = withChangeTracking({
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const failures = [
-      ...resourceVersionFailures("Instant clusters (Cluster, /v2/clusters)", "v2"),
+      ...versionOnlyFailures("Cluster", "v2"),
       ...schemaFailures(ClusterInputsSchema, news),
       ...adoptIdFailures(news),
     ];

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 /** The resources of this package, by type name (the `<type>` of `pulumi-nodejs:dynamic/runpod:<type>`). */
 export type RunpodResourceType =
-  "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth" | "Pod" | "Cluster";
+  "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth" | "Pod" | "Cluster" | "Secret";
 
 /** The key of each resource's provider in `runpod-iac/impl`. */
 const IMPL_KEYS: Record<RunpodResourceType, string> = {
@@ -12,6 +12,7 @@ const IMPL_KEYS: Record<RunpodResourceType, string> = {
   ContainerRegistryAuth: "registryAuth",
   Pod: "pod",
   Cluster: "cluster",
+  Secret: "secret",
 };
 
 /** The engine-visible type token of a resource (DESIGN.md "Contracts users rely on"). */

@@ -110,9 +110,7 @@ describe("a cluster on management API v2 through the real engine", { timeout: 30
     await e.stack.setConfig("e2e:useCatalog", { value: "false" });
     const refused = await e.stack.preview().catch((x: Error) => x);
     expect(refused).toBeInstanceOf(Error);
-    expect(String(refused)).toContain(
-      "Instant clusters (Cluster, /v2/clusters) exist only on management API v2, and the API URL names v1",
-    );
+    expect(String(refused)).toContain("Cluster exists only on management API v2, and the API URL names v1");
     await e.stack.setConfig("e2e:useCatalog", { value: "true" });
     const noCatalog = await e.stack.preview().catch((x: Error) => x);
     expect(String(noCatalog)).toContain("getDataCenters is not available on management API v1 (only on v2)");

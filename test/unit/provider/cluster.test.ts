@@ -108,7 +108,7 @@ describe("Cluster check", () => {
       {
         property: "",
         reason:
-          "Instant clusters (Cluster, /v2/clusters) exist only on management API v2, and the API URL names v1: point runpod:apiUrl (or RUNPOD_API_URL) at a .../v2 URL, or remove the resource",
+          "Cluster exists only on management API v2, and the API URL names v1: point runpod:apiUrl (or RUNPOD_API_URL) at a .../v2 URL, or remove the Cluster",
       },
     ]);
   });

@@ -5,6 +5,11 @@ import {
   gpuPriorityListPolicy,
 } from "../../../policy/gpu-priority-list";
 import { checkKnownPlatformValues, knownPlatformValuesPolicy } from "../../../policy/known-platform-values";
+import {
+  checkClusterCredentials,
+  PLAINTEXT_CREDENTIALS_POLICY,
+  plaintextCredentialsPolicy,
+} from "../../../policy/plaintext-credentials";
 import { checkClusterLimits, POD_LIMITS_POLICY, podLimitsPolicy } from "../../../policy/pod-limits";
 import type { ClusterProps, NamedProps, PodProps } from "../../../policy/resource-types";
 import {
@@ -121,5 +126,31 @@ describe("runpod-stack-cost-ceiling with clusters", () => {
     expect(result.advisory.map((v) => v.message)).toEqual([
       'Stack "stack": always-on cost summed over 1 cluster (pods × GPUs per pod × $/hour of its GPU type) = $1.29/hour ("c" cluster 3 pods × 1 GPU × $0.43 (NVIDIA L4, SECURE) = $1.29): exceeds the cap of $1.00/hour (maxAlwaysOnPerHour)',
     ]);
+  });
+});
+
+describe("runpod-plaintext-credentials for clusters", () => {
+  // Built, not written out: a Hugging Face token's shape.
+  const token = `hf_${"q".repeat(34)}`;
+
+  it("flags a credential in a cluster's env by key, never showing it, and leaves a reference alone", () => {
+    const env = { HF_TOKEN: token, WANDB: "{{ RUNPOD_SECRET_wandb }}", EPOCHS: "3" };
+    const found = checkClusterCredentials("train", { ...TRAINING, gpuTypeId: L4, env });
+    expect(found).toEqual([
+      'Cluster "train": env.HF_TOKEN = [plain text, not shown]: looks like a Hugging Face token (hf_...) in plain text, which the platform shows to everyone on the account; keep it in a Secret and set env.HF_TOKEN to the secret\'s reference ({{ RUNPOD_SECRET_<name> }})',
+    ]);
+    expect(found.join("\n")).not.toContain(token);
+  });
+
+  it("judges clusters under the engine, advisory by default", async () => {
+    const result = await runPolicies([plaintextCredentialsPolicy], {
+      resources: [{ type: "Cluster", name: "c", props: { ...TRAINING, gpuTypeId: L4, env: { TOKEN: token } } }],
+      config: { [PLAINTEXT_CREDENTIALS_POLICY]: {} },
+    });
+    expect(result.mandatory).toEqual([]);
+    expect(result.advisory.map((v) => v.message)).toEqual([
+      expect.stringMatching(/^Cluster "c": env\.TOKEN = \[plain text, not shown\]: looks like a Hugging Face token/),
+    ]);
+    expect(JSON.stringify(result)).not.toContain(token);
   });
 });

@@ -83,9 +83,10 @@ describe("the policy pack", () => {
       // runpod-live-catalog: endpoints and volumes.
       ...both("ServerlessEndpoint"),
       ...both("NetworkVolume"),
-      // runpod-plaintext-credentials: templates and pods.
+      // runpod-plaintext-credentials: templates, pods and clusters.
       ...both("Template"),
       ...both("Pod"),
+      ...both("Cluster"),
     ]);
   });
 });

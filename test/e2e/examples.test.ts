@@ -208,6 +208,13 @@ describe("examples/llm-endpoint: a vLLM endpoint whose Hugging Face token is a S
       gpu: { pools: ["ADA_24", "AMPERE_24"] },
     });
 
+    // The pack (its defaults) passes the program without a finding: the template holds a reference.
+    let packed = "";
+    await e.stack.preview({ policyPacks: [POLICY_DIR], onOutput: (s) => (packed += s) });
+    printed += packed;
+    expect(packed).toMatch(/Policies:\s+✅ runpod@v/);
+    expect(packed).not.toContain("runpod-plaintext-credentials");
+
     // chat.ts, as the README runs it: a worker starts (the placeholder resolves, or it could not),
     // and the emulated vLLM answers under MODEL_NAME with the prompt's words reversed.
     const chat = await runChat(e, String(up.outputs.openAiBaseUrl?.value), "say hello to the world");

@@ -10,7 +10,7 @@ import { isGpuPod, type NamedProps, type NetworkVolumeProps, type PodProps } fro
 import { settingLabel, type StackSettings } from "./stack-context";
 
 /*
- * What running pods and network volumes cost per hour, for runpod-stack-cost-ceiling (issue 22).
+ * What running pods and network volumes cost per hour, for runpod-stack-cost-ceiling.
  * Unlike an endpoint's workers, a running pod and a volume are billed every hour whatever the
  * traffic, so each counts in both the always-on and the worst-case sum. Their prices default to
  * this release's catalog (sdk/schemas/platform-catalog.ts: a pod's cloud price per GPU, half for

@@ -68,7 +68,7 @@ export function forgetSharedListings(): void {
 }
 
 /**
- * The account's resources of one kind as listed once for all the creates of a run (issue 14): the
+ * The account's resources of one kind as listed once for all the creates of a run: the
  * lookup before a create is there to find what a killed earlier run created, and that run ended
  * before this one started, so one listing taken at the run's first create sees all of it. Creates
  * then pay no lookup each (one round trip instead of two on a real network). A failed listing is

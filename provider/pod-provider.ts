@@ -23,7 +23,7 @@ const PodInputsSchema = PodCreateInputSchema.extend({
   adoptId: z.string().optional(),
 });
 
-// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error.
 type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof PodInputsSchema, typeof POD_FIELDS>>;
 
 /** Every input but the status goes into the create. */

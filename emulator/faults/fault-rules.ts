@@ -34,7 +34,7 @@ export const FaultRuleSchema = z.object({
   /**
    * Real-time delay between handling a request (its effect kept) and sending its answer: a window
    * in which a test can kill the client after the platform acted and before the client learned
-   * it (issue 15). The answer is sent at once if the client goes away first.
+   * it (docs/reliability.md). The answer is sent at once if the client goes away first.
    */
   holdResponseMs: ms.default(0),
 });

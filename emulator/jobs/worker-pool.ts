@@ -34,7 +34,7 @@ export class Worker {
   /** Incremented per job run, so a late result of an abandoned run is recognised and ignored. */
   run = 0;
   readonly startedAt: number;
-  /** Execution timeout of the current job (spec rule 3: enforced only while executing). */
+  /** Execution timeout of the current job (enforced only while executing). */
   readonly timeout: Timer;
   /** Scale-down deadline while idle above `workersMin`. */
   readonly idle: Timer;

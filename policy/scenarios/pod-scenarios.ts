@@ -1,11 +1,11 @@
 import type { PolicyScenario } from "./types";
 
 /**
- * Scenarios of pods (issue 22): the README's pod program passes the pack as written, and a program
- * that breaks every rule pods meet (GPU lists, known values, pinning, volume locality,
- * contradictions, pod limits, the cost ceiling) is refused with exact messages. No prop is
- * version-only (`interruptible`, the `min*` filters, `startSsh`), so the provider's `check` accepts
- * them on either management API version and only the policies speak.
+ * Scenarios of pods: the pod program of docs/resources.md and examples/training-pod passes the pack
+ * as written, and a program that breaks every rule pods meet (GPU lists, known values, pinning,
+ * volume locality, contradictions, pod limits, the cost ceiling) is refused with exact messages. No
+ * prop is version-only (`interruptible`, the `min*` filters, `startSsh`), so the provider's `check`
+ * accepts them on either management API version and only the policies speak.
  */
 
 const H100 = "NVIDIA H100 80GB HBM3";

@@ -233,7 +233,7 @@ class Batch<I, O> implements BatchControl<O> {
     });
   }
 
-  /** Reads `/health` once per window and moves the stated limits with the running workers (spec's dynamic rule). */
+  /** Reads `/health` once per window and moves the stated limits with the running workers (platform's dynamic rule). */
   private async healthLoop(requestsPerWorker: number): Promise<void> {
     const windowMs = this.options.limits.run?.windowMs ?? RATE_WINDOW_MS;
     while (!this.halted) {

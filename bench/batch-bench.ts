@@ -138,7 +138,7 @@ interface EmulatorStats {
   faults: { rateLimit: number; lostResponse: number };
 }
 
-/** Runs one alternative on one condition against a fresh emulator process with the spec's limits. */
+/** Runs one alternative on one condition against a fresh emulator process with the platform's limits. */
 export async function runBatch(
   alternative: BatchAlternative,
   condition: BatchCondition,

@@ -117,7 +117,7 @@ export async function runEmulatorBench(s: EmulatorBenchSettings, log: (line: str
   return {
     title: "2. Emulator",
     method: [
-      `Each route is loaded with autocannon for ${s.seconds} s over ${s.connections} keep-alive connections; the emulator runs in its own process with \`--no-rate-limits\` (the spec's limits would cap \`/status\` at 2000 per 10 s per endpoint) and autocannon runs in the benchmark's process, so the two share the machine's cores.`,
+      `Each route is loaded with autocannon for ${s.seconds} s over ${s.connections} keep-alive connections; the emulator runs in its own process with \`--no-rate-limits\` (the platform's limits would cap \`/status\` at 2000 per 10 s per endpoint) and autocannon runs in the benchmark's process, so the two share the machine's cores.`,
       "`/status` comes from bench/emulator-status.ts (1,000 completed `echo` jobs read round-robin); `/run` submits to an endpoint without workers (jobs stay queued); `/health` reads the same endpoint.",
       "Memory: bench/emulator-memory.ts (heap used after GC, before and after submitting the jobs in process) in a fresh child process per size; RSS is that process's peak resident set minus its resident set before the jobs (it includes GC headroom and the benchmark's array of inputs).",
       "TTL expiry: a fresh child process holds N jobs with the default 24 h TTL plus 10,000 with a 10 s TTL, then advances the manual clock by 10 s; the time per expired job should stay nearly flat as N grows tenfold (O(log n)), while a scan per expiry would grow with N (the 'one full scan' column).",

@@ -63,9 +63,9 @@ const KEY = "bench-pulumi-key";
 
 /**
  * An emulator in the benchmark's process for the runpod program, whose stacks talk the management
- * API it advertises (v2, the default; issue 28: the state and preview benchmarks run on v2 and are
- * held to the targets set on v1). Rate limits stay as the spec has them: they apply to the job
- * operations, never to the management calls the stacks make.
+ * API it advertises (v2, the default: the state and preview benchmarks run on v2 and are
+ * held to the targets set on v1). Rate limits stay as the platform's documentation has them: they
+ * apply to the job operations, never to the management calls the stacks make.
  */
 export async function startBenchEmulator(): Promise<{ emulator: RunningEmulator; api: EmulatorApi }> {
   const emulator = await startEmulator({ port: 0, apiKeys: [KEY] });

@@ -148,7 +148,7 @@ function sizeTargets(size: number, row: Alternative[], baseline: Alternative): T
 }
 
 /*
- * Issue 14's targets ("Lean state and fewer round trips"): `up` of 100 resources at 0 ms within
+ * The targets (docs/benchmarks.md): `up` of 100 resources at 0 ms within
  * 1.2x the no-op baseline (the earlier 1.3x stays for the other sizes), an unchanged preview
  * within 1.1x at every size with no API call, and `up` at 100 ms latency within the baseline plus
  * three latencies (the lookup that makes a create idempotent, the create, one spare).
@@ -165,7 +165,7 @@ export function upTarget(size: number): number {
 
 /*
  * The reasons below say where the time goes without quoting figures: the run measures those, and
- * a figure written here would go stale with the next change. Before issue 14, a no-op baseline
+ * a figure written here would go stale with the next change. Before the state was slimmed, a no-op baseline
  * padded to our then 5.8 KB of state per resource cost as much CPU as our resources, and our stack
  * with PULUMI_SKIP_CHECKPOINTS=true cost no more than the baseline: state size drove the overhead.
  */

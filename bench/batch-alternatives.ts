@@ -79,7 +79,7 @@ const backoff = (attempt: number) => Math.random() * Math.min(30_000, 1000 * 2 *
 const NAIVE_ATTEMPTS = 10;
 
 /**
- * The official SDK (npm `runpod-sdk`) as the issue describes the common loop: `Promise.all`
+ * The official SDK (npm `runpod-sdk`) in the common loop its users write: `Promise.all`
  * over every input at once, each `run` then `status` every second until the job ends, any
  * failed call retried with exponential backoff (10 attempts). A failed `run` is sent again
  * whatever the failure, as the SDK does not say whether it was delivered.

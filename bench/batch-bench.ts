@@ -67,7 +67,7 @@ export interface BatchCondition {
   faults: FaultRule[];
 }
 
-/** The two conditions of the issue: the real limits alone, then 10% injected 429s and 2% lost answers on every job route. */
+/** The two conditions: the real limits alone, then 10% injected 429s and 2% lost answers on every job route. */
 export const CONDITIONS: readonly BatchCondition[] = [
   { name: "real limits", faults: [] },
   {

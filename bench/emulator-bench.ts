@@ -15,7 +15,7 @@ export interface EmulatorBenchSettings {
   heldJobs: number[];
 }
 
-/** The issue's sizes: 10 s per route; 100,000 and 1,000,000 held jobs. */
+/** The sizes: 10 s per route; 100,000 and 1,000,000 held jobs. */
 export const EMULATOR_FULL: EmulatorBenchSettings = { seconds: 10, connections: 50, heldJobs: [100_000, 1_000_000] };
 /** `--quick`: 2 s per route; 10,000 and 100,000 held jobs. */
 export const EMULATOR_QUICK: EmulatorBenchSettings = { seconds: 2, connections: 50, heldJobs: [10_000, 100_000] };

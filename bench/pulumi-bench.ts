@@ -16,7 +16,7 @@ export interface PulumiBenchSettings {
 }
 
 /**
- * The issue's sizes, twelve rounds each (paired with the baseline per round), about 17 minutes.
+ * The sizes, twelve rounds each (paired with the baseline per round), about 17 minutes.
  * Twelve is two full cycles of the balanced order of three alternatives (bench/stats.ts
  * `interleaved`), so each runs first, second and third four times and right after each other
  * equally often. On this shared 2-core machine the per-round difference between our `up` at 100 ms

@@ -13,9 +13,9 @@ export interface JobExtras {
 }
 
 /**
- * One job, held compactly (issue: < 600 bytes per held job plus payload). All times are platform
- * ms on the emulator clock; -1 means "not yet". The job is its own expiry timer: `at` is the
- * moment it is deleted (TTL, or retention after completion, whichever comes first).
+ * One job, held compactly (under 600 bytes per held job plus payload: the emulator holds many). All
+ * times are platform ms on the emulator clock; -1 means "not yet". The job is its own expiry timer:
+ * `at` is the moment it is deleted (TTL, or retention after completion, whichever comes first).
  */
 export class Job implements Scheduled {
   at = 0;

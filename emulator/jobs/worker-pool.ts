@@ -58,7 +58,7 @@ export class Worker {
 }
 
 /**
- * An endpoint's workers (issue "Simulated workers"): `workersMin` are always up; more start, up
+ * An endpoint's simulated workers: `workersMin` are always up; more start, up
  * to `workersMax`, when jobs queue; an idle worker above the minimum stops after `idleTimeout`.
  * The pool only counts and scales; the runtime decides which job a worker runs.
  */

@@ -33,7 +33,7 @@ export interface PodServices {
   capacity: Capacity;
 }
 
-/** The highest CUDA version the emulated hosts report that the spec accepts; undefined when none does. */
+/** The highest CUDA version the emulated hosts report that the pod's spec accepts; undefined when none does. */
 function hostCudaVersion(catalog: PlatformCatalog, spec: PodSpec): string | undefined {
   const versions = catalog
     .values("cudaVersion")

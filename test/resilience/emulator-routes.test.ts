@@ -18,7 +18,7 @@ fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: SEED });
 announceSeed("emulator-routes", SEED);
 
 /**
- * Issue "Resilience" 3, the emulator's routes: random methods, paths, ids, queries, content types,
+ * Property-based bad input, the emulator's routes: random methods, paths, ids, queries, content types,
  * bodies and keys at every route (test/integration/emulator/http-robustness.test.ts sends random
  * JSON bodies to fixed routes; this widens every other part of the request). The emulator never
  * answers 5xx, and a refused request changes nothing: the volumes, endpoints, templates,

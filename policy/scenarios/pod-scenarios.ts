@@ -12,8 +12,8 @@ const H100 = "NVIDIA H100 80GB HBM3";
 const A40 = "NVIDIA A40";
 const L40S = "NVIDIA L40S";
 
-/** The pods of the README and examples/training-pod, as their program declares them. */
-const README_PODS: PolicyScenario["resources"] = [
+/** The pods of docs/resources.md and examples/training-pod, as their program declares them. */
+const DOCUMENTED_PODS: PolicyScenario["resources"] = [
   { type: "NetworkVolume", name: "datasets", props: { size: 100, dataCenterId: "EU-RO-1" } },
   {
     type: "Pod",
@@ -46,13 +46,13 @@ export const POD_SCENARIOS: readonly PolicyScenario[] = [
   {
     name: "compliant-pods",
     description:
-      "The README's pod program (a volume, a GPU pod on it, a CPU pod on a pod-only flavor) within the pod limits and the cost ceiling, prices from the catalog.",
+      "The pod program of docs/resources.md (a volume, a GPU pod on it, a CPU pod on a pod-only flavor) within the pod limits and the cost ceiling, prices from the catalog.",
     stack: "dev",
     config: {
       "runpod-pod-limits": { maxGpuCount: 1, allowedCloudTypes: ["SECURE"] },
       "runpod-stack-cost-ceiling": { maxAlwaysOnPerHour: 2, maxWorstCasePerHour: 2 },
     },
-    resources: README_PODS,
+    resources: DOCUMENTED_PODS,
     expect: { mandatory: [], advisory: [] },
   },
   {

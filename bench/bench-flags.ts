@@ -1,7 +1,17 @@
 import { parseArgs } from "node:util";
 
 /** The benchmarks, in the order they run. */
-export const BENCHMARKS = ["client", "emulator", "pulumi", "state", "scale", "batch", "management", "openai"] as const;
+export const BENCHMARKS = [
+  "client",
+  "emulator",
+  "pulumi",
+  "state",
+  "scale",
+  "batch",
+  "management",
+  "openai",
+  "plugin",
+] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
 
@@ -28,6 +38,11 @@ export interface BenchFlags {
 export const BENCH_USAGE = `Usage: npm run bench -- [options]
 
   --only LIST     comma-separated subset of ${BENCHMARKS.join(",")} (default: all)
+                  pulumi: up, unchanged preview, refresh and destroy of 10, 50, 100 and 500
+                  resources against the no-op baseline on v2 without a quota (0 and 100 ms of
+                  latency), and of 100 and 500 under v2's default quota, with the management
+                  calls of each operation (about 70 minutes; the quota paces up and destroy of
+                  500 to about 8 minutes each)
                   scale: up, unchanged preview and destroy at 10, 100 and 500 resources against
                   the no-op baseline, with the curve drawn as scale.svg next to the report
                   batch: ours at 3,000 jobs from an idle account (3 rounds, against the floor of
@@ -39,13 +54,18 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   bursts of 1,000 v2 calls against a quota of 50 a second (about 2 minutes)
                   openai: chat completions per second through the npm openai package against
                   the emulated vLLM worker, beside /runsync of the same job (about 1 minute)
+                  plugin: up, an unchanged preview and destroy of 100 resources through the
+                  provider plugin beside the same program of dynamic resources, with the state
+                  each leaves (about 10 minutes)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,
-                  half endpoints), e.g. 100 to look at one size closely
+                  half endpoints), e.g. 100 to look at one size closely; the rows under the quota
+                  then run at these sizes too
   --pulumi-rounds N
                   rounds per size of the pulumi benchmark (a multiple of 6 keeps its order
-                  balanced); more rounds narrow the confidence intervals its targets show
+                  balanced), the rows under the quota included; more rounds narrow the confidence
+                  intervals its targets show
   --out FILE      write the markdown report here, and any chart next to it (default:
                   bench/RESULTS.md for a full run of all; a --quick or --only run prints only, so
                   RESULTS.md always holds a full run)

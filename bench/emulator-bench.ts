@@ -3,6 +3,7 @@ import path from "node:path";
 import type { MemoryFigures, TtlFigures } from "./emulator-child";
 import { EmulatorApi, startEmulatorProcess } from "./emulator-process";
 import { measureStatusThroughput } from "./emulator-status";
+import { healthTable, healthTarget, measureHealthRatio } from "./health-ratio";
 import { type LoadFigures, loadRoute } from "./load-generator";
 import type { BenchSection, Table, TargetCheck } from "./report";
 import { format } from "./stats";
@@ -13,12 +14,24 @@ export interface EmulatorBenchSettings {
   connections: number;
   /** Held-job counts of the memory and TTL measurements. */
   heldJobs: number[];
+  /** Rounds of `/health` beside a bare fastify route (bench/health-ratio.ts). */
+  healthRounds: number;
 }
 
 /** The sizes: 10 s per route; 100,000 and 1,000,000 held jobs. */
-export const EMULATOR_FULL: EmulatorBenchSettings = { seconds: 10, connections: 50, heldJobs: [100_000, 1_000_000] };
+export const EMULATOR_FULL: EmulatorBenchSettings = {
+  seconds: 10,
+  connections: 50,
+  heldJobs: [100_000, 1_000_000],
+  healthRounds: 6,
+};
 /** `--quick`: 2 s per route; 10,000 and 100,000 held jobs. */
-export const EMULATOR_QUICK: EmulatorBenchSettings = { seconds: 2, connections: 50, heldJobs: [10_000, 100_000] };
+export const EMULATOR_QUICK: EmulatorBenchSettings = {
+  seconds: 2,
+  connections: 50,
+  heldJobs: [10_000, 100_000],
+  healthRounds: 2,
+};
 
 const KEY = "bench-emulator-key";
 const CHILD = path.join(__dirname, "emulator-child.js");
@@ -68,6 +81,9 @@ export async function runEmulatorBench(s: EmulatorBenchSettings, log: (line: str
   const status = await measureStatusThroughput(s.seconds, s.connections, 1_000);
   log(`emulator: /status ${format.int(status.requestsPerSecond)}/s; /run and /health for ${s.seconds} s each`);
   const { run, health } = await loadRunAndHealth(s);
+  log(`emulator: /health beside a bare fastify route, ${s.healthRounds} rounds of ${s.seconds} s each`);
+  const healthSettings = { rounds: s.healthRounds, seconds: s.seconds, connections: s.connections };
+  const healthRounds = await measureHealthRatio(healthSettings, log);
   const memory: MemoryFigures[] = [];
   const ttl: TtlFigures[] = [];
   for (const jobs of s.heldJobs) {
@@ -93,6 +109,7 @@ export async function runEmulatorBench(s: EmulatorBenchSettings, log: (line: str
         loadRow("GET /v2/<id>/health", health),
       ],
     },
+    healthTable(healthSettings, healthRounds),
     {
       title: "Memory with held jobs (queued, empty input; one fresh process per size)",
       columns: ["held jobs", "heap B/job", "peak RSS", "RSS B/job"],
@@ -119,11 +136,12 @@ export async function runEmulatorBench(s: EmulatorBenchSettings, log: (line: str
     method: [
       `Each route is loaded with autocannon for ${s.seconds} s over ${s.connections} keep-alive connections; the emulator runs in its own process with \`--no-rate-limits\` (the platform's limits would cap \`/status\` at 2000 per 10 s per endpoint) and autocannon runs in the benchmark's process, so the two share the machine's cores.`,
       "`/status` comes from bench/emulator-status.ts (1,000 completed `echo` jobs read round-robin); `/run` submits to an endpoint without workers (jobs stay queued); `/health` reads the same endpoint.",
+      "`/health` beside a bare fastify route (bench/health-ratio.ts, bench/bare-fastify.ts: fastify's defaults, one route at the same path answering a body of the same shape): the emulator runs with its defaults (authentication, counters, the quota, faults and rate limits all on, as users run it); each round loads both one after the other in alternating order and the ratio is taken within the round, so the machine's slow swings cancel. Each server's CPU time per request comes from /proc; the CPU ratio (bare's over the emulator's) is what the throughput ratio would be with a core for each server.",
       "Memory: bench/emulator-memory.ts (heap used after GC, before and after submitting the jobs in process) in a fresh child process per size; RSS is that process's peak resident set minus its resident set before the jobs (it includes GC headroom and the benchmark's array of inputs).",
       "TTL expiry: a fresh child process holds N jobs with the default 24 h TTL plus 10,000 with a 10 s TTL, then advances the manual clock by 10 s; the time per expired job should stay nearly flat as N grows tenfold (O(log n)), while a scan per expiry would grow with N (the 'one full scan' column).",
     ],
     tables,
-    targets: emulatorTargets(status, memory, ttl),
+    targets: [...emulatorTargets(status, memory, ttl), healthTarget(healthRounds)],
     notes: [],
   };
 }

@@ -24,16 +24,20 @@ export const EMULATOR_CLI = path.join(__dirname, "..", "emulator", "cli.js");
  * `/status` per 10 s) would otherwise measure the limiter, not the code.
  */
 export async function startEmulatorProcess(apiKey: string, extraArgs: readonly string[]): Promise<EmulatorProcess> {
-  const child = spawn(process.execPath, [EMULATOR_CLI, "emulator", "--port", "0", "--api-key", apiKey, ...extraArgs], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const server = await startServerProcess([EMULATOR_CLI, "emulator", "--port", "0", "--api-key", apiKey, ...extraArgs]);
+  return { ...server, apiUrl: `${server.url}/v1`, queueUrl: `${server.url}/v2`, apiKey };
+}
+
+/** Any server process that prints `ready: listening on <url>`: its origin, pid and how to stop it. */
+export type ServerProcess = Pick<EmulatorProcess, "url" | "pid" | "stop">;
+
+/** Starts `node ...args` and resolves once it prints its `ready` line (the emulator's CLI, or a bench server). */
+export async function startServerProcess(args: readonly string[]): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = await waitForReady(child);
   return {
     url,
-    apiUrl: `${url}/v1`,
-    queueUrl: `${url}/v2`,
-    apiKey,
     pid: child.pid!,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
@@ -45,7 +49,7 @@ export async function startEmulatorProcess(apiKey: string, extraArgs: readonly s
 function waitForReady(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error("the emulator did not print `ready` within 30 s")), 30_000);
+    const timer = setTimeout(() => reject(new Error("the server did not print `ready` within 30 s")), 30_000);
     child.stdout!.setEncoding("utf8");
     child.stdout!.on("data", (chunk: string) => {
       out += chunk;
@@ -60,7 +64,7 @@ function waitForReady(child: ChildProcess): Promise<string> {
     });
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`the emulator exited with code ${code} before it was ready:\n${out}`));
+      reject(new Error(`the server exited with code ${code} before it was ready:\n${out}`));
     });
   });
 }
@@ -123,5 +127,15 @@ export class EmulatorApi {
   /** API requests answered for this account since the last reset (admin routes excluded). */
   async requestCount(): Promise<number> {
     return (await this.call<{ requests: { total: number } }>("GET", "/_emulator/stats")).requests.total;
+  }
+
+  /**
+   * API requests answered for this account since the last reset (admin routes excluded), and
+   * how many of them management API v2's quota refused with 429.
+   */
+  async requestCounters(): Promise<{ requests: number; quotaRefused: number }> {
+    type Stats = { requests: { total: number }; managementQuotaRefused: number };
+    const stats = await this.call<Stats>("GET", "/_emulator/stats");
+    return { requests: stats.requests.total, quotaRefused: stats.managementQuotaRefused };
   }
 }

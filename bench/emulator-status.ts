@@ -53,6 +53,7 @@ export async function measureStatusThroughput(seconds = 10, connections = 50, jo
     });
     return {
       requestsPerSecond: Math.round(result.requests.average),
+      requests: result.requests.total,
       p99Ms: result.latency.p99,
       p50Ms: result.latency.p50,
       non2xx: result.non2xx,

@@ -3,6 +3,8 @@ import autocannon from "autocannon";
 /** Sustained load figures of one route. */
 export interface LoadFigures {
   requestsPerSecond: number;
+  /** Requests answered over the whole run. */
+  requests: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -37,6 +39,7 @@ export async function loadRoute(
   });
   return {
     requestsPerSecond: Math.round(result.requests.average),
+    requests: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,

@@ -8,6 +8,8 @@ import { EMULATOR_FULL, EMULATOR_QUICK, runEmulatorBench } from "./emulator-benc
 import { runManagementBench } from "./management-bench";
 import { OPENAI_FULL, OPENAI_QUICK, runOpenAiBench } from "./openai-bench";
 import { MANAGEMENT_FULL, MANAGEMENT_QUICK } from "./management-settings";
+import { PLUGIN_FULL, PLUGIN_QUICK, runPluginBench } from "./plugin-bench";
+import { pluginSection } from "./plugin-report";
 import { runPodFootprint } from "./pod-footprint";
 import { PULUMI_FULL, PULUMI_QUICK, type PulumiBenchSettings, runPulumiBench } from "./pulumi-bench";
 import { pulumiSection } from "./pulumi-report";
@@ -59,6 +61,13 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
     run.sections.push(await runOpenAiBench(flags.quick ? OPENAI_QUICK : OPENAI_FULL, log));
     print(run.sections[run.sections.length - 1]!);
   }
+  if (flags.only.includes("plugin")) {
+    log("8. the provider plugin against the dynamic resources");
+    const pulumi = await benchPulumiCommand();
+    run.pulumiVersion ??= pulumi.version;
+    run.sections.push(pluginSection(await runPluginBench(flags.quick ? PLUGIN_QUICK : PLUGIN_FULL, log, pulumi)));
+    print(run.sections[run.sections.length - 1]!);
+  }
   return run;
 }
 
@@ -101,6 +110,10 @@ async function runPulumiBenches(flags: BenchFlags, sections: BenchSection[]): Pr
       ...usual,
       sizes: flags.pulumiSizes ?? usual.sizes,
       rounds: rounds === undefined ? usual.rounds : () => rounds,
+      quota: usual.quota && {
+        sizes: flags.pulumiSizes ?? usual.quota.sizes,
+        rounds: rounds === undefined ? usual.quota.rounds : () => rounds,
+      },
     };
     const result = await runPulumiBench(settings, log, pulumi);
     footprints = result.footprints;

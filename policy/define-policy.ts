@@ -25,10 +25,13 @@ import { currentStackContext, type StackContext } from "./stack-context";
  * with the same zod object, the stack context for `byStack`/`byStackTag`, and "not applicable".
  */
 
-/** What every policy declares. */
-interface PolicyDefinition<S extends z.ZodObject> {
+/**
+ * What every policy declares. The policies keep their name's literal type (`N`), so that the
+ * pack's one list of policies also gives the type of their names (policy/index.ts).
+ */
+interface PolicyDefinition<S extends z.ZodObject, N extends string = string> {
   /** The policy's name: the key of its settings in `--policy-pack-config`. */
-  readonly name: string;
+  readonly name: N;
   readonly description: string;
   readonly enforcementLevel: EnforcementLevel;
   readonly remediationSteps: string;
@@ -37,7 +40,7 @@ interface PolicyDefinition<S extends z.ZodObject> {
 }
 
 /** What the analyzer reads of every policy: name, description, level, settings schema, remediation steps. */
-function policyHeader<S extends z.ZodObject>(def: PolicyDefinition<S>) {
+function policyHeader<S extends z.ZodObject, N extends string>(def: PolicyDefinition<S, N>) {
   return {
     name: def.name,
     description: def.description,
@@ -48,7 +51,11 @@ function policyHeader<S extends z.ZodObject>(def: PolicyDefinition<S>) {
 }
 
 /** A policy that judges one resource at a time. */
-export interface ResourcePolicyDefinition<P extends object, S extends z.ZodObject> extends PolicyDefinition<S> {
+export interface ResourcePolicyDefinition<
+  P extends object,
+  S extends z.ZodObject,
+  N extends string = string,
+> extends PolicyDefinition<S, N> {
   /** The resources it judges (matched by type token). */
   readonly resource: ResourceClassStub<P>;
   /** Why the policy does not apply to this resource, or undefined when it does. */
@@ -62,9 +69,9 @@ export interface ResourcePolicyDefinition<P extends object, S extends z.ZodObjec
 }
 
 /** A resource policy of the pack. */
-export function resourcePolicy<P extends object, S extends z.ZodObject>(
-  def: ResourcePolicyDefinition<P, S>,
-): ResourceValidationPolicy {
+export function resourcePolicy<P extends object, S extends z.ZodObject, N extends string>(
+  def: ResourcePolicyDefinition<P, S, N>,
+): ResourceValidationPolicy & { readonly name: N } {
   const { remediate } = def;
   // @pulumi/policy types props as `Unwrap<P>`; for the plain prop interfaces of resource-types.ts that is P.
   const main = stubsOfEachType(def.resource).map((stub) =>
@@ -132,9 +139,9 @@ function validateRule<S extends z.ZodObject>(def: PolicyDefinition<S>, rule: Res
  * A resource policy that judges several kinds of resource against one set of settings (e.g. data
  * centers, which both endpoints and volumes name, so a team lists a new one once).
  */
-export function resourcesPolicy<S extends z.ZodObject>(
-  def: PolicyDefinition<S> & { readonly rules: readonly ResourceRule<z.infer<S>>[] },
-): ResourceValidationPolicy {
+export function resourcesPolicy<S extends z.ZodObject, N extends string>(
+  def: PolicyDefinition<S, N> & { readonly rules: readonly ResourceRule<z.infer<S>>[] },
+): ResourceValidationPolicy & { readonly name: N } {
   return {
     ...policyHeader(def),
     validateResource: def.rules.flatMap((rule) => validateRule(def, rule)),
@@ -153,7 +160,10 @@ export function stackResources(resources: readonly PolicyResource[]): StackResou
 }
 
 /** A policy that judges the stack as a whole. */
-export interface StackPolicyDefinition<S extends z.ZodObject> extends PolicyDefinition<S> {
+export interface StackPolicyDefinition<S extends z.ZodObject, N extends string = string> extends PolicyDefinition<
+  S,
+  N
+> {
   /** Why the policy does not apply to this stack with these settings (e.g. no cap set), or undefined. */
   readonly notApplicable?: (config: z.infer<S>, context: StackContext, stack: StackResources) => string | undefined;
   /** The rule: one message per violation. */
@@ -161,7 +171,9 @@ export interface StackPolicyDefinition<S extends z.ZodObject> extends PolicyDefi
 }
 
 /** A stack policy of the pack. */
-export function stackPolicy<S extends z.ZodObject>(def: StackPolicyDefinition<S>): StackValidationPolicy {
+export function stackPolicy<S extends z.ZodObject, N extends string>(
+  def: StackPolicyDefinition<S, N>,
+): StackValidationPolicy & { readonly name: N } {
   return {
     ...policyHeader(def),
     validateStack: (args, reportViolation) => {

@@ -1,17 +1,17 @@
 import type { Policies } from "@pulumi/policy/policy";
-import { type CONTRADICTORY_INPUTS_POLICY, contradictoryInputsPolicy } from "./contradictory-inputs";
-import { type GPU_PRIORITY_LIST_POLICY, gpuPriorityListPolicy } from "./gpu-priority-list";
-import { type IMAGE_PINNING_POLICY, imagePinningPolicy } from "./image-pinning";
-import { type SERVERLESS_TEMPLATE_POLICY, serverlessTemplatePolicy } from "./serverless-template";
-import { type STACK_COST_CEILING_POLICY, stackCostCeilingPolicy } from "./stack-cost-ceiling";
-import { type KNOWN_PLATFORM_VALUES_POLICY, knownPlatformValuesPolicy } from "./known-platform-values";
-import { type POD_LIMITS_POLICY, podLimitsPolicy } from "./pod-limits";
-import { type LIVE_CATALOG_POLICY, liveCatalogPolicy } from "./live-catalog";
-import { type STACK_VOLUME_SIZE_CAP_POLICY, stackVolumeSizeCapPolicy } from "./stack-volume-size-cap";
-import { type STACK_WORKER_BUDGET_POLICY, stackWorkerBudgetPolicy } from "./stack-worker-budget";
-import { type VOLUME_LOCALITY_POLICY, volumeLocalityPolicy } from "./volume-locality";
-import { type VOLUME_SIZE_CAP_POLICY, volumeSizeCapPolicy } from "./volume-size-cap";
-import { type WORKER_BOUNDS_POLICY, workerBoundsPolicy } from "./worker-bounds";
+import { contradictoryInputsPolicy } from "./contradictory-inputs";
+import { gpuPriorityListPolicy } from "./gpu-priority-list";
+import { imagePinningPolicy } from "./image-pinning";
+import { serverlessTemplatePolicy } from "./serverless-template";
+import { stackCostCeilingPolicy } from "./stack-cost-ceiling";
+import { knownPlatformValuesPolicy } from "./known-platform-values";
+import { podLimitsPolicy } from "./pod-limits";
+import { liveCatalogPolicy } from "./live-catalog";
+import { stackVolumeSizeCapPolicy } from "./stack-volume-size-cap";
+import { stackWorkerBudgetPolicy } from "./stack-worker-budget";
+import { volumeLocalityPolicy } from "./volume-locality";
+import { volumeSizeCapPolicy } from "./volume-size-cap";
+import { workerBoundsPolicy } from "./worker-bounds";
 
 /**
  * The policy pack as a library (`runpod-iac/policy`): the policies, their pure rules and their
@@ -41,7 +41,7 @@ export * from "./worker-bounds";
 export const POLICY_PACK_NAME = "runpod";
 
 /** Every policy of the pack, in the order the CLI lists them. */
-export const runpodPolicies: Policies = [
+export const runpodPolicies = [
   gpuPriorityListPolicy,
   workerBoundsPolicy,
   stackWorkerBudgetPolicy,
@@ -55,20 +55,7 @@ export const runpodPolicies: Policies = [
   knownPlatformValuesPolicy,
   podLimitsPolicy,
   liveCatalogPolicy,
-];
+] satisfies Policies;
 
 /** The name of one of the pack's policies (a key of `--policy-pack-config`). */
-export type RunpodPolicyName =
-  | typeof GPU_PRIORITY_LIST_POLICY
-  | typeof WORKER_BOUNDS_POLICY
-  | typeof STACK_WORKER_BUDGET_POLICY
-  | typeof VOLUME_SIZE_CAP_POLICY
-  | typeof STACK_VOLUME_SIZE_CAP_POLICY
-  | typeof IMAGE_PINNING_POLICY
-  | typeof VOLUME_LOCALITY_POLICY
-  | typeof CONTRADICTORY_INPUTS_POLICY
-  | typeof SERVERLESS_TEMPLATE_POLICY
-  | typeof STACK_COST_CEILING_POLICY
-  | typeof KNOWN_PLATFORM_VALUES_POLICY
-  | typeof POD_LIMITS_POLICY
-  | typeof LIVE_CATALOG_POLICY;
+export type RunpodPolicyName = (typeof runpodPolicies)[number]["name"];

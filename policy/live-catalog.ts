@@ -160,7 +160,7 @@ async function judge(
  * without them it says so, as "not applicable", and checks nothing. A catalog that cannot be read
  * is reported once per resource, naming the error, never as a pass.
  */
-export const liveCatalogPolicy: ResourceValidationPolicy = {
+export const liveCatalogPolicy: ResourceValidationPolicy & { readonly name: typeof LIVE_CATALOG_POLICY } = {
   name: LIVE_CATALOG_POLICY,
   description:
     "With RUNPOD_API_KEY in the pack's environment: the GPU types, GPU pools, data centers and storage tiers the stack names exist in the platform's live catalog (GET /v2/catalog/gpus, /v2/catalog/datacenters), and every GPU type of an endpoint's gpuTypeIds has a serverless pool.",

@@ -6,6 +6,7 @@ import { type Expect, type SchemaMatchesTable, schemaFailures } from "./check-in
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
 import { CONTAINER_REGISTRY_AUTH_FIELDS } from "./field-rules";
+import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { deleteIfPresent, readOrGone } from "./provider-steps";
 import { configureProvider, providerClient } from "./provider-config";
@@ -26,6 +27,16 @@ function authOutputs(auth: ContainerRegistryAuth, credentials: Props): Props {
   return { name: auth.name, username: credentials.username, password: credentials.password };
 }
 
+/** The account's registry credentials, listed or read by id (listings.ts). */
+function auths(client: RunpodClient): ResourceSource<ContainerRegistryAuth> {
+  return {
+    owner: client,
+    kind: "containerRegistryAuths",
+    list: () => client.containerRegistryAuth.list(),
+    get: (id) => client.containerRegistryAuth.get(id),
+  };
+}
+
 /**
  * Finds a credential this stack created but never heard back about, by its auto-name (names are
  * unique in an account; used for auto-named credentials only, see create-once.ts).
@@ -33,10 +44,7 @@ function authOutputs(auth: ContainerRegistryAuth, credentials: Props): Props {
 function findOwnAuth(client: RunpodClient, inputs: Props, fresh: boolean): Promise<ContainerRegistryAuth | undefined> {
   return findOwnResource(
     {
-      owner: client,
-      kind: "containerRegistryAuths",
-      list: () => client.containerRegistryAuth.list(),
-      get: (id) => client.containerRegistryAuth.get(id),
+      ...auths(client),
       matches: (a) => a.name === inputs.name,
       what: `container registry auths named ${JSON.stringify(inputs.name)}`,
     },
@@ -49,7 +57,7 @@ function findOwnAuth(client: RunpodClient, inputs: Props, fresh: boolean): Promi
  * credentials, so every change replaces (no `update`); there is no adoption either, since the
  * platform never returns the credentials to compare.
  */
-export const containerRegistryAuthProvider = {
+export const containerRegistryAuthProvider = withChangeTracking({
   configure: configureProvider,
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
@@ -83,7 +91,7 @@ export const containerRegistryAuthProvider = {
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {
     const client = await providerClient();
     return readOrGone(
-      () => client.containerRegistryAuth.get(id),
+      () => readListed(auths(client), id),
       (auth) => {
         const outs = authOutputs(auth, props);
         return { id, props: outs, inputs: outs };
@@ -95,4 +103,4 @@ export const containerRegistryAuthProvider = {
     const client = await providerClient();
     await deleteIfPresent(() => client.containerRegistryAuth.delete(id));
   },
-};
+});

@@ -1,6 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { namingInputs } from "./auto-name";
-import { isResourceOfType, RunpodResource, typeToken, withSecretOutputs } from "./runpod-resource";
+import {
+  type InputsAsOutputs,
+  isResourceOfType,
+  RunpodResource,
+  typeToken,
+  withSecretOutputs,
+} from "./runpod-resource";
 
 /** Inputs of a {@link ContainerRegistryAuth}. */
 export interface ContainerRegistryAuthArgs {
@@ -8,30 +14,32 @@ export interface ContainerRegistryAuthArgs {
    * Name on the platform; names are unique in an account. Default: the logical name plus a
    * stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the
    * old one is deleted. With a name you choose, a change deletes the old credential first, which
-   * the platform refuses while a template uses it: change the name along with the password.
+   * the platform refuses while a template uses it: change the name along with the password. A
+   * change REPLACES the credential.
    */
   name?: pulumi.Input<string>;
-  /** Registry user name. A change replaces the credential. */
+  /** Registry user name. A change REPLACES the credential. */
   username: pulumi.Input<string>;
-  /** Registry password or token. Always secret; never returned by the platform. A change replaces the credential. */
+  /** Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential. */
   password: pulumi.Input<string>;
 }
+
+// The outputs of a ContainerRegistryAuth that repeat its inputs: all three (`password` secret).
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
+export interface ContainerRegistryAuth extends InputsAsOutputs<
+  ContainerRegistryAuthArgs,
+  "name" | "username" | "password"
+> {}
 
 /**
  * Credentials a template pulls a private image with (`template.containerRegistryAuthId = auth.id`).
  * The platform cannot update them, so a change (a rotated password) creates a new credential,
  * repoints the templates that use it, and deletes the old one.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class ContainerRegistryAuth extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("ContainerRegistryAuth");
-
-  /** Name on the platform. */
-  declare readonly name: pulumi.Output<string>;
-  /** Registry user name. */
-  declare readonly username: pulumi.Output<string>;
-  /** Registry password or token. Secret: only ciphertext in the state. */
-  declare readonly password: pulumi.Output<string>;
 
   constructor(name: string, args: ContainerRegistryAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

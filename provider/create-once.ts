@@ -54,40 +54,8 @@ export async function createOnce<T>(how: CreateOnce<T>): Promise<{ resource: T; 
   }
 }
 
-/** How long a shared listing serves lookups. A `pulumi up` takes one; a long-lived process re-lists. */
-const SHARED_LISTING_MS = 60_000;
-let listings = new WeakMap<object, Map<string, { at: number; list: Promise<readonly unknown[]> }>>();
-
-/**
- * Forgets the shared listings, as a new provider process starts without any. For tests that play
- * several runs in one process (each test is a new run); the engine starts a process per run.
- * @internal
+/*
+ * The listing the lookups before creates share lives with the refresh's listings (listings.ts);
+ * re-exported here, where `CreateOnce.find` describes it.
  */
-export function forgetSharedListings(): void {
-  listings = new WeakMap();
-}
-
-/**
- * The account's resources of one kind as listed once for all the creates of a run: the
- * lookup before a create is there to find what a killed earlier run created, and that run ended
- * before this one started, so one listing taken at the run's first create sees all of it. Creates
- * then pay no lookup each (one round trip instead of two on a real network). A failed listing is
- * not kept; lookups after a failed create list afresh (`CreateOnce.find(true)`), and a match from
- * the shared listing is confirmed by the caller before it is adopted.
- */
-export function sharedListing<T>(
-  owner: object,
-  kind: string,
-  list: () => Promise<readonly T[]>,
-): Promise<readonly T[]> {
-  let byKind = listings.get(owner);
-  if (!byKind) listings.set(owner, (byKind = new Map()));
-  const cached = byKind.get(kind);
-  if (cached && Date.now() - cached.at < SHARED_LISTING_MS) return cached.list as Promise<readonly T[]>;
-  const entry = { at: Date.now(), list: list() };
-  byKind.set(kind, entry);
-  entry.list.catch(() => {
-    if (byKind.get(kind) === entry) byKind.delete(kind);
-  });
-  return entry.list;
-}
+export { forgetListings as forgetSharedListings, sharedListing } from "./listings";

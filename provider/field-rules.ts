@@ -8,8 +8,10 @@ import type { TemplateArgs } from "./template";
 
 /**
  * How each input property changes a deployed resource: in place, through a reset, or by
- * replacement. The tables below are the single source for `diff`, the README's replace/update
- * table and the tests.
+ * replacement. The tables below are the single source for `diff` and `update`; the tables of
+ * docs/resources.md and the REPLACES/RESETS words of each input's doc comment are checked against
+ * them (test/unit/provider/field-docs.test.ts), and the pod table against the platform's pod
+ * update input (pod-provider.ts).
  */
 export interface FieldRule {
   /** A change replaces the resource instead of updating it. */
@@ -151,20 +153,13 @@ export const CONTAINER_REGISTRY_AUTH_FIELDS: FieldTable<ContainerRegistryAuthArg
 };
 
 /** A field a pod's update input carries, and which the platform applies by replacing the container. */
-const RESETS: FieldRule = { resets: true };
+const RESETS = { resets: true } as const;
 /** A field the pod update input cannot carry: the pod's placement and machine are fixed at creation. */
-const FIXED: FieldRule = { replaces: true };
+const FIXED = { replaces: true } as const;
 
-/**
- * Pod inputs (OpenAPI v1 `PodCreateInput`, plus v2's `startSsh`/`startJupyter`/`minCudaVersion`
- * and `desiredStatus`). `name` and `locked` update in place (`PATCH`), `desiredStatus` stops or
- * starts the same pod; the rest of `PodUpdateInput` updates through the reset update on v1 and
- * `PATCH` on v2, both of which replace the running container and wipe its container disk (the pod
- * volume and a network volume keep their data). What the update input cannot carry (the machine:
- * GPU or CPU type and count, cloud, data centers, spot, the network volume, the template, and the
- * filters and switches that only choose a machine at creation) replaces the pod.
- */
-export const POD_FIELDS: FieldTable<PodArgs> = {
+// The pod table with its rules' literal types, which pod-provider.ts compares with the
+// platform's update inputs (see PodFieldsWhere); exported as POD_FIELDS.
+const POD_FIELD_RULES = {
   name: {},
   locked: {},
   desiredStatus: {},
@@ -205,7 +200,27 @@ export const POD_FIELDS: FieldTable<PodArgs> = {
   // What happens once, when the pod is created (v2): an SSH key or a Jupyter password injected.
   startSsh: FIXED,
   startJupyter: FIXED,
-};
+} as const satisfies FieldTable<PodArgs>;
+
+/**
+ * Pod inputs (OpenAPI v1 `PodCreateInput`, plus v2's `startSsh`/`startJupyter`/`minCudaVersion`
+ * and `desiredStatus`). `name` and `locked` update in place (`PATCH`), `desiredStatus` stops or
+ * starts the same pod; the rest of `PodUpdateInput` updates through the reset update on v1 and
+ * `PATCH` on v2, both of which replace the running container and wipe its container disk (the pod
+ * volume and a network volume keep their data). What the update input cannot carry (the machine:
+ * GPU or CPU type and count, cloud, data centers, spot, the network volume, the template, and the
+ * filters and switches that only choose a machine at creation) replaces the pod.
+ */
+export const POD_FIELDS: FieldTable<PodArgs> = POD_FIELD_RULES;
+
+/**
+ * The pod inputs whose rule is `Rule`, by the rules' literal types: `PodFieldsWhere<{ resets: true }>`
+ * are the fields that reset, `PodFieldsWhere<{ resets?: undefined; replaces?: undefined }>` those
+ * that change in place. pod-provider.ts compares them with the platform's update inputs.
+ */
+export type PodFieldsWhere<Rule> = {
+  [K in keyof typeof POD_FIELD_RULES]: (typeof POD_FIELD_RULES)[K] extends Rule ? K : never;
+}[keyof typeof POD_FIELD_RULES];
 
 /**
  * Every resource type's field table, by type name. Typed over {@link RunpodResourceType}, so a

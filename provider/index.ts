@@ -10,6 +10,7 @@ export {
   TEMPLATE_FIELDS,
 } from "./field-rules";
 export { NetworkVolume, type NetworkVolumeArgs } from "./network-volume";
+export type { InputsAsOutputs } from "./runpod-resource";
 export { Pod, type PodArgs, type PodDesiredStatus } from "./pod";
 export { ServerlessEndpoint, type ServerlessEndpointArgs } from "./serverless-endpoint";
 export { Template, type TemplateArgs } from "./template";

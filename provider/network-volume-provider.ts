@@ -8,6 +8,7 @@ import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";
 import { NETWORK_VOLUME_FIELDS } from "./field-rules";
+import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
 import { isUnknown } from "./property-values";
@@ -70,6 +71,16 @@ async function converge(client: RunpodClient, found: NetworkVolume, inputs: Prop
   }
 }
 
+/** The account's network volumes, listed or read by id (listings.ts). */
+function volumes(client: RunpodClient): ResourceSource<NetworkVolume> {
+  return {
+    owner: client,
+    kind: "networkVolumes",
+    list: () => client.networkVolumes.list(),
+    get: (id) => client.networkVolumes.get(id),
+  };
+}
+
 /**
  * Finds a volume this stack created but never heard back about: same auto-name and data center
  * (used for auto-named volumes only, see create-once.ts).
@@ -77,10 +88,7 @@ async function converge(client: RunpodClient, found: NetworkVolume, inputs: Prop
 function findOwnVolume(client: RunpodClient, inputs: Props, fresh: boolean): Promise<NetworkVolume | undefined> {
   return findOwnResource(
     {
-      owner: client,
-      kind: "networkVolumes",
-      list: () => client.networkVolumes.list(),
-      get: (id) => client.networkVolumes.get(id),
+      ...volumes(client),
       matches: (v) => v.name === inputs.name && v.dataCenterId === inputs.dataCenterId,
       what: `network volumes named ${JSON.stringify(inputs.name)} in ${String(inputs.dataCenterId)}`,
     },
@@ -89,7 +97,7 @@ function findOwnVolume(client: RunpodClient, inputs: Props, fresh: boolean): Pro
 }
 
 /** The dynamic provider implementation of `NetworkVolume`. */
-export const networkVolumeProvider = {
+export const networkVolumeProvider = withChangeTracking({
   configure: configureProvider,
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
@@ -133,7 +141,7 @@ export const networkVolumeProvider = {
   async read(id: string, props: Props = {}): Promise<dynamic.ReadResult> {
     const client = await providerClient();
     return readOrGone(
-      () => client.networkVolumes.get(id),
+      () => readListed(volumes(client), id),
       (volume) => ({ id, props: volumeOutputs(volume, props), inputs: volumeOutputs(volume, props) }),
     );
   },
@@ -154,4 +162,4 @@ export const networkVolumeProvider = {
     const client = await providerClient();
     await deleteIfPresent(() => client.networkVolumes.delete(id));
   },
-};
+});

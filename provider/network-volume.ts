@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { namingInputs } from "./auto-name";
 import { warnAboutPlatformValues } from "./platform-value-warnings";
-import { isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
+import { type InputsAsOutputs, isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
 
 /** Inputs of a {@link NetworkVolume}. */
 export interface NetworkVolumeArgs {
@@ -31,19 +31,17 @@ export interface NetworkVolumeArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// The outputs of a NetworkVolume that repeat its inputs: `name`, `size` and `dataCenterId` always,
+// and the storage tier `type` as the platform reports it when the program sets it (on v2; v1 has no
+// tiers).
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
+export interface NetworkVolume extends InputsAsOutputs<NetworkVolumeArgs, "name" | "size" | "dataCenterId", "type"> {}
+
 /** A network volume: persistent storage in one data center. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class NetworkVolume extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("NetworkVolume");
-
-  /** Name on the platform. */
-  declare readonly name: pulumi.Output<string>;
-  /** Size in GB. */
-  declare readonly size: pulumi.Output<number>;
-  /** Data center. */
-  declare readonly dataCenterId: pulumi.Output<string>;
-  /** Storage tier, as the platform reports it (v2; undefined on v1, which has no tiers). */
-  declare readonly type: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
     super("NetworkVolume", name, { ...args, ...namingInputs(name, "NetworkVolume", args.name) }, opts);

@@ -1,6 +1,6 @@
 import { RunpodError } from "../sdk/errors";
-import { sharedListing } from "./create-once";
 import { isNotFound } from "./errors";
+import { type ResourceSource, sharedListing } from "./listings";
 
 /**
  * The one resource among `matches` that this stack may take over, or undefined when there is
@@ -16,14 +16,8 @@ export function singleMatch<T extends { id: string }>(matches: readonly T[], wha
   );
 }
 
-/** How to look for a resource this stack created but never heard back about. */
-export interface OwnResourceLookup<T extends { id: string }> {
-  /** The client the listing is shared on (one per configuration). */
-  owner: object;
-  /** The kind, e.g. `networkVolumes`: one shared listing per kind. */
-  kind: string;
-  list: () => Promise<readonly T[]>;
-  get: (id: string) => Promise<T>;
+/** How to look for a resource this stack created but never heard back about: where, and what matches. */
+export interface OwnResourceLookup<T extends { id: string }> extends ResourceSource<T> {
   /** Whether a listed resource is this one (same auto-name, and what else must agree). */
   matches: (resource: T) => boolean;
   /** How the matches are named in the error about duplicates, e.g. `network volumes named "x" in EU-RO-1`. */

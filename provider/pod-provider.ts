@@ -2,13 +2,20 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
 import type { PodReadOptions } from "../sdk/management/neutral/api";
-import { type Pod, type PodCreateInput, PodCreateInputSchema, type PodUpdateInput } from "../sdk/schemas";
+import {
+  type POD_IN_PLACE_FIELDS,
+  type Pod,
+  type PodCreateInput,
+  PodCreateInputSchema,
+  type PodUpdateInput,
+} from "../sdk/schemas";
 import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
 import { warnOnResource } from "./engine-notice";
 import { PartialCreateError } from "./errors";
-import { POD_FIELDS } from "./field-rules";
+import { POD_FIELDS, type PodFieldsWhere } from "./field-rules";
+import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { envToSend, lockProblem, planPodUpdate, POD_INPUT_KEYS, podOutputs, resetNotice } from "./pod-state";
 import { pick } from "./property-values";
@@ -25,6 +32,23 @@ const PodInputsSchema = PodCreateInputSchema.extend({
 
 // `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error.
 type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof PodInputsSchema, typeof POD_FIELDS>>;
+
+/** `true` when `A` and `B` are the same set of keys, else the keys only one of them has. */
+type SameFields<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never]
+  ? true
+  : { onlyInTable: Exclude<A, B>; onlyInPlatform: Exclude<B, A> };
+/** The platform's in-place pod update (name, locked): no reset. */
+type InPlaceField = (typeof POD_IN_PLACE_FIELDS)[number];
+// The pod table's rules follow from the platform's update inputs, a tsc error otherwise: a field
+// resets exactly when the reset update carries it and the in-place update does not; it changes in
+// place exactly when the in-place update carries it (or it is `desiredStatus`: stop and start);
+// every other field (the create's alone) replaces.
+type _ResetsAreTheResetUpdate = Expect<
+  SameFields<PodFieldsWhere<{ resets: true }>, Exclude<keyof PodUpdateInput, InPlaceField>>
+>;
+type _InPlaceIsTheInPlaceUpdate = Expect<
+  SameFields<PodFieldsWhere<{ resets?: undefined; replaces?: undefined }>, InPlaceField | "desiredStatus">
+>;
 
 /** Every input but the status goes into the create. */
 const CREATE_KEYS = POD_INPUT_KEYS.filter((k) => k !== "desiredStatus");
@@ -74,15 +98,22 @@ async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Prom
   return converge(client, found, inputs);
 }
 
+/** The account's pods, listed or read by id (listings.ts), with v1's network volume (READ) either way. */
+function pods(client: RunpodClient): ResourceSource<Pod> {
+  return {
+    owner: client,
+    kind: "pods",
+    list: () => client.pods.list(READ),
+    get: (id) => client.pods.get(id, READ),
+  };
+}
+
 /** Finds a pod this stack created but never heard back about: same auto-name and compute type (create-once.ts). */
 function findOwnPod(client: RunpodClient, inputs: Props, fresh: boolean): Promise<Pod | undefined> {
   const computeType = (inputs.computeType as string | undefined) ?? "GPU";
   return findOwnResource(
     {
-      owner: client,
-      kind: "pods",
-      list: () => client.pods.list(),
-      get: (id) => client.pods.get(id, READ),
+      ...pods(client),
       matches: (p) => p.name === inputs.name && computeTypeOf(p) === computeType && p.desiredStatus !== "TERMINATED",
       what: `${computeType} pods named ${JSON.stringify(inputs.name)}`,
     },
@@ -100,7 +131,7 @@ function versionOrUndefined() {
 }
 
 /** The dynamic provider implementation of `Pod`. */
-export const podProvider = {
+export const podProvider = withChangeTracking({
   configure: configureProvider,
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
@@ -152,7 +183,7 @@ export const podProvider = {
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {
     const client = await providerClient();
     return readOrGone(
-      () => client.pods.get(id, READ),
+      () => readListed(pods(client), id),
       (pod) => {
         // A terminated pod is gone: the engine drops it from state, and the next `up` creates it again.
         if (pod.desiredStatus === "TERMINATED") return {};
@@ -171,4 +202,4 @@ export const podProvider = {
     const client = await providerClient();
     await deleteIfPresent(() => client.pods.delete(id));
   },
-};
+});

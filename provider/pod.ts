@@ -4,22 +4,26 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ComputeType, CudaVersion, DataCenterId, GpuTypeId, PodCpuFlavorId } from "../sdk/schemas/platform-enums";
 import { namingInputs } from "./auto-name";
 import { warnAboutPlatformValues } from "./platform-value-warnings";
-import { isResourceOfType, RunpodResource, typeToken, withSecretOutputs } from "./runpod-resource";
+import {
+  type InputsAsOutputs,
+  isResourceOfType,
+  RunpodResource,
+  typeToken,
+  withSecretOutputs,
+} from "./runpod-resource";
 
 /** What a pod is asked to be: running (billed) or stopped (its GPUs released, its disks kept). */
 export type PodDesiredStatus = "RUNNING" | "EXITED";
 
 /**
  * Inputs of a {@link Pod}, named as the platform's `PodCreateInput` (management API v1), plus
- * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`. How a change applies:
- * - in place: `name`, `locked`, and `desiredStatus` (stops or starts the same pod);
- * - through a RESET (v1's reset update, v2's `PATCH`): `imageName`, `env`, `ports`,
- *   `containerDiskInGb`, `volumeInGb`, `volumeMountPath`, `dockerEntrypoint`, `dockerStartCmd`,
- *   `containerRegistryAuthId`, `globalNetworking`. The same pod keeps its id, GPUs and volumes,
- *   but its container restarts on the new settings and its container disk is wiped; the preview
- *   says so in words;
- * - by REPLACEMENT (a new pod, then the old one deleted): everything else, which chooses the
- *   machine at creation.
+ * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`. Each input says how a
+ * change to it applies:
+ * - in place, the default (`desiredStatus` stops or starts the same pod);
+ * - RESETS: through a reset (v1's reset update, v2's `PATCH`): the same pod keeps its id, GPUs and
+ *   volumes, but its container restarts on the new settings and its container disk is wiped; the
+ *   preview says so in words;
+ * - REPLACES: a new pod, then the old one deleted: what chooses the machine at creation.
  *
  * Inputs only one API version has fail at preview on the other (v1 only: `interruptible`,
  * `countryCodes`, the `min*` filters, priorities other than the default, `supportPublicIp`,
@@ -108,6 +112,15 @@ export interface PodArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// The outputs of a Pod that repeat its inputs: `name` and `desiredStatus` always, the others when
+// the program sets them.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
+export interface Pod extends InputsAsOutputs<
+  PodArgs,
+  "name" | "desiredStatus",
+  Exclude<keyof PodArgs, "name" | "desiredStatus" | "adoptId">
+> {}
+
 /**
  * A pod: a dedicated GPU or CPU machine running one container, billed while `RUNNING`. Set
  * `desiredStatus: "EXITED"` to stop it (GPUs released, disks kept) and `"RUNNING"` to start it
@@ -118,14 +131,11 @@ export interface PodArgs {
  * (when the platform has them), `name`, `jupyterPassword` (secret, with `startJupyter`), and each
  * input the program sets (the platform's value where a pod read reports it: what refresh compares).
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Pod extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("Pod");
 
-  /** Name on the platform. */
-  declare readonly name: pulumi.Output<string>;
-  /** `RUNNING` or `EXITED`, as the platform reports it (refresh reads a stop or a preemption as `EXITED`). */
-  declare readonly desiredStatus: pulumi.Output<PodDesiredStatus>;
   /** Dollars per hour, as the platform reports it: the pod's price on v1; on v2 its current cost, 0 while stopped. */
   declare readonly costPerHr: pulumi.Output<number>;
   /** {@link costPerHr} after savings plans (v2 has none: the same). */
@@ -136,14 +146,6 @@ export class Pod extends RunpodResource {
   declare readonly portMappings: pulumi.Output<Record<string, number> | undefined>;
   /** The Jupyter password the platform generated (with `startJupyter`). Secret. */
   declare readonly jupyterPassword: pulumi.Output<string | undefined>;
-  /** The image (when set). */
-  declare readonly imageName: pulumi.Output<string | undefined>;
-  /** Environment (when set). Secret: the whole map is ciphertext in the state. */
-  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
-  /** Whether the pod is locked (when set). */
-  declare readonly locked: pulumi.Output<boolean | undefined>;
-  /** The mounted network volume (when set). */
-  declare readonly networkVolumeId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

@@ -1,7 +1,14 @@
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
-import { type ApiVersion, apiVersionOf, DEFAULT_API_URL, type RunpodClientOptions } from "../sdk/config";
+import {
+  type ApiVersion,
+  apiVersionOf,
+  DEFAULT_API_URL,
+  missingApiKeyError,
+  type RunpodClientOptions,
+} from "../sdk/config";
 import { isSeed, seededRandom } from "../sdk/seeded-random";
+import { forgetListings } from "./listings";
 
 /**
  * Where the provider's credentials and addresses come from, in this order (docs/configuration.md):
@@ -43,7 +50,7 @@ export function configureFromStack(config: ConfigSource | undefined): void {
     const v = config?.get(`runpod:${key}`);
     return typeof v === "string" && v !== "" ? v : undefined;
   };
-  configured = { apiKey: read("apiKey"), apiUrl: read("apiUrl"), queueUrl: read("queueUrl") };
+  configure({ apiKey: read("apiKey"), apiUrl: read("apiUrl"), queueUrl: read("queueUrl") });
 }
 
 /** `configure` of every provider object: the engine hands each one the stack config once per process. */
@@ -64,7 +71,17 @@ export function configuredApiVersion(): ApiVersion {
 
 /** Overrides the configuration directly (tests and in-process use). */
 export function configureDirect(options: RunpodClientOptions): void {
-  configured = { ...options };
+  configure({ ...options });
+}
+
+/**
+ * Takes `next` as the configuration. A different one forgets every listing (listings.ts): they
+ * were taken with the previous key and URL, maybe of another account. The engine configures each
+ * resource type's provider with the same stack config, which keeps them.
+ */
+function configure(next: RunpodClientOptions): void {
+  if (JSON.stringify(next) !== JSON.stringify(configured)) forgetListings();
+  configured = next;
 }
 
 /**
@@ -78,8 +95,16 @@ function retryRandom(): (() => number) | undefined {
   return isSeed(seed) ? seededRandom(seed) : undefined;
 }
 
-/** The process-wide client, built on first use from stack config, then the environment. */
+/**
+ * The process-wide client, built on first use from stack config, then the environment. Without an
+ * API key in either, a `ConfigurationError` naming the stack config key of the provider asking
+ * (`runpod:apiKey`, or the plugin's `runpod-iac:apiKey`) and `RUNPOD_API_KEY`: the client's own
+ * message names `runpod:apiKey`, which a plugin's user setting it would find ignored.
+ */
 export function providerClient(): Promise<RunpodClient> {
+  if (!(configured.apiKey?.trim() || process.env.RUNPOD_API_KEY?.trim())) {
+    return Promise.reject(missingApiKeyError(configSettingName("apiKey"), true));
+  }
   const key = JSON.stringify(configured);
   let client = clients.get(key);
   if (!client) {

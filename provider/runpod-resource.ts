@@ -64,6 +64,22 @@ export abstract class RunpodResource extends pulumi.CustomResource {
   }
 }
 
+/**
+ * The outputs of a resource that repeat its inputs (`Args`), each typed as its input unwrapped
+ * and documented by the input's own doc comment (a mapped type over `Args` keeps it): `Always`
+ * are set whether or not the program sets them (a default name, a required input), `WhenSet`
+ * only when the program sets them (the platform's value then: what refresh compares). A resource
+ * class merges it into its instance type (`interface X extends InputsAsOutputs<...> {}` beside
+ * `class X`, commented with `//`: editors would join a doc comment there to the class's), so an
+ * input is declared once, in `Args`; outputs that are not inputs (ids, URLs, prices) are declared
+ * on the class. The plugin's schema generator reads both (plugin/schema-gen/read-sources.ts).
+ */
+export type InputsAsOutputs<Args, Always extends keyof Args, WhenSet extends keyof Args = never> = {
+  readonly [K in Always]-?: pulumi.Output<NonNullable<pulumi.Unwrap<Args[K]>>>;
+} & {
+  readonly [K in WhenSet]-?: pulumi.Output<pulumi.Unwrap<Args[K]> | undefined>;
+};
+
 /** Whether `obj` is a resource of `type`, also across copies of this package (compares type tokens). */
 export function isResourceOfType(obj: unknown, type: RunpodResourceType): boolean {
   return (

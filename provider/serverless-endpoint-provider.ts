@@ -13,6 +13,7 @@ import { gpuPoolFailures, scalingFailures } from "./endpoint-check";
 import { ENDPOINT_INPUT_KEYS, endpointOutputs } from "./endpoint-outputs";
 import { PartialCreateError } from "./errors";
 import { SERVERLESS_ENDPOINT_FIELDS } from "./field-rules";
+import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
 import { pick } from "./property-values";
@@ -81,6 +82,16 @@ async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Prom
   return converge(client, found, inputs, true);
 }
 
+/** The account's endpoints, listed or read by id (listings.ts). */
+function endpoints(client: RunpodClient): ResourceSource<Endpoint> {
+  return {
+    owner: client,
+    kind: "endpoints",
+    list: () => client.endpoints.list(),
+    get: (id) => client.endpoints.get(id),
+  };
+}
+
 /**
  * Finds an endpoint this stack created but never heard back about: same auto-name, compute type
  * and kind (used for auto-named endpoints only, see create-once.ts).
@@ -90,10 +101,7 @@ function findOwnEndpoint(client: RunpodClient, inputs: Props, fresh: boolean): P
   const type = (inputs.type as string | undefined) ?? "QUEUE";
   return findOwnResource(
     {
-      owner: client,
-      kind: "endpoints",
-      list: () => client.endpoints.list(),
-      get: (id) => client.endpoints.get(id),
+      ...endpoints(client),
       matches: (e) =>
         e.name === inputs.name && (e.computeType ?? "GPU") === computeType && (e.type ?? "QUEUE") === type,
       what: `${computeType} endpoints named ${JSON.stringify(inputs.name)}`,
@@ -109,7 +117,7 @@ async function liveGpuCatalog() {
 }
 
 /** The dynamic provider implementation of `ServerlessEndpoint`. */
-export const serverlessEndpointProvider = {
+export const serverlessEndpointProvider = withChangeTracking({
   configure: configureProvider,
 
   async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
@@ -146,7 +154,7 @@ export const serverlessEndpointProvider = {
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {
     const client = await providerClient();
     return readOrGone(
-      () => client.endpoints.get(id),
+      () => readListed(endpoints(client), id),
       (endpoint) => {
         const outs = outputs(client, endpoint, props).outs;
         return { id, props: outs, inputs: pick(outs, ENDPOINT_INPUT_KEYS) };
@@ -168,4 +176,4 @@ export const serverlessEndpointProvider = {
     const client = await providerClient();
     await deleteIfPresent(() => client.endpoints.delete(id));
   },
-};
+});

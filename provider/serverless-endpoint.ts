@@ -14,7 +14,7 @@ import type {
 } from "../sdk/schemas/platform-enums";
 import { namingInputs } from "./auto-name";
 import { warnAboutPlatformValues } from "./platform-value-warnings";
-import { isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
+import { type InputsAsOutputs, isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
 
 /**
  * Inputs of a {@link ServerlessEndpoint}. Bounds are checked at `pulumi preview`, and so is what
@@ -93,6 +93,15 @@ export interface ServerlessEndpointArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// The outputs of a ServerlessEndpoint that repeat its inputs: `templateId` and `name` always, the
+// others when the program sets them.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
+export interface ServerlessEndpoint extends InputsAsOutputs<
+  ServerlessEndpointArgs,
+  "templateId" | "name",
+  Exclude<keyof ServerlessEndpointArgs, "templateId" | "name" | "adoptId">
+> {}
+
 /**
  * A serverless endpoint: queue-based (jobs), or load-balancing (HTTP straight to the workers,
  * management API v2).
@@ -103,6 +112,7 @@ export interface ServerlessEndpointArgs {
  * `version`, `instanceIds`, the template's `env`), are not stored in state: read them with the
  * client (`client.endpoints.get(id)`).
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class ServerlessEndpoint extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("ServerlessEndpoint");
@@ -114,50 +124,6 @@ export class ServerlessEndpoint extends RunpodResource {
   declare readonly url: pulumi.Output<string>;
   /** The health address: `{url}/health` of a queue endpoint, the workers' health route of a load-balancing one. */
   declare readonly healthUrl: pulumi.Output<string>;
-  /** `QUEUE` or `LOAD_BALANCER` (when set). */
-  declare readonly type: pulumi.Output<EndpointType | undefined>;
-  /** Template the workers run. */
-  declare readonly templateId: pulumi.Output<string>;
-  /** Name on the platform. */
-  declare readonly name: pulumi.Output<string>;
-  /** GPU types (when set), in the program's order. */
-  declare readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
-  /** GPU pools (when set). */
-  declare readonly gpuPools: pulumi.Output<string[] | undefined>;
-  /** GPU types taken out of the pools (when set). */
-  declare readonly excludedGpuTypes: pulumi.Output<string[] | undefined>;
-  /** GPUs per worker (when set). */
-  declare readonly gpuCount: pulumi.Output<number | undefined>;
-  /** Workers kept running even when idle (when set). */
-  declare readonly workersMin: pulumi.Output<number | undefined>;
-  /** Most workers at once (when set). */
-  declare readonly workersMax: pulumi.Output<number | undefined>;
-  /** Seconds an idle worker lives before scale-down (when set). */
-  declare readonly idleTimeout: pulumi.Output<number | undefined>;
-  /** `GPU` or `CPU` (when set). */
-  declare readonly computeType: pulumi.Output<ComputeType | undefined>;
-  /** How the endpoint scales: `QUEUE_DELAY` or `REQUEST_COUNT` (when set). */
-  declare readonly scalerType: pulumi.Output<ScalerType | undefined>;
-  /** Scaler threshold (when set). */
-  declare readonly scalerValue: pulumi.Output<number | undefined>;
-  /** Longest a single job may run, in ms (when set). */
-  declare readonly executionTimeoutMs: pulumi.Output<number | undefined>;
-  /** Flash boot (when set), in the program's spelling. */
-  declare readonly flashboot: pulumi.Output<boolean | FlashBootMode | undefined>;
-  /** Attached network volume (when set). */
-  declare readonly networkVolumeId: pulumi.Output<string | undefined>;
-  /** Attached network volumes of a multi-region endpoint (when set). */
-  declare readonly networkVolumeIds: pulumi.Output<string[] | undefined>;
-  /** Data centers workers may run in (when set). */
-  declare readonly dataCenterIds: pulumi.Output<string[] | undefined>;
-  /** Acceptable CUDA versions (when set). */
-  declare readonly allowedCudaVersions: pulumi.Output<string[] | undefined>;
-  /** Minimum CUDA version (when set). */
-  declare readonly minCudaVersion: pulumi.Output<string | undefined>;
-  /** CPU flavors in priority order (when set). */
-  declare readonly cpuFlavorIds: pulumi.Output<string[] | undefined>;
-  /** vCPUs per CPU worker (when set). */
-  declare readonly vcpuCount: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: ServerlessEndpointArgs, opts?: pulumi.CustomResourceOptions) {
     // `url` and `healthUrl` are output-only: listed (undefined) so the engine registers them as output properties.

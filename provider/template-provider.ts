@@ -13,6 +13,7 @@ import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";
 import { TEMPLATE_FIELDS } from "./field-rules";
+import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { pick } from "./property-values";
 import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
@@ -111,16 +112,30 @@ async function adopt(client: RunpodClient, inputs: Props, adoptId: string): Prom
 }
 
 /**
+ * The account's templates, listed or read by id (listings.ts). v1 lists templates bound to an
+ * endpoint only when asked (`includeEndpointBoundTemplates`), and the templates of a stack's
+ * endpoints may be such; v2 lists every template the account owns.
+ */
+function templates(client: RunpodClient): ResourceSource<Template> {
+  return {
+    owner: client,
+    kind: "templates",
+    list: () =>
+      client.apiVersion === "v1"
+        ? client.v1.templates.list({ includeEndpointBoundTemplates: true })
+        : client.templates.list(),
+    get: (id) => client.templates.get(id),
+  };
+}
+
+/**
  * Finds a template this stack created but never heard back about, by its auto-name (template
  * names are unique in an account; used for auto-named templates only, see create-once.ts).
  */
 function findOwnTemplate(client: RunpodClient, inputs: Props, fresh: boolean): Promise<Template | undefined> {
   return findOwnResource(
     {
-      owner: client,
-      kind: "templates",
-      list: () => client.templates.list(),
-      get: (id) => client.templates.get(id),
+      ...templates(client),
       matches: (t) => t.name === inputs.name,
       what: `templates named ${JSON.stringify(inputs.name)}`,
     },
@@ -129,7 +144,7 @@ function findOwnTemplate(client: RunpodClient, inputs: Props, fresh: boolean): P
 }
 
 /** The dynamic provider implementation of `Template`. */
-export const templateProvider = {
+export const templateProvider = withChangeTracking({
   configure: configureProvider,
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
@@ -163,7 +178,7 @@ export const templateProvider = {
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {
     const client = await providerClient();
     return readOrGone(
-      () => client.templates.get(id),
+      () => readListed(templates(client), id),
       (template) => {
         const outs = templateOutputs(template, props);
         return { id, props: outs, inputs: pick(outs, INPUT_KEYS) };
@@ -193,4 +208,4 @@ export const templateProvider = {
     const client = await providerClient();
     await deleteIfPresent(() => client.templates.delete(id));
   },
-};
+});

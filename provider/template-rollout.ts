@@ -69,6 +69,8 @@ export async function reapplyTemplate(
   templateId: string,
   previous: ContainerSettings,
 ): Promise<string[]> {
+  // A fresh list, never a refresh's (listings.ts): this runs inside the template's update, a
+  // change, and must see the endpoints as they are after it.
   const targets = (await client.endpoints.list()).filter((e) => holdsSettings(e, previous)).map((e) => e.id);
   const done: string[] = [];
   for (const id of targets) {

@@ -1,7 +1,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { TemplateCategory } from "../sdk/schemas/platform-enums";
 import { namingInputs } from "./auto-name";
-import { isResourceOfType, RunpodResource, typeToken, withSecretOutputs } from "./runpod-resource";
+import {
+  type InputsAsOutputs,
+  isResourceOfType,
+  RunpodResource,
+  typeToken,
+  withSecretOutputs,
+} from "./runpod-resource";
 
 /**
  * Inputs of a {@link Template}, named as the platform's v1 `TemplateCreateInput`, plus v2's
@@ -72,6 +78,15 @@ export interface TemplateArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// The outputs of a Template that repeat its inputs: `name` and `imageName` always, the others when
+// the program sets them.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the outputs are the class's, set by the engine as `declare readonly` properties are
+export interface Template extends InputsAsOutputs<
+  TemplateArgs,
+  "name" | "imageName",
+  Exclude<keyof TemplateArgs, "name" | "imageName" | "adoptId">
+> {}
+
 /**
  * A template: the image, disk and environment a serverless endpoint's workers run. Point an
  * endpoint at it with `templateId: template.id`; changing the image updates the template in
@@ -80,44 +95,11 @@ export interface TemplateArgs {
  * Outputs: `name`, `imageName`, and each other property the program sets, with the platform's
  * current value (what refresh compares).
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Template extends RunpodResource {
   /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
   static readonly __pulumiType = typeToken("Template");
 
-  /** Name on the platform. */
-  declare readonly name: pulumi.Output<string>;
-  /** The worker image. */
-  declare readonly imageName: pulumi.Output<string>;
-  /** Whether the template is for serverless workers (when set). */
-  declare readonly isServerless: pulumi.Output<boolean | undefined>;
-  /** `NVIDIA`, `AMD` or `CPU` (when set). */
-  declare readonly category: pulumi.Output<TemplateCategory | undefined>;
-  /** Container disk in GB (when set). */
-  declare readonly containerDiskInGb: pulumi.Output<number | undefined>;
-  /** Local volume in GB (when set). */
-  declare readonly volumeInGb: pulumi.Output<number | undefined>;
-  /** Where volumes are mounted (when set). */
-  declare readonly volumeMountPath: pulumi.Output<string | undefined>;
-  /** Exposed ports, `<port>/<http|tcp>` (when set). */
-  declare readonly ports: pulumi.Output<string[] | undefined>;
-  /** Environment of the workers (when set). Secret: the whole map is ciphertext in the state. */
-  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
-  /** The image's ENTRYPOINT override (when set). */
-  declare readonly dockerEntrypoint: pulumi.Output<string[] | undefined>;
-  /** The image's CMD override (when set). */
-  declare readonly dockerStartCmd: pulumi.Output<string[] | undefined>;
-  /** Credentials the image is pulled with (when set). */
-  declare readonly containerRegistryAuthId: pulumi.Output<string | undefined>;
-  /** Markdown shown in the console (when set). */
-  declare readonly readme: pulumi.Output<string | undefined>;
-  /** Whether other platform users may use the template (when set). */
-  declare readonly isPublic: pulumi.Output<boolean | undefined>;
-  /** The container's arguments as one string (when set). */
-  declare readonly args: pulumi.Output<string | undefined>;
-  /** Whether containers get SSH provisioned (when set). */
-  declare readonly startSsh: pulumi.Output<boolean | undefined>;
-  /** Whether containers start JupyterLab (when set). */
-  declare readonly startJupyter: pulumi.Output<boolean | undefined>;
   /**
    * Env the platform injected that the program did not set (`PUBLIC_KEY`, a generated
    * `JUPYTER_PASSWORD`), or undefined when there is none. Secret: ciphertext in the state.

@@ -3,8 +3,11 @@
 # line we support (22, 24), each with the lowest @pulumi/pulumi the package supports, the pinned
 # development version and the newest release we have tested. The repository's own node_modules is
 # never touched:
-#   - unit tests: a copy of the working tree with a copy of node_modules in which @pulumi/pulumi is
-#     swapped for the version under test (`npm install --no-save`);
+#   - unit tests: with the pinned @pulumi/pulumi, the whole unit tier on Node 22 in the repository
+#     itself (Node 24 with the pinned version is the main suite's own run); with the lowest and the
+#     newest, a copy of the working tree with a copy of node_modules in which @pulumi/pulumi is
+#     swapped for the version under test (`npm install --no-save`), built against its declarations,
+#     running the unit tests of the code that loads @pulumi/pulumi (PULUMI_UNIT_DIRS) on both lines;
 #   - journey: a fresh consumer project that installs this package's `npm pack` tarball, that
 #     @pulumi/pulumi, @pulumi/policy and TypeScript, as a user does, and runs test/matrix/journey.test.js
 #     (node:test) against a TypeScript program (test/matrix/program) through the real engine: the
@@ -26,7 +29,13 @@ REPO="$PWD"
 LOWEST_PULUMI="3.216.0"
 # The newest @pulumi/pulumi release tested; bump it (and rerun this script) when a new one ships.
 NEWEST_PULUMI="3.270.0"
+# The Node line the main suite (npm test in .ci/run) runs on: its unit run with the pinned version is that suite's.
+MAIN_SUITE_NODE="${PULUMI_RUNPOD_MAIN_SUITE_NODE:-24}"
 PINNED_PULUMI="$(node -p 'require("./package.json").devDependencies["@pulumi/pulumi"]')"
+# The unit tests whose code loads @pulumi/pulumi or @pulumi/policy (the resources, the pack, the
+# plugin, the CLI's plugin install): the only ones a different @pulumi/pulumi can change. The others
+# (client, emulator, benchmarks' arithmetic) run in the main suite and, on Node 22, in the pinned run.
+PULUMI_UNIT_DIRS=(test/unit/provider test/unit/policy test/unit/plugin test/unit/cli)
 read -r -a NODE_MAJORS <<<"${PULUMI_RUNPOD_MATRIX_NODES:-22 24}"
 read -r -a PULUMI_VERSIONS <<<"${PULUMI_RUNPOD_MATRIX_PULUMI:-$LOWEST_PULUMI $PINNED_PULUMI $NEWEST_PULUMI}"
 
@@ -105,19 +114,22 @@ EOF
   echo "$dir"
 }
 
-# run_unit DIR NODE_MAJOR PULUMI_VERSION
+# run_unit DIR NODE_MAJOR PULUMI_VERSION [TEST_DIR...]: the unit tier, or only the directories given.
 run_unit() {
-  local t0=$SECONDS json="$WORK/unit-$2-$3.json" ok=0 bad=0
-  (cd "$1" && PATH="${NODE_BIN[$2]}:$PULUMI_BIN:$PATH" npx vitest run --project unit --reporter=dot \
-    --reporter=json --outputFile="$json" >"$WORK/unit-$2-$3.log" 2>&1) || true
+  local t0=$SECONDS json="$WORK/unit-$2-$3.json" ok=0 bad=0 dir="$1" major="$2" version="$3"
+  shift 3
+  local what="unit tests"
+  [ $# -gt 0 ] && what="unit tests of $*"
+  (cd "$dir" && PATH="${NODE_BIN[$major]}:$PULUMI_BIN:$PATH" npx vitest run --project unit --reporter=dot \
+    --reporter=json --outputFile="$json" "$@" >"$WORK/unit-$major-$version.log" 2>&1) || true
   if [ -s "$json" ]; then
     read -r ok bad < <(node -p 'const r = require(process.argv[1]); `${r.numPassedTests} ${r.success ? r.numFailedTests : Math.max(r.numFailedTests, 1)}`' "$json")
   fi
   if [ ! -s "$json" ] || [ "$bad" != 0 ] || [ "$ok" = 0 ]; then
-    tail -n 60 "$WORK/unit-$2-$3.log"
+    tail -n 60 "$WORK/unit-$major-$version.log"
     [ "$bad" = 0 ] && bad=1
   fi
-  record "unit tests, Node $2, @pulumi/pulumi $3" "$ok" "$bad" $((SECONDS - t0))
+  record "$what, Node $major, @pulumi/pulumi $version" "$ok" "$bad" $((SECONDS - t0))
 }
 
 # run_journey DIR NODE_MAJOR PULUMI_VERSION
@@ -140,15 +152,26 @@ run_journey() {
 
 for pv in "${PULUMI_VERSIONS[@]}"; do
   t0=$SECONDS
-  repo_copy="$(unit_copy "$pv")"
   project="$(consumer "$pv")"
-  log "@pulumi/pulumi $pv installed in a copy of the repository and in a fresh project ($((SECONDS - t0)) s)"
-  build_copy "$repo_copy" "$pv"
-  for major in "${NODE_MAJORS[@]}"; do
-    run_unit "$repo_copy" "$major" "$pv"
-    run_journey "$project" "$major" "$pv"
-  done
-  rm -rf "$repo_copy" "$project"
+  if [ "$pv" = "$PINNED_PULUMI" ]; then
+    # The repository already has this version and was built above: no copy to make. Node 24 with it
+    # is the main suite's run (npm test), so only the other lines run the unit tier here.
+    log "@pulumi/pulumi $pv installed in a fresh project ($((SECONDS - t0)) s); unit tests in the repository"
+    for major in "${NODE_MAJORS[@]}"; do
+      [ "$major" = "$MAIN_SUITE_NODE" ] || run_unit "$REPO" "$major" "$pv"
+      run_journey "$project" "$major" "$pv"
+    done
+  else
+    repo_copy="$(unit_copy "$pv")"
+    log "@pulumi/pulumi $pv installed in a copy of the repository and in a fresh project ($((SECONDS - t0)) s)"
+    build_copy "$repo_copy" "$pv"
+    for major in "${NODE_MAJORS[@]}"; do
+      run_unit "$repo_copy" "$major" "$pv" "${PULUMI_UNIT_DIRS[@]}"
+      run_journey "$project" "$major" "$pv"
+    done
+    rm -rf "$repo_copy"
+  fi
+  rm -rf "$project"
 done
 
 log "what ran (Pulumi CLI $("$PULUMI_BIN/pulumi" version)):"

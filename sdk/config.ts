@@ -132,10 +132,21 @@ export function resolveClientConfig(
   };
 }
 
+/**
+ * The error of a missing API key, naming every place it can come from. A client's caller may pass
+ * `{ apiKey }`; a Pulumi provider reads its stack config key (`runpod:apiKey` for the dynamic
+ * resources, `runpod-iac:apiKey` for the provider plugin, `stackConfigKey`), which is all its user
+ * can set, so a provider's message names only that key and the environment variable.
+ */
+export function missingApiKeyError(stackConfigKey = "runpod:apiKey", fromProvider = false): ConfigurationError {
+  const client = fromProvider ? "" : "pass { apiKey } to the client, ";
+  return new ConfigurationError(
+    `No RunPod API key: ${client}set the stack config \`${stackConfigKey}\` (as a secret), or set RUNPOD_API_KEY`,
+  );
+}
+
 /** The key, or a clear error naming every place it can come from. */
 export function requireApiKey(config: ResolvedClientConfig): string {
   if (config.apiKey) return config.apiKey;
-  throw new ConfigurationError(
-    "No RunPod API key: pass { apiKey } to the client, set the stack config `runpod:apiKey` (as a secret), or set RUNPOD_API_KEY",
-  );
+  throw missingApiKeyError();
 }

@@ -9,8 +9,9 @@ Prints what a stack's pods, serverless endpoints and network volumes were billed
 per time bucket, with a total, read from the platform's billing API. Run it in the Pulumi project
 directory; it reads the stack's resources through the engine (\`pulumi stack export\`), so it needs
 what \`pulumi\` needs (the backend's credentials, PULUMI_CONFIG_PASSPHRASE for a secret apiKey).
-The API key and URL come from the stack's config (runpod:apiKey, runpod:apiUrl), then
-RUNPOD_API_KEY and RUNPOD_API_URL; management API v2 unless the URL names v1.
+The API key and URL come from the stack's config (runpod:apiKey, runpod:apiUrl for the dynamic
+resources; runpod-iac:apiKey, runpod-iac:apiUrl for the provider plugin's), then RUNPOD_API_KEY
+and RUNPOD_API_URL; management API v2 unless the URL names v1.
 
   --stack NAME           the stack (required)
   --since WHEN           start of the window: a duration back from --until (7d, 36h, 2w) or a

@@ -4,15 +4,26 @@ import { CostUsageError } from "./cost-args";
 
 /*
  * What `cost` reads through the engine, in the project directory: the stack's resources
- * (`pulumi stack export`), its `runpod:*` config (the secret key decrypted by the engine, as a
+ * (`pulumi stack export`), the config of their provider (`runpod:*` for the dynamic resources,
+ * `runpod-iac:*` for the provider plugin's; the secret key decrypted by the engine, as a
  * `pulumi up` would) and its tags (for the cost ceiling's `byStackTag`).
  */
 
 /** The kinds of resource the billing API bills. */
 export type BilledType = "Pod" | "ServerlessEndpoint" | "NetworkVolume";
 const BILLED: readonly string[] = ["Pod", "ServerlessEndpoint", "NetworkVolume"];
-/** The type tokens' prefixes: the dynamic resources', and the provider plugin's (`runpod-iac/plugin`, other languages). */
-const TYPE_PREFIXES = ["pulumi-nodejs:dynamic/runpod:", "runpod-iac:index:"];
+/**
+ * The stack config namespace of each provider, by the prefix of its type tokens: the dynamic
+ * resources read `runpod:*`, the provider plugin (`runpod-iac/plugin`, other languages)
+ * `runpod-iac:*`. The dynamic resources' first: a stack holding both is one moving to the plugin.
+ */
+const PROVIDERS = [
+  { prefix: "pulumi-nodejs:dynamic/runpod:", namespace: "runpod" },
+  { prefix: "runpod-iac:index:", namespace: "runpod-iac" },
+] as const;
+/** A stack config namespace a provider of this package reads: `runpod` or `runpod-iac`. */
+export type ConfigNamespace = (typeof PROVIDERS)[number]["namespace"];
+const TYPE_PREFIXES = PROVIDERS.map((p) => p.prefix);
 
 /** One of the stack's billed resources. */
 export interface StackResource {
@@ -23,7 +34,7 @@ export interface StackResource {
   id: string;
 }
 
-/** The stack's `runpod:*` settings (the key decrypted). */
+/** The stack's settings, from its providers' config (the key decrypted). */
 export interface StackSettingsRead {
   apiKey?: string | undefined;
   apiUrl?: string | undefined;
@@ -42,9 +53,21 @@ export function billedResources(exported: unknown): StackResource[] {
   return out;
 }
 
+/**
+ * The config namespaces of the providers that serve the stack's resources (any type, billed or
+ * not), the dynamic resources' first; both when the stack holds none of either.
+ */
+export function configNamespaces(exported: unknown): ConfigNamespace[] {
+  const resources = (exported as { deployment?: { resources?: { type?: string }[] } }).deployment?.resources ?? [];
+  const used = PROVIDERS.filter((p) => resources.some((r) => r.type?.startsWith(p.prefix)));
+  return (used.length > 0 ? used : PROVIDERS).map((p) => p.namespace);
+}
+
 /** Runs `pulumi` in the project directory; output redacted of `secrets`. */
 export class StackReader {
   private readonly secrets: string[];
+  /** The config namespaces of the stack's providers, once {@link resources} has read them. */
+  private namespaces: ConfigNamespace[] | undefined;
 
   constructor(
     private readonly pulumi: string,
@@ -58,10 +81,15 @@ export class StackReader {
   /** The billed resources of the stack; a missing stack is a usage error with the engine's words. */
   async resources(): Promise<StackResource[]> {
     const exported = await this.json(["stack", "export"], "read the stack's resources");
+    this.namespaces = configNamespaces(exported);
     return billedResources(exported);
   }
 
-  /** The stack's `runpod:apiKey` (decrypted) and `runpod:apiUrl`, when set. */
+  /**
+   * The API key (decrypted) and URL the stack's resources use, when set in its config: each from
+   * the config of the stack's providers ({@link configNamespaces}; `runpod:apiKey`, then
+   * `runpod-iac:apiKey`, as far as the stack holds resources of each), read after {@link resources}.
+   */
   async settings(): Promise<StackSettingsRead> {
     const config = (await this.json(["config", "--json"], "read the stack's config")) as Record<
       string,
@@ -71,12 +99,16 @@ export class StackReader {
       const v = config[key];
       return v && !v.secret && typeof v.value === "string" && v.value !== "" ? v.value : undefined;
     };
-    let apiKey = plain("runpod:apiKey");
-    if (apiKey === undefined && config["runpod:apiKey"]?.secret) {
-      apiKey = (await this.run(["config", "get", "runpod:apiKey"], "decrypt runpod:apiKey")).trim();
+    const namespaces = this.namespaces ?? PROVIDERS.map((p) => p.namespace);
+    // The first namespace that sets the key, secret or not: the engine decrypts a secret one.
+    const keyName = namespaces.map((ns) => `${ns}:apiKey`).find((k) => plain(k) !== undefined || config[k]?.secret);
+    let apiKey = keyName === undefined ? undefined : plain(keyName);
+    if (keyName !== undefined && apiKey === undefined) {
+      apiKey = (await this.run(["config", "get", keyName], `decrypt ${keyName}`)).trim();
       if (apiKey) this.secrets.push(apiKey);
     }
-    return { apiKey: apiKey || undefined, apiUrl: plain("runpod:apiUrl") };
+    const apiUrl = namespaces.map((ns) => plain(`${ns}:apiUrl`)).find((v) => v !== undefined);
+    return { apiKey: apiKey || undefined, apiUrl };
   }
 
   /** The stack's tags, by name. */

@@ -5,8 +5,10 @@ import { admitsUndefined, docOf, type TsProperty, tsTypeOf } from "./ts-types";
 
 /**
  * What the TypeScript sources of a resource say, read with the compiler at generation time: its
- * `Args` (inputs: names, optionality, types, docs), its class (outputs, declared as
- * `declare readonly x: pulumi.Output<T>`, and its doc) and the secrets its constructor marks
+ * `Args` (inputs: names, optionality, types, docs), its outputs (those that repeat an input, from
+ * the interface merged into its class, `interface X extends InputsAsOutputs<XArgs, Always,
+ * WhenSet>`, typed and documented as the input; the others declared on the class as
+ * `declare readonly x: pulumi.Output<T>`), its class's doc and the secrets its constructor marks
  * (`withSecretOutputs(opts, [...])`, `pulumi.secret(args.x)`).
  */
 export interface ResourceSource {
@@ -73,6 +75,40 @@ function secretsOf(ctor: ts.ConstructorDeclaration): { outputs: string[]; inputs
   return { outputs, inputs };
 }
 
+/** The string literals a type node stands for (`"a" | "b"`, `Exclude<keyof X, "c">`), none for `never`. */
+function keysOf(node: ts.TypeNode | undefined, checker: ts.TypeChecker): string[] {
+  if (!node) return [];
+  const type = checker.getTypeFromTypeNode(node);
+  return (type.isUnion() ? type.types : [type]).filter((t) => t.isStringLiteral()).map((t) => t.value);
+}
+
+/**
+ * The outputs that repeat inputs, from the interface merged into the class
+ * (`extends InputsAsOutputs<Args, Always, WhenSet>`, provider/runpod-resource.ts): each typed and
+ * documented as its input, `Always` never optional, `WhenSet` optional.
+ */
+function inputOutputsOf(
+  merged: ts.InterfaceDeclaration | undefined,
+  inputs: readonly TsProperty[],
+  checker: ts.TypeChecker,
+  file: string,
+): TsProperty[] {
+  const base = merged?.heritageClauses
+    ?.flatMap((h) => h.types)
+    .find((t) => ts.isIdentifier(t.expression) && t.expression.text === "InputsAsOutputs");
+  if (!base) return [];
+  const [, always, whenSet] = base.typeArguments ?? [];
+  const input = (name: string, optional: boolean): TsProperty => {
+    const found = inputs.find((i) => i.name === name);
+    if (!found) throw new Error(`${file}: output ${name} of InputsAsOutputs is no input`);
+    return { ...found, optional };
+  };
+  return [
+    ...keysOf(always, checker).map((name) => input(name, false)),
+    ...keysOf(whenSet, checker).map((name) => input(name, true)),
+  ];
+}
+
 /** Reads a resource's `Args` interface (`<Type>Args`) and class (`<Type>`) from its source file. */
 export function readResourceSource(program: ts.Program, root: string, type: RunpodResourceType): ResourceSource {
   const checker = program.getTypeChecker();
@@ -81,8 +117,10 @@ export function readResourceSource(program: ts.Program, root: string, type: Runp
   if (!sourceFile) throw new Error(`${file}: not found (the source file of resource ${type})`);
   let args: ts.InterfaceDeclaration | undefined;
   let cls: ts.ClassDeclaration | undefined;
+  let merged: ts.InterfaceDeclaration | undefined;
   ts.forEachChild(sourceFile, (node) => {
     if (ts.isInterfaceDeclaration(node) && node.name.text === `${type}Args`) args = node;
+    if (ts.isInterfaceDeclaration(node) && node.name.text === type) merged = node;
     if (ts.isClassDeclaration(node) && node.name?.text === type) cls = node;
   });
   if (!args) throw new Error(`${file}: no interface ${type}Args`);
@@ -96,7 +134,7 @@ export function readResourceSource(program: ts.Program, root: string, type: Runp
       type: tsTypeOf(m.type, checker),
     };
   });
-  const outputs = cls.members
+  const declared = cls.members
     .filter(ts.isPropertyDeclaration)
     .filter((m) => !m.modifiers?.some((mod) => mod.kind === ts.SyntaxKind.StaticKeyword))
     .map((m) => {
@@ -108,6 +146,10 @@ export function readResourceSource(program: ts.Program, root: string, type: Runp
         type: tsTypeOf(m.type, checker),
       };
     });
+  const outputs = [...inputOutputsOf(merged, inputs, checker, file), ...declared];
+  // Declared twice, the schema would keep one of the two docs and types without saying which.
+  const twice = outputs.find((o, i) => outputs.findIndex((p) => p.name === o.name) !== i);
+  if (twice) throw new Error(`${file}: output ${twice.name} is both in InputsAsOutputs and declared on class ${type}`);
   const ctor = cls.members.find(ts.isConstructorDeclaration);
   const secrets = ctor ? secretsOf(ctor) : { outputs: [], inputs: [] };
   return {

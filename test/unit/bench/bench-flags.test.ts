@@ -6,7 +6,17 @@ const RESULTS = "/repo/bench/RESULTS.md";
 describe("parseBenchFlags", () => {
   it("runs every benchmark, scale included, and writes RESULTS.md when given nothing", () => {
     const flags = parseBenchFlags([], RESULTS);
-    expect(flags.only).toEqual(["client", "emulator", "pulumi", "state", "scale", "batch", "management", "openai"]);
+    expect(flags.only).toEqual([
+      "client",
+      "emulator",
+      "pulumi",
+      "state",
+      "scale",
+      "batch",
+      "management",
+      "openai",
+      "plugin",
+    ]);
     expect(flags.resultsFile).toBe(RESULTS);
     expect(flags.merge).toBe(false);
   });

@@ -142,6 +142,47 @@ describe("runpod-iac cost: the stack's resources and the arithmetic", () => {
     ]);
   });
 
+  it("reads the key and URL from the config of the stack's provider: runpod-iac:* for the plugin's resources", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cost-settings-"));
+    /** A `pulumi` answering `stack export` with resources of `type`, `config --json` and `config get`. */
+    const fakePulumi = (type: string, config: Record<string, { value?: string; secret: boolean }>) => {
+      const file = path.join(dir, "pulumi");
+      const exported = { deployment: { resources: [{ type, urn: `urn:pulumi:dev::p::${type}::v`, id: "vol-1" }] } };
+      const answers = [
+        `stack) echo '${JSON.stringify(exported)}' ;;`,
+        `config) if [ "$2" = get ]; then echo "decrypted($3)"; else echo '${JSON.stringify(config)}'; fi ;;`,
+      ];
+      fs.writeFileSync(file, `#!/bin/sh\ncase "$1" in\n${answers.join("\n")}\nesac\n`, { mode: 0o755 });
+      return file;
+    };
+    const settings = async (pulumi: string) => {
+      const reader = new StackReader(pulumi, dir, "dev", []);
+      await reader.resources();
+      return reader.settings();
+    };
+    const both = {
+      "runpod:apiKey": { secret: true },
+      "runpod:apiUrl": { value: "http://dynamic/v2", secret: false },
+      "runpod-iac:apiKey": { secret: true },
+      "runpod-iac:apiUrl": { value: "http://plugin/v1", secret: false },
+    };
+    try {
+      // The plugin reads only its own keys: so does cost, for a stack of its resources.
+      expect(await settings(fakePulumi("runpod-iac:index:NetworkVolume", both))).toEqual({
+        apiKey: "decrypted(runpod-iac:apiKey)",
+        apiUrl: "http://plugin/v1",
+      });
+      expect(await settings(fakePulumi("pulumi-nodejs:dynamic/runpod:NetworkVolume", both))).toEqual({
+        apiKey: "decrypted(runpod:apiKey)",
+        apiUrl: "http://dynamic/v2",
+      });
+      const pluginOnly = { "runpod:apiUrl": both["runpod:apiUrl"], "runpod-iac:apiKey": { value: "k", secret: false } };
+      expect(await settings(fakePulumi("runpod-iac:index:Pod", pluginOnly))).toEqual({ apiKey: "k" });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("sums records per bucket and per resource without float noise", () => {
     const r = report();
     expect(r.resources[0]).toEqual({

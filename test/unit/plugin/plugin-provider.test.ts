@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { autoName } from "../../../provider/auto-name";
+import * as impl from "../../../provider/impl";
 import { configureDirect, useConfigNamespace } from "../../../provider/provider-config";
 import { pluginProvider } from "../../../plugin/plugin-provider";
 import { applyPluginConfig, engineAddressOf } from "../../../plugin/server";
@@ -55,6 +56,26 @@ describe("the plugin's provider", () => {
           '"HIGH_PERFORMANCE": storage tiers (STANDARD, HIGH_PERFORMANCE) exist only on management API v2, and the API URL names v1: point runpod-iac:apiUrl (or RUNPOD_API_URL) at a .../v2 URL, or remove type',
       },
     ]);
+  });
+
+  it("names the plugin's config key and the variable when there is no API key; the dynamic resources name theirs", async () => {
+    vi.stubEnv("RUNPOD_API_KEY", "");
+    try {
+      const create = () =>
+        provider.create!(urn("NetworkVolume", "models"), { name: "m", size: 10, dataCenterId: "EU-RO-1" });
+      useConfigNamespace("runpod-iac");
+      applyPluginConfig({ apiUrl: "http://127.0.0.1:1/v2" });
+      await expect(create()).rejects.toThrow(
+        "No RunPod API key: set the stack config `runpod-iac:apiKey` (as a secret), or set RUNPOD_API_KEY",
+      );
+      // The dynamic resources' provider objects, unchanged: their users set `runpod:apiKey`.
+      useConfigNamespace("runpod");
+      await expect(impl.volume.create({ name: "m", size: 10, dataCenterId: "EU-RO-1" })).rejects.toThrow(
+        "No RunPod API key: set the stack config `runpod:apiKey` (as a secret), or set RUNPOD_API_KEY",
+      );
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("marks the schema's secret inputs secret in check's answer (a registry password)", async () => {

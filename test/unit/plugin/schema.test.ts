@@ -124,6 +124,29 @@ describe("the plugin schema generator", () => {
     expect(generated.version).toBe(JSON.parse(fs.readFileSync("package.json", "utf8")).version);
   });
 
+  it("describes each output that repeats an input as that input (InputsAsOutputs): same type, the input's doc", () => {
+    for (const type of TYPES) {
+      const r = generated.resources[pluginTypeToken(type)]!;
+      const repeated = Object.keys(r.properties).filter((k) => k in r.inputProperties);
+      expect(repeated.length, type).toBeGreaterThan(0);
+      for (const key of repeated) {
+        const { description: out, replaceOnChanges: _o, secret: _s, ...outType } = r.properties[key]!;
+        const { description: input, replaceOnChanges: _i, secret: _t, ...inputType } = r.inputProperties[key]!;
+        expect(outType, `${type}.${key}`).toEqual(inputType);
+        // The input's doc, without the bounds check adds to an input's description.
+        expect(input!.startsWith(out!), `${type}.${key}`).toBe(true);
+        expect(out!.length, `${type}.${key}`).toBeGreaterThan(0);
+      }
+    }
+    // A pod repeats every input but adoptId, and always its name and desired status.
+    const pod = generated.resources[pluginTypeToken("Pod")]!;
+    const podInputs = Object.keys(pod.inputProperties).filter((k) => k !== "adoptId");
+    expect(podInputs.filter((k) => !(k in pod.properties))).toEqual([]);
+    expect(pod.required).toEqual(expect.arrayContaining(["name", "desiredStatus"]));
+    expect(pod.required).not.toContain("imageName");
+    expect(pod.properties.locked!.description).toBe(pod.inputProperties.locked!.description);
+  });
+
   it("writes a resource's schema from its facts", () => {
     const schema = buildSchema([facts()], PKG);
     expect(schema.resources["runpod-iac:index:NetworkVolume"]).toEqual({

@@ -16,13 +16,13 @@ import (
 type NetworkVolume struct {
 	pulumi.CustomResourceState
 
-	// Data center.
+	// Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
 	DataCenterId pulumi.StringOutput `pulumi:"dataCenterId"`
-	// Name on the platform.
+	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Size in GB.
+	// Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
 	Size pulumi.IntOutput `pulumi:"size"`
-	// Storage tier, as the platform reports it (v2; undefined on v1, which has no tiers).
+	// Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
 	Type pulumi.StringPtrOutput `pulumi:"type"`
 }
 
@@ -158,22 +158,22 @@ func (o NetworkVolumeOutput) ToNetworkVolumeOutputWithContext(ctx context.Contex
 	return o
 }
 
-// Data center.
+// Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
 func (o NetworkVolumeOutput) DataCenterId() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetworkVolume) pulumi.StringOutput { return v.DataCenterId }).(pulumi.StringOutput)
 }
 
-// Name on the platform.
+// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
 func (o NetworkVolumeOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetworkVolume) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Size in GB.
+// Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
 func (o NetworkVolumeOutput) Size() pulumi.IntOutput {
 	return o.ApplyT(func(v *NetworkVolume) pulumi.IntOutput { return v.Size }).(pulumi.IntOutput)
 }
 
-// Storage tier, as the platform reports it (v2; undefined on v1, which has no tiers).
+// Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
 func (o NetworkVolumeOutput) Type() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *NetworkVolume) pulumi.StringPtrOutput { return v.Type }).(pulumi.StringPtrOutput)
 }

@@ -19,26 +19,88 @@ type Pod struct {
 
 	// costPerHr after savings plans (v2 has none: the same).
 	AdjustedCostPerHr pulumi.Float64Output `pulumi:"adjustedCostPerHr"`
+	// CUDA versions the machine may run (a set). REPLACES.
+	AllowedCudaVersions pulumi.StringArrayOutput `pulumi:"allowedCudaVersions"`
+	// `SECURE` (default) or `COMMUNITY`. REPLACES.
+	CloudType PodCloudTypePtrOutput `pulumi:"cloudType"`
+	// `GPU` (default) or `CPU`. REPLACES.
+	ComputeType ComputeTypePtrOutput `pulumi:"computeType"`
+	// Container disk in GB (default 50), wiped on every reset. RESETS.
+	ContainerDiskInGb pulumi.IntPtrOutput `pulumi:"containerDiskInGb"`
+	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
+	ContainerRegistryAuthId pulumi.StringPtrOutput `pulumi:"containerRegistryAuthId"`
 	// Dollars per hour, as the platform reports it: the pod's price on v1; on v2 its current cost, 0 while stopped.
 	CostPerHr pulumi.Float64Output `pulumi:"costPerHr"`
-	// `RUNNING` or `EXITED`, as the platform reports it (refresh reads a stop or a preemption as `EXITED`).
+	// Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
+	CountryCodes pulumi.StringArrayOutput `pulumi:"countryCodes"`
+	// CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
+	CpuFlavorIds pulumi.StringArrayOutput `pulumi:"cpuFlavorIds"`
+	// `availability` (v1's default) or `custom`. REPLACES.
+	CpuFlavorPriority PodCpuFlavorPriorityPtrOutput `pulumi:"cpuFlavorPriority"`
+	// Data centers the pod may be placed in (a set). REPLACES.
+	DataCenterIds pulumi.StringArrayOutput `pulumi:"dataCenterIds"`
+	// `availability` (default) or `custom`. REPLACES.
+	DataCenterPriority PodDataCenterPriorityPtrOutput `pulumi:"dataCenterPriority"`
+	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
 	DesiredStatus PodDesiredStatusOutput `pulumi:"desiredStatus"`
-	// Environment (when set). Secret: the whole map is ciphertext in the state.
+	// Overrides the image's ENTRYPOINT (v1 only). RESETS.
+	DockerEntrypoint pulumi.StringArrayOutput `pulumi:"dockerEntrypoint"`
+	// Overrides the image's CMD. RESETS.
+	DockerStartCmd pulumi.StringArrayOutput `pulumi:"dockerStartCmd"`
+	// Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
 	Env pulumi.StringMapOutput `pulumi:"env"`
-	// The image (when set).
+	// Join the global network (default false). RESETS.
+	GlobalNetworking pulumi.BoolPtrOutput `pulumi:"globalNetworking"`
+	// GPUs in the pod, at least 1 (default 1). REPLACES.
+	GpuCount pulumi.IntPtrOutput `pulumi:"gpuCount"`
+	// GPU types the pod may rent, in priority order (GPU pods). REPLACES.
+	GpuTypeIds pulumi.StringArrayOutput `pulumi:"gpuTypeIds"`
+	// `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
+	GpuTypePriority PodGpuTypePriorityPtrOutput `pulumi:"gpuTypePriority"`
+	// The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
 	ImageName pulumi.StringPtrOutput `pulumi:"imageName"`
+	// An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
+	Interruptible pulumi.BoolPtrOutput `pulumi:"interruptible"`
 	// The Jupyter password the platform generated (with `startJupyter`). Secret.
 	JupyterPassword pulumi.StringPtrOutput `pulumi:"jupyterPassword"`
-	// Whether the pod is locked (when set).
+	// A locked pod cannot be stopped or reset (default false). In place.
 	Locked pulumi.BoolPtrOutput `pulumi:"locked"`
-	// Name on the platform.
+	// Lowest CUDA version of the machine (v2 only). REPLACES.
+	MinCudaVersion pulumi.StringPtrOutput `pulumi:"minCudaVersion"`
+	// Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+	MinDiskBandwidthMBps pulumi.Float64PtrOutput `pulumi:"minDiskBandwidthMBps"`
+	// Least download speed of the machine, Mb/s (v1 only). REPLACES.
+	MinDownloadMbps pulumi.Float64PtrOutput `pulumi:"minDownloadMbps"`
+	// Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+	MinRAMPerGPU pulumi.IntPtrOutput `pulumi:"minRAMPerGPU"`
+	// Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+	MinUploadMbps pulumi.Float64PtrOutput `pulumi:"minUploadMbps"`
+	// Least vCPUs per GPU of the machine (v1 only). REPLACES.
+	MinVCPUPerGPU pulumi.IntPtrOutput `pulumi:"minVCPUPerGPU"`
+	// Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// The mounted network volume (when set).
+	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
 	NetworkVolumeId pulumi.StringPtrOutput `pulumi:"networkVolumeId"`
 	// Public port of each exposed private port (`{ "22": 10341 }`), when running.
 	PortMappings pulumi.Float64MapOutput `pulumi:"portMappings"`
+	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
+	Ports pulumi.StringArrayOutput `pulumi:"ports"`
 	// The pod's public IP, when it has one and is running.
 	PublicIp pulumi.StringPtrOutput `pulumi:"publicIp"`
+	// Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
+	StartJupyter pulumi.BoolPtrOutput `pulumi:"startJupyter"`
+	// Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
+	StartSsh pulumi.BoolPtrOutput `pulumi:"startSsh"`
+	// Ask for a public IP (v1 only). REPLACES.
+	SupportPublicIp pulumi.BoolPtrOutput `pulumi:"supportPublicIp"`
+	// A pod template to start from (its image, env, ports, disks). REPLACES.
+	TemplateId pulumi.StringPtrOutput `pulumi:"templateId"`
+	// vCPUs of a CPU pod (default 2). REPLACES.
+	VcpuCount pulumi.IntPtrOutput `pulumi:"vcpuCount"`
+	// Pod volume in GB (default 20), kept across resets and stops. RESETS.
+	VolumeInGb pulumi.IntPtrOutput `pulumi:"volumeInGb"`
+	// Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+	VolumeMountPath pulumi.StringPtrOutput `pulumi:"volumeMountPath"`
 }
 
 // NewPod registers a new resource with the given unique name, arguments, and options.
@@ -60,7 +122,30 @@ func NewPod(ctx *pulumi.Context,
 	})
 	opts = append(opts, secrets)
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"allowedCudaVersions[*]",
+		"cloudType",
+		"computeType",
+		"countryCodes[*]",
+		"cpuFlavorIds[*]",
+		"cpuFlavorPriority",
+		"dataCenterIds[*]",
+		"dataCenterPriority",
+		"gpuCount",
+		"gpuTypeIds[*]",
+		"gpuTypePriority",
+		"interruptible",
+		"minCudaVersion",
+		"minDiskBandwidthMBps",
+		"minDownloadMbps",
+		"minRAMPerGPU",
+		"minUploadMbps",
+		"minVCPUPerGPU",
 		"networkVolumeId",
+		"startJupyter",
+		"startSsh",
+		"supportPublicIp",
+		"templateId",
+		"vcpuCount",
 	})
 	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
@@ -348,24 +433,109 @@ func (o PodOutput) AdjustedCostPerHr() pulumi.Float64Output {
 	return o.ApplyT(func(v *Pod) pulumi.Float64Output { return v.AdjustedCostPerHr }).(pulumi.Float64Output)
 }
 
+// CUDA versions the machine may run (a set). REPLACES.
+func (o PodOutput) AllowedCudaVersions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.AllowedCudaVersions }).(pulumi.StringArrayOutput)
+}
+
+// `SECURE` (default) or `COMMUNITY`. REPLACES.
+func (o PodOutput) CloudType() PodCloudTypePtrOutput {
+	return o.ApplyT(func(v *Pod) PodCloudTypePtrOutput { return v.CloudType }).(PodCloudTypePtrOutput)
+}
+
+// `GPU` (default) or `CPU`. REPLACES.
+func (o PodOutput) ComputeType() ComputeTypePtrOutput {
+	return o.ApplyT(func(v *Pod) ComputeTypePtrOutput { return v.ComputeType }).(ComputeTypePtrOutput)
+}
+
+// Container disk in GB (default 50), wiped on every reset. RESETS.
+func (o PodOutput) ContainerDiskInGb() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.ContainerDiskInGb }).(pulumi.IntPtrOutput)
+}
+
+// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
+func (o PodOutput) ContainerRegistryAuthId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.ContainerRegistryAuthId }).(pulumi.StringPtrOutput)
+}
+
 // Dollars per hour, as the platform reports it: the pod's price on v1; on v2 its current cost, 0 while stopped.
 func (o PodOutput) CostPerHr() pulumi.Float64Output {
 	return o.ApplyT(func(v *Pod) pulumi.Float64Output { return v.CostPerHr }).(pulumi.Float64Output)
 }
 
-// `RUNNING` or `EXITED`, as the platform reports it (refresh reads a stop or a preemption as `EXITED`).
+// Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
+func (o PodOutput) CountryCodes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.CountryCodes }).(pulumi.StringArrayOutput)
+}
+
+// CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
+func (o PodOutput) CpuFlavorIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.CpuFlavorIds }).(pulumi.StringArrayOutput)
+}
+
+// `availability` (v1's default) or `custom`. REPLACES.
+func (o PodOutput) CpuFlavorPriority() PodCpuFlavorPriorityPtrOutput {
+	return o.ApplyT(func(v *Pod) PodCpuFlavorPriorityPtrOutput { return v.CpuFlavorPriority }).(PodCpuFlavorPriorityPtrOutput)
+}
+
+// Data centers the pod may be placed in (a set). REPLACES.
+func (o PodOutput) DataCenterIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.DataCenterIds }).(pulumi.StringArrayOutput)
+}
+
+// `availability` (default) or `custom`. REPLACES.
+func (o PodOutput) DataCenterPriority() PodDataCenterPriorityPtrOutput {
+	return o.ApplyT(func(v *Pod) PodDataCenterPriorityPtrOutput { return v.DataCenterPriority }).(PodDataCenterPriorityPtrOutput)
+}
+
+// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
 func (o PodOutput) DesiredStatus() PodDesiredStatusOutput {
 	return o.ApplyT(func(v *Pod) PodDesiredStatusOutput { return v.DesiredStatus }).(PodDesiredStatusOutput)
 }
 
-// Environment (when set). Secret: the whole map is ciphertext in the state.
+// Overrides the image's ENTRYPOINT (v1 only). RESETS.
+func (o PodOutput) DockerEntrypoint() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.DockerEntrypoint }).(pulumi.StringArrayOutput)
+}
+
+// Overrides the image's CMD. RESETS.
+func (o PodOutput) DockerStartCmd() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.DockerStartCmd }).(pulumi.StringArrayOutput)
+}
+
+// Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
 func (o PodOutput) Env() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringMapOutput { return v.Env }).(pulumi.StringMapOutput)
 }
 
-// The image (when set).
+// Join the global network (default false). RESETS.
+func (o PodOutput) GlobalNetworking() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.GlobalNetworking }).(pulumi.BoolPtrOutput)
+}
+
+// GPUs in the pod, at least 1 (default 1). REPLACES.
+func (o PodOutput) GpuCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.GpuCount }).(pulumi.IntPtrOutput)
+}
+
+// GPU types the pod may rent, in priority order (GPU pods). REPLACES.
+func (o PodOutput) GpuTypeIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.GpuTypeIds }).(pulumi.StringArrayOutput)
+}
+
+// `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
+func (o PodOutput) GpuTypePriority() PodGpuTypePriorityPtrOutput {
+	return o.ApplyT(func(v *Pod) PodGpuTypePriorityPtrOutput { return v.GpuTypePriority }).(PodGpuTypePriorityPtrOutput)
+}
+
+// The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
 func (o PodOutput) ImageName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.ImageName }).(pulumi.StringPtrOutput)
+}
+
+// An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
+func (o PodOutput) Interruptible() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.Interruptible }).(pulumi.BoolPtrOutput)
 }
 
 // The Jupyter password the platform generated (with `startJupyter`). Secret.
@@ -373,17 +543,47 @@ func (o PodOutput) JupyterPassword() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.JupyterPassword }).(pulumi.StringPtrOutput)
 }
 
-// Whether the pod is locked (when set).
+// A locked pod cannot be stopped or reset (default false). In place.
 func (o PodOutput) Locked() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.Locked }).(pulumi.BoolPtrOutput)
 }
 
-// Name on the platform.
+// Lowest CUDA version of the machine (v2 only). REPLACES.
+func (o PodOutput) MinCudaVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.MinCudaVersion }).(pulumi.StringPtrOutput)
+}
+
+// Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+func (o PodOutput) MinDiskBandwidthMBps() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinDiskBandwidthMBps }).(pulumi.Float64PtrOutput)
+}
+
+// Least download speed of the machine, Mb/s (v1 only). REPLACES.
+func (o PodOutput) MinDownloadMbps() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinDownloadMbps }).(pulumi.Float64PtrOutput)
+}
+
+// Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+func (o PodOutput) MinRAMPerGPU() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinRAMPerGPU }).(pulumi.IntPtrOutput)
+}
+
+// Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+func (o PodOutput) MinUploadMbps() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinUploadMbps }).(pulumi.Float64PtrOutput)
+}
+
+// Least vCPUs per GPU of the machine (v1 only). REPLACES.
+func (o PodOutput) MinVCPUPerGPU() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinVCPUPerGPU }).(pulumi.IntPtrOutput)
+}
+
+// Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
 func (o PodOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// The mounted network volume (when set).
+// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
 func (o PodOutput) NetworkVolumeId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.NetworkVolumeId }).(pulumi.StringPtrOutput)
 }
@@ -393,9 +593,49 @@ func (o PodOutput) PortMappings() pulumi.Float64MapOutput {
 	return o.ApplyT(func(v *Pod) pulumi.Float64MapOutput { return v.PortMappings }).(pulumi.Float64MapOutput)
 }
 
+// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
+func (o PodOutput) Ports() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.Ports }).(pulumi.StringArrayOutput)
+}
+
 // The pod's public IP, when it has one and is running.
 func (o PodOutput) PublicIp() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.PublicIp }).(pulumi.StringPtrOutput)
+}
+
+// Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
+func (o PodOutput) StartJupyter() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.StartJupyter }).(pulumi.BoolPtrOutput)
+}
+
+// Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
+func (o PodOutput) StartSsh() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.StartSsh }).(pulumi.BoolPtrOutput)
+}
+
+// Ask for a public IP (v1 only). REPLACES.
+func (o PodOutput) SupportPublicIp() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.SupportPublicIp }).(pulumi.BoolPtrOutput)
+}
+
+// A pod template to start from (its image, env, ports, disks). REPLACES.
+func (o PodOutput) TemplateId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.TemplateId }).(pulumi.StringPtrOutput)
+}
+
+// vCPUs of a CPU pod (default 2). REPLACES.
+func (o PodOutput) VcpuCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.VcpuCount }).(pulumi.IntPtrOutput)
+}
+
+// Pod volume in GB (default 20), kept across resets and stops. RESETS.
+func (o PodOutput) VolumeInGb() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.VolumeInGb }).(pulumi.IntPtrOutput)
+}
+
+// Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+func (o PodOutput) VolumeMountPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.VolumeMountPath }).(pulumi.StringPtrOutput)
 }
 
 func init() {

@@ -18,53 +18,53 @@ import (
 type ServerlessEndpoint struct {
 	pulumi.CustomResourceState
 
-	// Acceptable CUDA versions (when set).
+	// Acceptable CUDA versions (order does not matter).
 	AllowedCudaVersions pulumi.StringArrayOutput `pulumi:"allowedCudaVersions"`
-	// `GPU` or `CPU` (when set).
+	// `GPU` (default) or `CPU`. A change REPLACES the endpoint.
 	ComputeType ComputeTypePtrOutput `pulumi:"computeType"`
-	// CPU flavors in priority order (when set).
+	// CPU flavors in priority order (CPU endpoints).
 	CpuFlavorIds pulumi.StringArrayOutput `pulumi:"cpuFlavorIds"`
-	// Data centers workers may run in (when set).
+	// Data centers workers may run in (order does not matter).
 	DataCenterIds pulumi.StringArrayOutput `pulumi:"dataCenterIds"`
-	// GPU types taken out of the pools (when set).
+	// GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
 	ExcludedGpuTypes pulumi.StringArrayOutput `pulumi:"excludedGpuTypes"`
-	// Longest a single job may run, in ms (when set).
+	// Longest a single job (or request) may run, in ms.
 	ExecutionTimeoutMs pulumi.IntPtrOutput `pulumi:"executionTimeoutMs"`
-	// Flash boot (when set), in the program's spelling.
+	// Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
 	Flashboot pulumi.StringPtrOutput `pulumi:"flashboot"`
-	// GPUs per worker (when set).
+	// GPUs per worker, at least 1 (platform default 1).
 	GpuCount pulumi.IntPtrOutput `pulumi:"gpuCount"`
-	// GPU pools (when set).
+	// GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
 	GpuPools pulumi.StringArrayOutput `pulumi:"gpuPools"`
-	// GPU types (when set), in the program's order.
+	// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
 	GpuTypeIds pulumi.StringArrayOutput `pulumi:"gpuTypeIds"`
 	// The health address: `{url}/health` of a queue endpoint, the workers' health route of a load-balancing one.
 	HealthUrl pulumi.StringOutput `pulumi:"healthUrl"`
-	// Seconds an idle worker lives before scale-down (when set).
+	// Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
 	IdleTimeout pulumi.IntPtrOutput `pulumi:"idleTimeout"`
-	// Minimum CUDA version (when set).
+	// Minimum CUDA version.
 	MinCudaVersion pulumi.StringPtrOutput `pulumi:"minCudaVersion"`
-	// Name on the platform.
+	// Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Attached network volume (when set).
+	// Network volume to attach, e.g. `volume.id`.
 	NetworkVolumeId pulumi.StringPtrOutput `pulumi:"networkVolumeId"`
-	// Attached network volumes of a multi-region endpoint (when set).
+	// Network volumes to attach to a multi-region endpoint.
 	NetworkVolumeIds pulumi.StringArrayOutput `pulumi:"networkVolumeIds"`
-	// How the endpoint scales: `QUEUE_DELAY` or `REQUEST_COUNT` (when set).
+	// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
 	ScalerType ScalerTypePtrOutput `pulumi:"scalerType"`
-	// Scaler threshold (when set).
+	// Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
 	ScalerValue pulumi.IntPtrOutput `pulumi:"scalerValue"`
-	// Template the workers run.
+	// Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
 	TemplateId pulumi.StringOutput `pulumi:"templateId"`
-	// `QUEUE` or `LOAD_BALANCER` (when set).
+	// `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
 	Type EndpointTypePtrOutput `pulumi:"type"`
 	// Where requests go: the job address `{queueUrl}/<id>` of a queue endpoint (`/run`, `/runsync`, ... below it), or the base address of a load-balancing endpoint's HTTP servers.
 	Url pulumi.StringOutput `pulumi:"url"`
-	// vCPUs per CPU worker (when set).
+	// vCPUs per CPU worker (platform default 2).
 	VcpuCount pulumi.IntPtrOutput `pulumi:"vcpuCount"`
-	// Most workers at once (when set).
+	// Most workers at once, at least 0.
 	WorkersMax pulumi.IntPtrOutput `pulumi:"workersMax"`
-	// Workers kept running even when idle (when set).
+	// Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
 	WorkersMin pulumi.IntPtrOutput `pulumi:"workersMin"`
 }
 
@@ -297,52 +297,52 @@ func (o ServerlessEndpointOutput) ToServerlessEndpointOutputWithContext(ctx cont
 	return o
 }
 
-// Acceptable CUDA versions (when set).
+// Acceptable CUDA versions (order does not matter).
 func (o ServerlessEndpointOutput) AllowedCudaVersions() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.AllowedCudaVersions }).(pulumi.StringArrayOutput)
 }
 
-// `GPU` or `CPU` (when set).
+// `GPU` (default) or `CPU`. A change REPLACES the endpoint.
 func (o ServerlessEndpointOutput) ComputeType() ComputeTypePtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) ComputeTypePtrOutput { return v.ComputeType }).(ComputeTypePtrOutput)
 }
 
-// CPU flavors in priority order (when set).
+// CPU flavors in priority order (CPU endpoints).
 func (o ServerlessEndpointOutput) CpuFlavorIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.CpuFlavorIds }).(pulumi.StringArrayOutput)
 }
 
-// Data centers workers may run in (when set).
+// Data centers workers may run in (order does not matter).
 func (o ServerlessEndpointOutput) DataCenterIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.DataCenterIds }).(pulumi.StringArrayOutput)
 }
 
-// GPU types taken out of the pools (when set).
+// GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
 func (o ServerlessEndpointOutput) ExcludedGpuTypes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.ExcludedGpuTypes }).(pulumi.StringArrayOutput)
 }
 
-// Longest a single job may run, in ms (when set).
+// Longest a single job (or request) may run, in ms.
 func (o ServerlessEndpointOutput) ExecutionTimeoutMs() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.ExecutionTimeoutMs }).(pulumi.IntPtrOutput)
 }
 
-// Flash boot (when set), in the program's spelling.
+// Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
 func (o ServerlessEndpointOutput) Flashboot() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringPtrOutput { return v.Flashboot }).(pulumi.StringPtrOutput)
 }
 
-// GPUs per worker (when set).
+// GPUs per worker, at least 1 (platform default 1).
 func (o ServerlessEndpointOutput) GpuCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.GpuCount }).(pulumi.IntPtrOutput)
 }
 
-// GPU pools (when set).
+// GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
 func (o ServerlessEndpointOutput) GpuPools() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.GpuPools }).(pulumi.StringArrayOutput)
 }
 
-// GPU types (when set), in the program's order.
+// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
 func (o ServerlessEndpointOutput) GpuTypeIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.GpuTypeIds }).(pulumi.StringArrayOutput)
 }
@@ -352,47 +352,47 @@ func (o ServerlessEndpointOutput) HealthUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringOutput { return v.HealthUrl }).(pulumi.StringOutput)
 }
 
-// Seconds an idle worker lives before scale-down (when set).
+// Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
 func (o ServerlessEndpointOutput) IdleTimeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.IdleTimeout }).(pulumi.IntPtrOutput)
 }
 
-// Minimum CUDA version (when set).
+// Minimum CUDA version.
 func (o ServerlessEndpointOutput) MinCudaVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringPtrOutput { return v.MinCudaVersion }).(pulumi.StringPtrOutput)
 }
 
-// Name on the platform.
+// Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
 func (o ServerlessEndpointOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Attached network volume (when set).
+// Network volume to attach, e.g. `volume.id`.
 func (o ServerlessEndpointOutput) NetworkVolumeId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringPtrOutput { return v.NetworkVolumeId }).(pulumi.StringPtrOutput)
 }
 
-// Attached network volumes of a multi-region endpoint (when set).
+// Network volumes to attach to a multi-region endpoint.
 func (o ServerlessEndpointOutput) NetworkVolumeIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.NetworkVolumeIds }).(pulumi.StringArrayOutput)
 }
 
-// How the endpoint scales: `QUEUE_DELAY` or `REQUEST_COUNT` (when set).
+// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
 func (o ServerlessEndpointOutput) ScalerType() ScalerTypePtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) ScalerTypePtrOutput { return v.ScalerType }).(ScalerTypePtrOutput)
 }
 
-// Scaler threshold (when set).
+// Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
 func (o ServerlessEndpointOutput) ScalerValue() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.ScalerValue }).(pulumi.IntPtrOutput)
 }
 
-// Template the workers run.
+// Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
 func (o ServerlessEndpointOutput) TemplateId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringOutput { return v.TemplateId }).(pulumi.StringOutput)
 }
 
-// `QUEUE` or `LOAD_BALANCER` (when set).
+// `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
 func (o ServerlessEndpointOutput) Type() EndpointTypePtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) EndpointTypePtrOutput { return v.Type }).(EndpointTypePtrOutput)
 }
@@ -402,17 +402,17 @@ func (o ServerlessEndpointOutput) Url() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringOutput { return v.Url }).(pulumi.StringOutput)
 }
 
-// vCPUs per CPU worker (when set).
+// vCPUs per CPU worker (platform default 2).
 func (o ServerlessEndpointOutput) VcpuCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.VcpuCount }).(pulumi.IntPtrOutput)
 }
 
-// Most workers at once (when set).
+// Most workers at once, at least 0.
 func (o ServerlessEndpointOutput) WorkersMax() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.WorkersMax }).(pulumi.IntPtrOutput)
 }
 
-// Workers kept running even when idle (when set).
+// Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
 func (o ServerlessEndpointOutput) WorkersMin() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.WorkersMin }).(pulumi.IntPtrOutput)
 }

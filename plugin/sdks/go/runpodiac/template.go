@@ -18,41 +18,41 @@ import (
 type Template struct {
 	pulumi.CustomResourceState
 
-	// The container's arguments as one string (when set).
+	// The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
 	Args pulumi.StringPtrOutput `pulumi:"args"`
-	// `NVIDIA`, `AMD` or `CPU` (when set).
+	// `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
 	Category TemplateCategoryPtrOutput `pulumi:"category"`
-	// Container disk in GB (when set).
+	// Container disk in GB (platform default 50).
 	ContainerDiskInGb pulumi.IntPtrOutput `pulumi:"containerDiskInGb"`
-	// Credentials the image is pulled with (when set).
+	// Credentials to pull a private image: a ContainerRegistryAuth's `id`.
 	ContainerRegistryAuthId pulumi.StringPtrOutput `pulumi:"containerRegistryAuthId"`
-	// The image's ENTRYPOINT override (when set).
+	// Overrides the image's ENTRYPOINT (`[]`: the image's own).
 	DockerEntrypoint pulumi.StringArrayOutput `pulumi:"dockerEntrypoint"`
-	// The image's CMD override (when set).
+	// Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
 	DockerStartCmd pulumi.StringArrayOutput `pulumi:"dockerStartCmd"`
-	// Environment of the workers (when set). Secret: the whole map is ciphertext in the state.
+	// Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
 	Env pulumi.StringMapOutput `pulumi:"env"`
-	// The worker image.
+	// The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
 	ImageName pulumi.StringOutput `pulumi:"imageName"`
 	// Env the platform injected that the program did not set (`PUBLIC_KEY`, a generated `JUPYTER_PASSWORD`), or undefined when there is none. Secret: ciphertext in the state.
 	InjectedEnv pulumi.StringMapOutput `pulumi:"injectedEnv"`
-	// Whether other platform users may use the template (when set).
+	// Whether other platform users may use the template (platform default `false`).
 	IsPublic pulumi.BoolPtrOutput `pulumi:"isPublic"`
-	// Whether the template is for serverless workers (when set).
+	// `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
 	IsServerless pulumi.BoolPtrOutput `pulumi:"isServerless"`
-	// Name on the platform.
+	// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Exposed ports, `<port>/<http|tcp>` (when set).
+	// Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
 	Ports pulumi.StringArrayOutput `pulumi:"ports"`
-	// Markdown shown in the console (when set).
+	// Markdown shown in the console (management API v1 only: v2 templates have none).
 	Readme pulumi.StringPtrOutput `pulumi:"readme"`
-	// Whether containers start JupyterLab (when set).
+	// Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
 	StartJupyter pulumi.BoolPtrOutput `pulumi:"startJupyter"`
-	// Whether containers get SSH provisioned (when set).
+	// Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
 	StartSsh pulumi.BoolPtrOutput `pulumi:"startSsh"`
-	// Local volume in GB (when set).
+	// Local volume in GB (platform default 20).
 	VolumeInGb pulumi.IntPtrOutput `pulumi:"volumeInGb"`
-	// Where volumes are mounted (when set).
+	// Where volumes are mounted (platform default `/workspace`).
 	VolumeMountPath pulumi.StringPtrOutput `pulumi:"volumeMountPath"`
 }
 
@@ -246,42 +246,42 @@ func (o TemplateOutput) ToTemplateOutputWithContext(ctx context.Context) Templat
 	return o
 }
 
-// The container's arguments as one string (when set).
+// The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
 func (o TemplateOutput) Args() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.Args }).(pulumi.StringPtrOutput)
 }
 
-// `NVIDIA`, `AMD` or `CPU` (when set).
+// `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
 func (o TemplateOutput) Category() TemplateCategoryPtrOutput {
 	return o.ApplyT(func(v *Template) TemplateCategoryPtrOutput { return v.Category }).(TemplateCategoryPtrOutput)
 }
 
-// Container disk in GB (when set).
+// Container disk in GB (platform default 50).
 func (o TemplateOutput) ContainerDiskInGb() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.IntPtrOutput { return v.ContainerDiskInGb }).(pulumi.IntPtrOutput)
 }
 
-// Credentials the image is pulled with (when set).
+// Credentials to pull a private image: a ContainerRegistryAuth's `id`.
 func (o TemplateOutput) ContainerRegistryAuthId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.ContainerRegistryAuthId }).(pulumi.StringPtrOutput)
 }
 
-// The image's ENTRYPOINT override (when set).
+// Overrides the image's ENTRYPOINT (`[]`: the image's own).
 func (o TemplateOutput) DockerEntrypoint() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringArrayOutput { return v.DockerEntrypoint }).(pulumi.StringArrayOutput)
 }
 
-// The image's CMD override (when set).
+// Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
 func (o TemplateOutput) DockerStartCmd() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringArrayOutput { return v.DockerStartCmd }).(pulumi.StringArrayOutput)
 }
 
-// Environment of the workers (when set). Secret: the whole map is ciphertext in the state.
+// Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
 func (o TemplateOutput) Env() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringMapOutput { return v.Env }).(pulumi.StringMapOutput)
 }
 
-// The worker image.
+// The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
 func (o TemplateOutput) ImageName() pulumi.StringOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringOutput { return v.ImageName }).(pulumi.StringOutput)
 }
@@ -291,47 +291,47 @@ func (o TemplateOutput) InjectedEnv() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringMapOutput { return v.InjectedEnv }).(pulumi.StringMapOutput)
 }
 
-// Whether other platform users may use the template (when set).
+// Whether other platform users may use the template (platform default `false`).
 func (o TemplateOutput) IsPublic() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.BoolPtrOutput { return v.IsPublic }).(pulumi.BoolPtrOutput)
 }
 
-// Whether the template is for serverless workers (when set).
+// `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
 func (o TemplateOutput) IsServerless() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.BoolPtrOutput { return v.IsServerless }).(pulumi.BoolPtrOutput)
 }
 
-// Name on the platform.
+// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
 func (o TemplateOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Exposed ports, `<port>/<http|tcp>` (when set).
+// Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
 func (o TemplateOutput) Ports() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringArrayOutput { return v.Ports }).(pulumi.StringArrayOutput)
 }
 
-// Markdown shown in the console (when set).
+// Markdown shown in the console (management API v1 only: v2 templates have none).
 func (o TemplateOutput) Readme() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.Readme }).(pulumi.StringPtrOutput)
 }
 
-// Whether containers start JupyterLab (when set).
+// Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
 func (o TemplateOutput) StartJupyter() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.BoolPtrOutput { return v.StartJupyter }).(pulumi.BoolPtrOutput)
 }
 
-// Whether containers get SSH provisioned (when set).
+// Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
 func (o TemplateOutput) StartSsh() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.BoolPtrOutput { return v.StartSsh }).(pulumi.BoolPtrOutput)
 }
 
-// Local volume in GB (when set).
+// Local volume in GB (platform default 20).
 func (o TemplateOutput) VolumeInGb() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.IntPtrOutput { return v.VolumeInGb }).(pulumi.IntPtrOutput)
 }
 
-// Where volumes are mounted (when set).
+// Where volumes are mounted (platform default `/workspace`).
 func (o TemplateOutput) VolumeMountPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.VolumeMountPath }).(pulumi.StringPtrOutput)
 }

@@ -227,7 +227,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter(name="dataCenterId")
     def data_center_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Data center.
+        Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
         """
         return pulumi.get(self, "data_center_id")
 
@@ -235,7 +235,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform.
+        Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
         """
         return pulumi.get(self, "name")
 
@@ -243,7 +243,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter
     def size(self) -> pulumi.Output[_builtins.int]:
         """
-        Size in GB.
+        Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
         """
         return pulumi.get(self, "size")
 
@@ -251,7 +251,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter
     def type(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Storage tier, as the platform reports it (v2; undefined on v1, which has no tiers).
+        Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
         """
         return pulumi.get(self, "type")
 

@@ -923,7 +923,7 @@ class Pod(pulumi.CustomResource):
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["env", "jupyterPassword"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["networkVolumeId"])
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["allowedCudaVersions[*]", "cloudType", "computeType", "countryCodes[*]", "cpuFlavorIds[*]", "cpuFlavorPriority", "dataCenterIds[*]", "dataCenterPriority", "gpuCount", "gpuTypeIds[*]", "gpuTypePriority", "interruptible", "minCudaVersion", "minDiskBandwidthMBps", "minDownloadMbps", "minRAMPerGPU", "minUploadMbps", "minVCPUPerGPU", "networkVolumeId", "startJupyter", "startSsh", "supportPublicIp", "templateId", "vcpuCount"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Pod, __self__).__init__(
             'runpod-iac:index:Pod',
@@ -948,16 +948,47 @@ class Pod(pulumi.CustomResource):
         __props__ = PodArgs.__new__(PodArgs)
 
         __props__.__dict__["adjusted_cost_per_hr"] = None
+        __props__.__dict__["allowed_cuda_versions"] = None
+        __props__.__dict__["cloud_type"] = None
+        __props__.__dict__["compute_type"] = None
+        __props__.__dict__["container_disk_in_gb"] = None
+        __props__.__dict__["container_registry_auth_id"] = None
         __props__.__dict__["cost_per_hr"] = None
+        __props__.__dict__["country_codes"] = None
+        __props__.__dict__["cpu_flavor_ids"] = None
+        __props__.__dict__["cpu_flavor_priority"] = None
+        __props__.__dict__["data_center_ids"] = None
+        __props__.__dict__["data_center_priority"] = None
         __props__.__dict__["desired_status"] = None
+        __props__.__dict__["docker_entrypoint"] = None
+        __props__.__dict__["docker_start_cmd"] = None
         __props__.__dict__["env"] = None
+        __props__.__dict__["global_networking"] = None
+        __props__.__dict__["gpu_count"] = None
+        __props__.__dict__["gpu_type_ids"] = None
+        __props__.__dict__["gpu_type_priority"] = None
         __props__.__dict__["image_name"] = None
+        __props__.__dict__["interruptible"] = None
         __props__.__dict__["jupyter_password"] = None
         __props__.__dict__["locked"] = None
+        __props__.__dict__["min_cuda_version"] = None
+        __props__.__dict__["min_disk_bandwidth_m_bps"] = None
+        __props__.__dict__["min_download_mbps"] = None
+        __props__.__dict__["min_ram_per_gpu"] = None
+        __props__.__dict__["min_upload_mbps"] = None
+        __props__.__dict__["min_vcpu_per_gpu"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["network_volume_id"] = None
         __props__.__dict__["port_mappings"] = None
+        __props__.__dict__["ports"] = None
         __props__.__dict__["public_ip"] = None
+        __props__.__dict__["start_jupyter"] = None
+        __props__.__dict__["start_ssh"] = None
+        __props__.__dict__["support_public_ip"] = None
+        __props__.__dict__["template_id"] = None
+        __props__.__dict__["vcpu_count"] = None
+        __props__.__dict__["volume_in_gb"] = None
+        __props__.__dict__["volume_mount_path"] = None
         return Pod(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -969,6 +1000,46 @@ class Pod(pulumi.CustomResource):
         return pulumi.get(self, "adjusted_cost_per_hr")
 
     @_builtins.property
+    @pulumi.getter(name="allowedCudaVersions")
+    def allowed_cuda_versions(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        CUDA versions the machine may run (a set). REPLACES.
+        """
+        return pulumi.get(self, "allowed_cuda_versions")
+
+    @_builtins.property
+    @pulumi.getter(name="cloudType")
+    def cloud_type(self) -> pulumi.Output[Optional['PodCloudType']]:
+        """
+        `SECURE` (default) or `COMMUNITY`. REPLACES.
+        """
+        return pulumi.get(self, "cloud_type")
+
+    @_builtins.property
+    @pulumi.getter(name="computeType")
+    def compute_type(self) -> pulumi.Output[Optional['ComputeType']]:
+        """
+        `GPU` (default) or `CPU`. REPLACES.
+        """
+        return pulumi.get(self, "compute_type")
+
+    @_builtins.property
+    @pulumi.getter(name="containerDiskInGb")
+    def container_disk_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Container disk in GB (default 50), wiped on every reset. RESETS.
+        """
+        return pulumi.get(self, "container_disk_in_gb")
+
+    @_builtins.property
+    @pulumi.getter(name="containerRegistryAuthId")
+    def container_registry_auth_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
+        """
+        return pulumi.get(self, "container_registry_auth_id")
+
+    @_builtins.property
     @pulumi.getter(name="costPerHr")
     def cost_per_hr(self) -> pulumi.Output[_builtins.float]:
         """
@@ -977,28 +1048,124 @@ class Pod(pulumi.CustomResource):
         return pulumi.get(self, "cost_per_hr")
 
     @_builtins.property
+    @pulumi.getter(name="countryCodes")
+    def country_codes(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
+        """
+        return pulumi.get(self, "country_codes")
+
+    @_builtins.property
+    @pulumi.getter(name="cpuFlavorIds")
+    def cpu_flavor_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
+        """
+        return pulumi.get(self, "cpu_flavor_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="cpuFlavorPriority")
+    def cpu_flavor_priority(self) -> pulumi.Output[Optional['PodCpuFlavorPriority']]:
+        """
+        `availability` (v1's default) or `custom`. REPLACES.
+        """
+        return pulumi.get(self, "cpu_flavor_priority")
+
+    @_builtins.property
+    @pulumi.getter(name="dataCenterIds")
+    def data_center_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Data centers the pod may be placed in (a set). REPLACES.
+        """
+        return pulumi.get(self, "data_center_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="dataCenterPriority")
+    def data_center_priority(self) -> pulumi.Output[Optional['PodDataCenterPriority']]:
+        """
+        `availability` (default) or `custom`. REPLACES.
+        """
+        return pulumi.get(self, "data_center_priority")
+
+    @_builtins.property
     @pulumi.getter(name="desiredStatus")
     def desired_status(self) -> pulumi.Output['PodDesiredStatus']:
         """
-        `RUNNING` or `EXITED`, as the platform reports it (refresh reads a stop or a preemption as `EXITED`).
+        `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
         """
         return pulumi.get(self, "desired_status")
+
+    @_builtins.property
+    @pulumi.getter(name="dockerEntrypoint")
+    def docker_entrypoint(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Overrides the image's ENTRYPOINT (v1 only). RESETS.
+        """
+        return pulumi.get(self, "docker_entrypoint")
+
+    @_builtins.property
+    @pulumi.getter(name="dockerStartCmd")
+    def docker_start_cmd(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Overrides the image's CMD. RESETS.
+        """
+        return pulumi.get(self, "docker_start_cmd")
 
     @_builtins.property
     @pulumi.getter
     def env(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Environment (when set). Secret: the whole map is ciphertext in the state.
+        Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
         """
         return pulumi.get(self, "env")
+
+    @_builtins.property
+    @pulumi.getter(name="globalNetworking")
+    def global_networking(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Join the global network (default false). RESETS.
+        """
+        return pulumi.get(self, "global_networking")
+
+    @_builtins.property
+    @pulumi.getter(name="gpuCount")
+    def gpu_count(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        GPUs in the pod, at least 1 (default 1). REPLACES.
+        """
+        return pulumi.get(self, "gpu_count")
+
+    @_builtins.property
+    @pulumi.getter(name="gpuTypeIds")
+    def gpu_type_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        GPU types the pod may rent, in priority order (GPU pods). REPLACES.
+        """
+        return pulumi.get(self, "gpu_type_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="gpuTypePriority")
+    def gpu_type_priority(self) -> pulumi.Output[Optional['PodGpuTypePriority']]:
+        """
+        `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
+        """
+        return pulumi.get(self, "gpu_type_priority")
 
     @_builtins.property
     @pulumi.getter(name="imageName")
     def image_name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The image (when set).
+        The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
         """
         return pulumi.get(self, "image_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def interruptible(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
+        """
+        return pulumi.get(self, "interruptible")
 
     @_builtins.property
     @pulumi.getter(name="jupyterPassword")
@@ -1012,15 +1179,63 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter
     def locked(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether the pod is locked (when set).
+        A locked pod cannot be stopped or reset (default false). In place.
         """
         return pulumi.get(self, "locked")
+
+    @_builtins.property
+    @pulumi.getter(name="minCudaVersion")
+    def min_cuda_version(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Lowest CUDA version of the machine (v2 only). REPLACES.
+        """
+        return pulumi.get(self, "min_cuda_version")
+
+    @_builtins.property
+    @pulumi.getter(name="minDiskBandwidthMBps")
+    def min_disk_bandwidth_m_bps(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+        """
+        return pulumi.get(self, "min_disk_bandwidth_m_bps")
+
+    @_builtins.property
+    @pulumi.getter(name="minDownloadMbps")
+    def min_download_mbps(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        Least download speed of the machine, Mb/s (v1 only). REPLACES.
+        """
+        return pulumi.get(self, "min_download_mbps")
+
+    @_builtins.property
+    @pulumi.getter(name="minRAMPerGPU")
+    def min_ram_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+        """
+        return pulumi.get(self, "min_ram_per_gpu")
+
+    @_builtins.property
+    @pulumi.getter(name="minUploadMbps")
+    def min_upload_mbps(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+        """
+        return pulumi.get(self, "min_upload_mbps")
+
+    @_builtins.property
+    @pulumi.getter(name="minVCPUPerGPU")
+    def min_vcpu_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Least vCPUs per GPU of the machine (v1 only). REPLACES.
+        """
+        return pulumi.get(self, "min_vcpu_per_gpu")
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform.
+        Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
         """
         return pulumi.get(self, "name")
 
@@ -1028,7 +1243,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="networkVolumeId")
     def network_volume_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The mounted network volume (when set).
+        A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
         """
         return pulumi.get(self, "network_volume_id")
 
@@ -1041,10 +1256,74 @@ class Pod(pulumi.CustomResource):
         return pulumi.get(self, "port_mappings")
 
     @_builtins.property
+    @pulumi.getter
+    def ports(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
+        """
+        return pulumi.get(self, "ports")
+
+    @_builtins.property
     @pulumi.getter(name="publicIp")
     def public_ip(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The pod's public IP, when it has one and is running.
         """
         return pulumi.get(self, "public_ip")
+
+    @_builtins.property
+    @pulumi.getter(name="startJupyter")
+    def start_jupyter(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
+        """
+        return pulumi.get(self, "start_jupyter")
+
+    @_builtins.property
+    @pulumi.getter(name="startSsh")
+    def start_ssh(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
+        """
+        return pulumi.get(self, "start_ssh")
+
+    @_builtins.property
+    @pulumi.getter(name="supportPublicIp")
+    def support_public_ip(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Ask for a public IP (v1 only). REPLACES.
+        """
+        return pulumi.get(self, "support_public_ip")
+
+    @_builtins.property
+    @pulumi.getter(name="templateId")
+    def template_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        A pod template to start from (its image, env, ports, disks). REPLACES.
+        """
+        return pulumi.get(self, "template_id")
+
+    @_builtins.property
+    @pulumi.getter(name="vcpuCount")
+    def vcpu_count(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        vCPUs of a CPU pod (default 2). REPLACES.
+        """
+        return pulumi.get(self, "vcpu_count")
+
+    @_builtins.property
+    @pulumi.getter(name="volumeInGb")
+    def volume_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Pod volume in GB (default 20), kept across resets and stops. RESETS.
+        """
+        return pulumi.get(self, "volume_in_gb")
+
+    @_builtins.property
+    @pulumi.getter(name="volumeMountPath")
+    def volume_mount_path(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+        """
+        return pulumi.get(self, "volume_mount_path")
 

@@ -655,7 +655,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="allowedCudaVersions")
     def allowed_cuda_versions(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Acceptable CUDA versions (when set).
+        Acceptable CUDA versions (order does not matter).
         """
         return pulumi.get(self, "allowed_cuda_versions")
 
@@ -663,7 +663,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="computeType")
     def compute_type(self) -> pulumi.Output[Optional['ComputeType']]:
         """
-        `GPU` or `CPU` (when set).
+        `GPU` (default) or `CPU`. A change REPLACES the endpoint.
         """
         return pulumi.get(self, "compute_type")
 
@@ -671,7 +671,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="cpuFlavorIds")
     def cpu_flavor_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        CPU flavors in priority order (when set).
+        CPU flavors in priority order (CPU endpoints).
         """
         return pulumi.get(self, "cpu_flavor_ids")
 
@@ -679,7 +679,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="dataCenterIds")
     def data_center_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Data centers workers may run in (when set).
+        Data centers workers may run in (order does not matter).
         """
         return pulumi.get(self, "data_center_ids")
 
@@ -687,7 +687,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="excludedGpuTypes")
     def excluded_gpu_types(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU types taken out of the pools (when set).
+        GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
         """
         return pulumi.get(self, "excluded_gpu_types")
 
@@ -695,7 +695,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="executionTimeoutMs")
     def execution_timeout_ms(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Longest a single job may run, in ms (when set).
+        Longest a single job (or request) may run, in ms.
         """
         return pulumi.get(self, "execution_timeout_ms")
 
@@ -703,7 +703,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter
     def flashboot(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Flash boot (when set), in the program's spelling.
+        Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
         """
         return pulumi.get(self, "flashboot")
 
@@ -711,7 +711,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="gpuCount")
     def gpu_count(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        GPUs per worker (when set).
+        GPUs per worker, at least 1 (platform default 1).
         """
         return pulumi.get(self, "gpu_count")
 
@@ -719,7 +719,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="gpuPools")
     def gpu_pools(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU pools (when set).
+        GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
         """
         return pulumi.get(self, "gpu_pools")
 
@@ -727,7 +727,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU types (when set), in the program's order.
+        GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -743,7 +743,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="idleTimeout")
     def idle_timeout(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Seconds an idle worker lives before scale-down (when set).
+        Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
         """
         return pulumi.get(self, "idle_timeout")
 
@@ -751,7 +751,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="minCudaVersion")
     def min_cuda_version(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Minimum CUDA version (when set).
+        Minimum CUDA version.
         """
         return pulumi.get(self, "min_cuda_version")
 
@@ -759,7 +759,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform.
+        Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
         """
         return pulumi.get(self, "name")
 
@@ -767,7 +767,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="networkVolumeId")
     def network_volume_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Attached network volume (when set).
+        Network volume to attach, e.g. `volume.id`.
         """
         return pulumi.get(self, "network_volume_id")
 
@@ -775,7 +775,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="networkVolumeIds")
     def network_volume_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Attached network volumes of a multi-region endpoint (when set).
+        Network volumes to attach to a multi-region endpoint.
         """
         return pulumi.get(self, "network_volume_ids")
 
@@ -783,7 +783,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="scalerType")
     def scaler_type(self) -> pulumi.Output[Optional['ScalerType']]:
         """
-        How the endpoint scales: `QUEUE_DELAY` or `REQUEST_COUNT` (when set).
+        `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
         """
         return pulumi.get(self, "scaler_type")
 
@@ -791,7 +791,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="scalerValue")
     def scaler_value(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Scaler threshold (when set).
+        Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
         """
         return pulumi.get(self, "scaler_value")
 
@@ -799,7 +799,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="templateId")
     def template_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Template the workers run.
+        Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
         """
         return pulumi.get(self, "template_id")
 
@@ -807,7 +807,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter
     def type(self) -> pulumi.Output[Optional['EndpointType']]:
         """
-        `QUEUE` or `LOAD_BALANCER` (when set).
+        `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
         """
         return pulumi.get(self, "type")
 
@@ -823,7 +823,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="vcpuCount")
     def vcpu_count(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        vCPUs per CPU worker (when set).
+        vCPUs per CPU worker (platform default 2).
         """
         return pulumi.get(self, "vcpu_count")
 
@@ -831,7 +831,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="workersMax")
     def workers_max(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Most workers at once (when set).
+        Most workers at once, at least 0.
         """
         return pulumi.get(self, "workers_max")
 
@@ -839,7 +839,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="workersMin")
     def workers_min(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Workers kept running even when idle (when set).
+        Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
         """
         return pulumi.get(self, "workers_min")
 

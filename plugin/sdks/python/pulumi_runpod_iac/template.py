@@ -514,7 +514,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def args(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The container's arguments as one string (when set).
+        The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
         """
         return pulumi.get(self, "args")
 
@@ -522,7 +522,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def category(self) -> pulumi.Output[Optional['TemplateCategory']]:
         """
-        `NVIDIA`, `AMD` or `CPU` (when set).
+        `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
         """
         return pulumi.get(self, "category")
 
@@ -530,7 +530,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="containerDiskInGb")
     def container_disk_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Container disk in GB (when set).
+        Container disk in GB (platform default 50).
         """
         return pulumi.get(self, "container_disk_in_gb")
 
@@ -538,7 +538,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="containerRegistryAuthId")
     def container_registry_auth_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Credentials the image is pulled with (when set).
+        Credentials to pull a private image: a ContainerRegistryAuth's `id`.
         """
         return pulumi.get(self, "container_registry_auth_id")
 
@@ -546,7 +546,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="dockerEntrypoint")
     def docker_entrypoint(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        The image's ENTRYPOINT override (when set).
+        Overrides the image's ENTRYPOINT (`[]`: the image's own).
         """
         return pulumi.get(self, "docker_entrypoint")
 
@@ -554,7 +554,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="dockerStartCmd")
     def docker_start_cmd(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        The image's CMD override (when set).
+        Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
         """
         return pulumi.get(self, "docker_start_cmd")
 
@@ -562,7 +562,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def env(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Environment of the workers (when set). Secret: the whole map is ciphertext in the state.
+        Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
         """
         return pulumi.get(self, "env")
 
@@ -570,7 +570,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="imageName")
     def image_name(self) -> pulumi.Output[_builtins.str]:
         """
-        The worker image.
+        The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
         """
         return pulumi.get(self, "image_name")
 
@@ -586,7 +586,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="isPublic")
     def is_public(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether other platform users may use the template (when set).
+        Whether other platform users may use the template (platform default `false`).
         """
         return pulumi.get(self, "is_public")
 
@@ -594,7 +594,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="isServerless")
     def is_serverless(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether the template is for serverless workers (when set).
+        `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
         """
         return pulumi.get(self, "is_serverless")
 
@@ -602,7 +602,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform.
+        Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
         """
         return pulumi.get(self, "name")
 
@@ -610,7 +610,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def ports(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Exposed ports, `<port>/<http|tcp>` (when set).
+        Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
         """
         return pulumi.get(self, "ports")
 
@@ -618,7 +618,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def readme(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Markdown shown in the console (when set).
+        Markdown shown in the console (management API v1 only: v2 templates have none).
         """
         return pulumi.get(self, "readme")
 
@@ -626,7 +626,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="startJupyter")
     def start_jupyter(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether containers start JupyterLab (when set).
+        Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
         """
         return pulumi.get(self, "start_jupyter")
 
@@ -634,7 +634,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="startSsh")
     def start_ssh(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether containers get SSH provisioned (when set).
+        Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
         """
         return pulumi.get(self, "start_ssh")
 
@@ -642,7 +642,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Local volume in GB (when set).
+        Local volume in GB (platform default 20).
         """
         return pulumi.get(self, "volume_in_gb")
 
@@ -650,7 +650,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="volumeMountPath")
     def volume_mount_path(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Where volumes are mounted (when set).
+        Where volumes are mounted (platform default `/workspace`).
         """
         return pulumi.get(self, "volume_mount_path")
 

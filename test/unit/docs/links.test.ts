@@ -123,6 +123,18 @@ const OUTSIDE_REFERENCES = [
   /\bthe spe[c]\b|\bspe[c]'s\b/,
 ];
 
+/** The repository's top-level folders: a backticked path that starts with one names a file or folder of the repository. */
+const TOP_LEVEL = /^`((?:sdk|provider|plugin|policy|emulator|cli|test|scripts|bench|docs|examples|tools)\/[\w./-]*)`$/;
+
+describe("the paths docs/design.md and docs/platform.md name", () => {
+  it.each(["docs/design.md", "docs/platform.md"])("%s: every repository path it names exists", (file) => {
+    const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+    const named = [...text.matchAll(/`[^`\n]+`/g)].flatMap(([code]) => TOP_LEVEL.exec(code)?.[1] ?? []);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((p) => !fs.existsSync(path.join(ROOT, p)))).toEqual([]);
+  });
+});
+
 describe("references outside the repository", () => {
   it("no source, test, script or doc cites a design note, a spec file or an issue number", () => {
     const files = ["README.md", "CHANGELOG.md", "index.ts", ...OWN_TEXT.flatMap(ownFiles)];

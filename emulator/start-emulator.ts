@@ -15,6 +15,7 @@ import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, type EmulatorOptions } fro
 import { buildServer } from "./server/build-server";
 import { EmulatorStore } from "./store/emulator-store";
 import { StateFile } from "./store/state-file";
+import { SecretBox } from "./secrets/secret-box";
 
 /** A running emulator. */
 export interface RunningEmulator {
@@ -91,6 +92,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const images = new ImageStore();
   let baseUrl = "";
   const models = new Map(IMAGE_MODEL_IDS.map((id) => [id, imageModelTemplate(id, images, () => baseUrl)]));
+  const stateFile = options.stateFile ? path.resolve(options.stateFile) : undefined;
+  // Secret values are sealed at rest under a key kept beside the state file, never in it.
+  const secretBox = stateFile ? await SecretBox.fromKeyFile(`${stateFile}.key`) : SecretBox.ephemeral();
   const store = new EmulatorStore(
     apiKeys,
     {
@@ -102,8 +106,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       seed,
       capacity,
       catalog,
+      secretBox,
     },
-    options.stateFile ? new StateFile(path.resolve(options.stateFile)) : undefined,
+    stateFile ? new StateFile(stateFile) : undefined,
   );
   const limiter = new RateLimiter(clock, rateLimitSettings(options.rateLimits));
   const quotaOption = options.managementQuota;
@@ -127,6 +132,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = options.host ?? DEFAULT_HOST;
   try {
     await store.load();
+    for (const account of store.accounts.values()) account.vault.assertReadable();
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
   } catch (error) {
     store.dispose();

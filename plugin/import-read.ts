@@ -3,8 +3,7 @@ import { isNotFound } from "../provider/errors";
 import { FIELD_RULES } from "../provider/field-rules";
 import { pick } from "../provider/property-values";
 import { providerClient } from "../provider/provider-config";
-import type { RunpodResourceType } from "../provider/runpod-resource";
-import { PLUGIN_RESOURCES } from "./plugin-resources";
+import { PLUGIN_RESOURCES, type PluginResourceType } from "./plugin-resources";
 import { resourceShape } from "./plugin-schema";
 
 type Props = Record<string, unknown>;
@@ -32,7 +31,7 @@ function withoutUnread(props: Props): Props {
  * them, e.g. v1's `readme` of a template read through v2). Returns no id when there is no such
  * resource (the engine then says so).
  */
-export async function importRead(type: RunpodResourceType, id: string): Promise<dynamic.ReadResult> {
+export async function importRead(type: PluginResourceType, id: string): Promise<dynamic.ReadResult> {
   const entry = PLUGIN_RESOURCES[type];
   const client = await providerClient();
   let record: object;

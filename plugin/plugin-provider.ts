@@ -5,9 +5,9 @@ import { autoName } from "../provider/auto-name";
 import { warnOnResource } from "../provider/engine-notice";
 import { platformValueWarnings } from "../provider/platform-value-warnings";
 import { isUnknown } from "../provider/property-values";
-import { providerReference, type RunpodResourceType } from "../provider/runpod-resource";
+import { providerReference } from "../provider/runpod-resource";
 import { importRead } from "./import-read";
-import { isPluginResourceType, PLUGIN_RESOURCES } from "./plugin-resources";
+import { isPluginResourceType, PLUGIN_RESOURCES, type PluginResourceType } from "./plugin-resources";
 import { resourceShape, schemaText } from "./plugin-schema";
 import { oldInputs, secretValue } from "./server-gaps";
 import { partsOfUrn, typeOfUrn } from "./type-tokens";
@@ -15,7 +15,7 @@ import { partsOfUrn, typeOfUrn } from "./type-tokens";
 type Props = Record<string, unknown>;
 
 /** The resource type a URN names; an error naming the URN when the plugin has no such type. */
-function typeOf(urn: string): RunpodResourceType {
+function typeOf(urn: string): PluginResourceType {
   const type = typeOfUrn(urn);
   if (!isPluginResourceType(type)) throw new Error(`runpod-iac has no resource type for ${urn}`);
   return type;
@@ -35,7 +35,7 @@ function withSecrets(props: Props | undefined, keys: readonly string[]): Props {
  * line: the dynamic provider host finds the implementation of a refresh or a destroy in the
  * outputs' `__provider` (about 60 bytes); the plugin itself never reads it.
  */
-function outputsOf(type: RunpodResourceType, outs: Props | undefined): Props {
+function outputsOf(type: PluginResourceType, outs: Props | undefined): Props {
   return { ...withSecrets(outs, resourceShape(type).secretOutputs), __provider: providerReference(type) };
 }
 
@@ -45,7 +45,7 @@ function outputsOf(type: RunpodResourceType, outs: Props | undefined): Props {
  * between the dynamic resources and the plugin keeps its names, and a lost create finds its
  * resource by it (create-once.ts).
  */
-function withAutoName(urn: string, type: RunpodResourceType, news: Props): Props {
+function withAutoName(urn: string, type: PluginResourceType, news: Props): Props {
   if (news.name !== undefined) return news;
   const { stack, project, name } = partsOfUrn(urn);
   return { ...news, name: autoName(name, { project, stack, type }), __autoNamed: true };
@@ -56,7 +56,7 @@ function withAutoName(urn: string, type: RunpodResourceType, news: Props): Props
  * outputs, else in the old inputs. A resource `pulumi import` brought in has neither, and takes
  * the program's values as what it holds; they are stored by the next `up`.
  */
-function withWriteOnly(type: RunpodResourceType, olds: Props, news: Props | undefined): [Props, Props | undefined] {
+function withWriteOnly(type: PluginResourceType, olds: Props, news: Props | undefined): [Props, Props | undefined] {
   const writeOnly: readonly string[] = PLUGIN_RESOURCES[type].writeOnly ?? [];
   if (writeOnly.length === 0) return [olds, news];
   const inputs = oldInputs() ?? {};
@@ -70,7 +70,7 @@ function withWriteOnly(type: RunpodResourceType, olds: Props, news: Props | unde
 }
 
 /** Warns, under the resource, about values of open sets (GPU types, data centers, ...) this release does not know. */
-async function warnAboutPlatformValues(urn: string, type: RunpodResourceType, inputs: Props): Promise<void> {
+async function warnAboutPlatformValues(urn: string, type: PluginResourceType, inputs: Props): Promise<void> {
   if (!(type in PLATFORM_VALUE_FIELDS)) return;
   const known = Object.fromEntries(Object.entries(inputs).filter(([, v]) => !isUnknown(v)));
   for (const warning of platformValueWarnings(type as keyof typeof PLATFORM_VALUE_FIELDS, known)) {

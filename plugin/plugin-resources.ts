@@ -85,11 +85,17 @@ function podPlacement(record: object): Props {
 }
 
 /**
- * The plugin's resource types: one entry each. A type added to `RunpodResourceType` does not
+ * The resource types the plugin serves: every type of `RunpodResourceType` but those listed here,
+ * which only the dynamic resources serve until the plugin's schema, classes and SDKs gain them.
+ */
+export type PluginResourceType = Exclude<RunpodResourceType, "Secret">;
+
+/**
+ * The plugin's resource types: one entry each. A type added to `PluginResourceType` does not
  * compile until it has its entry here; its schema (plugin/schema.json) is then generated from its
  * field table, its `Args` and its class (`npm run gen:schema`).
  */
-export const PLUGIN_RESOURCES: { readonly [T in RunpodResourceType]: PluginResource<T> } = {
+export const PLUGIN_RESOURCES: { readonly [T in PluginResourceType]: PluginResource<T> } = {
   NetworkVolume: {
     provider: impl.volume,
     inputs: NetworkVolumeCreateInputSchema,
@@ -121,6 +127,6 @@ export const PLUGIN_RESOURCES: { readonly [T in RunpodResourceType]: PluginResou
 };
 
 /** Whether `type` is one of the plugin's resource types. */
-export function isPluginResourceType(type: string | undefined): type is RunpodResourceType {
+export function isPluginResourceType(type: string | undefined): type is PluginResourceType {
   return type !== undefined && Object.prototype.hasOwnProperty.call(PLUGIN_RESOURCES, type);
 }

@@ -6,6 +6,7 @@ import { serverlessTemplatePolicy } from "./serverless-template";
 import { stackCostCeilingPolicy } from "./stack-cost-ceiling";
 import { knownPlatformValuesPolicy } from "./known-platform-values";
 import { podLimitsPolicy } from "./pod-limits";
+import { plaintextCredentialsPolicy } from "./plaintext-credentials";
 import { liveCatalogPolicy } from "./live-catalog";
 import { stackVolumeSizeCapPolicy } from "./stack-volume-size-cap";
 import { stackWorkerBudgetPolicy } from "./stack-worker-budget";
@@ -20,9 +21,11 @@ import { workerBoundsPolicy } from "./worker-bounds";
  */
 
 export * from "./contradictory-inputs";
+export * from "./credential-shapes";
 export * from "./gpu-priority-list";
 export * from "./image-pinning";
 export * from "./known-platform-values";
+export * from "./plaintext-credentials";
 export * from "./pod-limits";
 export * from "./live-catalog";
 export * from "./resource-types";
@@ -55,6 +58,7 @@ export const runpodPolicies = [
   knownPlatformValuesPolicy,
   podLimitsPolicy,
   liveCatalogPolicy,
+  plaintextCredentialsPolicy,
 ] satisfies Policies;
 
 /** The name of one of the pack's policies (a key of `--policy-pack-config`). */

@@ -1,5 +1,6 @@
 import { PolicyPack } from "@pulumi/policy/policy";
 import { POLICY_PACK_NAME, runpodPolicies } from "./index";
+import { trackSecretInputs } from "./secret-inputs";
 
 /**
  * Entry point of the policy pack that Pulumi runs: `pulumi preview --policy-pack <dir>` starts
@@ -11,8 +12,10 @@ import { POLICY_PACK_NAME, runpodPolicies } from "./index";
  * `@pulumi/policy/policy` rather than `@pulumi/policy`: the package's `index.d.ts` re-exports
  * names that its `proxy.d.ts` does not declare, which fails type-checking with `skipLibCheck: false`.
  */
+// Before the analyzer deserializes anything: rules then know which inputs the program marked secret.
+trackSecretInputs();
 new PolicyPack(POLICY_PACK_NAME, {
   description:
-    "Guards RunPod serverless deployments: GPU priority lists, worker bounds and budgets, volume sizes, pinned images, endpoints placed where their volumes are, no contradictory inputs, serverless templates, and an hourly cost ceiling.",
+    "Guards RunPod serverless deployments: GPU priority lists, worker bounds and budgets, volume sizes, pinned images, endpoints placed where their volumes are, no contradictory inputs, serverless templates, an hourly cost ceiling, and no credentials written as plain text into env values.",
   policies: runpodPolicies,
 });

@@ -4,6 +4,7 @@ import type { OutputInstance, Resource } from "@pulumi/pulumi";
 import type { ContainerRegistryAuthArgs } from "../provider/container-registry-auth";
 import type { NetworkVolumeArgs } from "../provider/network-volume";
 import type { PodArgs } from "../provider/pod";
+import type { SecretArgs } from "../provider/secret";
 import type { ServerlessEndpointArgs } from "../provider/serverless-endpoint";
 import type { TemplateArgs } from "../provider/template";
 
@@ -18,6 +19,7 @@ export const RESOURCE_TYPES = {
   Template: "pulumi-nodejs:dynamic/runpod:Template",
   ContainerRegistryAuth: "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",
   Pod: "pulumi-nodejs:dynamic/runpod:Pod",
+  Secret: "pulumi-nodejs:dynamic/runpod:Secret",
 } as const;
 
 /**
@@ -30,6 +32,7 @@ export const PLUGIN_RESOURCE_TYPES = {
   Template: "runpod-iac:index:Template",
   ContainerRegistryAuth: "runpod-iac:index:ContainerRegistryAuth",
   Pod: "runpod-iac:index:Pod",
+  Secret: "runpod-iac:index:Secret",
 } as const satisfies Record<keyof typeof RESOURCE_TYPES, string>;
 
 /** The kinds of resource the pack checks. */
@@ -90,6 +93,9 @@ export function isGpuPod(props: Pick<PodProps, "computeType">): boolean {
 
 /** Inputs of a `ContainerRegistryAuth` as a policy sees them. `password` is a secret: rules never read it. */
 export type ContainerRegistryAuthProps = PolicyProps<ContainerRegistryAuthArgs>;
+
+/** Inputs of a `Secret` as a policy sees them. `value` is a secret: rules never read it. */
+export type SecretProps = PolicyProps<SecretArgs>;
 
 /**
  * What `validateResourceOfType` and `args.isType` need from a resource class: a construct
@@ -159,6 +165,9 @@ export const ContainerRegistryAuthResource = resourceClassStub<ContainerRegistry
 
 /** Matches `Pod` resources in `validateResourceOfType` and `isType`. */
 export const PodResource = resourceClassStub<PodProps>("Pod");
+
+/** Matches `Secret` resources in `validateResourceOfType` and `isType`. */
+export const SecretResource = resourceClassStub<SecretProps>("Secret");
 
 /** True unless the endpoint explicitly asks for CPU workers (the platform's default is `GPU`). */
 export function isGpuEndpoint(props: Pick<ServerlessEndpointProps, "computeType">): boolean {

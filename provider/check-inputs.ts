@@ -1,5 +1,6 @@
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
+import type { ApiVersion } from "../sdk/config";
 import { versionFieldProblems } from "../sdk/schemas/api-version-fields";
 import { configSettingName, configuredApiVersion } from "./provider-config";
 import type { BookkeepingInput } from "./field-rules";
@@ -76,4 +77,25 @@ export function versionFailures(kind: string, inputs: Record<string, unknown>): 
     property: p.field,
     reason: `${p.value}: ${p.rule}`,
   }));
+}
+
+/**
+ * The failure of a resource that only management API `only` has (account secrets are v2's), when
+ * the configured API URL names the other version: at preview, naming the resource, both versions
+ * and how to switch.
+ */
+export function versionOnlyFailures(resource: string, only: ApiVersion): CheckFailure[] {
+  let version: ApiVersion;
+  try {
+    version = configuredApiVersion();
+  } catch (err) {
+    return [{ property: "", reason: (err as Error).message }];
+  }
+  if (version === only) return [];
+  return [
+    {
+      property: "",
+      reason: `${resource} exists only on management API ${only}, and the API URL names ${version}: point ${configSettingName("apiUrl")} (or RUNPOD_API_URL) at a .../${only} URL, or remove the ${resource}`,
+    },
+  ];
 }

@@ -3,6 +3,7 @@ import type { ContainerRegistryAuthArgs } from "./container-registry-auth";
 import type { NetworkVolumeArgs } from "./network-volume";
 import type { PodArgs } from "./pod";
 import type { RunpodResourceType } from "./runpod-resource";
+import type { SecretArgs } from "./secret";
 import type { ServerlessEndpointArgs } from "./serverless-endpoint";
 import type { TemplateArgs } from "./template";
 
@@ -64,6 +65,8 @@ export interface ResourceArgsByType {
   ContainerRegistryAuth: ContainerRegistryAuthArgs;
   /** {@link PodArgs}. */
   Pod: PodArgs;
+  /** {@link SecretArgs}. */
+  Secret: SecretArgs;
 }
 
 /** NetworkVolume inputs. `size` may only grow (checked in `check`). */
@@ -223,6 +226,17 @@ export type PodFieldsWhere<Rule> = {
 }[keyof typeof POD_FIELD_RULES];
 
 /**
+ * Secret inputs. The platform cannot rename a secret (its name is what env values refer to), so a
+ * new name replaces it; a new value is a rotation and a new description an update, both in place.
+ * No description, `null` and `""` all mean none.
+ */
+export const SECRET_FIELDS: FieldTable<SecretArgs> = {
+  name: { replaces: true },
+  value: {},
+  description: { meaning: (v) => v ?? "" },
+};
+
+/**
  * Every resource type's field table, by type name. Typed over {@link RunpodResourceType}, so a
  * new resource (Pod) adds its `Args` to {@link ResourceArgsByType} and one table here, and
  * compiles only once both are in.
@@ -233,4 +247,5 @@ export const FIELD_RULES: { readonly [T in RunpodResourceType]: FieldTable<Resou
   Template: TEMPLATE_FIELDS,
   ContainerRegistryAuth: CONTAINER_REGISTRY_AUTH_FIELDS,
   Pod: POD_FIELDS,
+  Secret: SECRET_FIELDS,
 };

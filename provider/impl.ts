@@ -12,5 +12,6 @@ export { containerRegistryAuthProvider as registryAuth } from "./container-regis
 export { networkVolumeProvider as volume } from "./network-volume-provider";
 export { podProvider as pod } from "./pod-provider";
 export { configureProvider as configure } from "./provider-config";
+export { secretProvider as secret } from "./secret-provider";
 export { serverlessEndpointProvider as endpoint } from "./serverless-endpoint-provider";
 export { templateProvider as template } from "./template-provider";

@@ -6,12 +6,14 @@ export {
   type FieldTable,
   NETWORK_VOLUME_FIELDS,
   POD_FIELDS,
+  SECRET_FIELDS,
   SERVERLESS_ENDPOINT_FIELDS,
   TEMPLATE_FIELDS,
 } from "./field-rules";
 export { NetworkVolume, type NetworkVolumeArgs } from "./network-volume";
 export type { InputsAsOutputs } from "./runpod-resource";
 export { Pod, type PodArgs, type PodDesiredStatus } from "./pod";
+export { Secret, type SecretArgs } from "./secret";
 export { ServerlessEndpoint, type ServerlessEndpointArgs } from "./serverless-endpoint";
 export { Template, type TemplateArgs } from "./template";
 export type {

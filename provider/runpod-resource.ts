@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 
 /** The resources of this package, by type name (the `<type>` of `pulumi-nodejs:dynamic/runpod:<type>`). */
-export type RunpodResourceType = "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth" | "Pod";
+export type RunpodResourceType =
+  "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth" | "Pod" | "Secret";
 
 /** The key of each resource's provider in `runpod-iac/impl`. */
 const IMPL_KEYS: Record<RunpodResourceType, string> = {
@@ -10,6 +11,7 @@ const IMPL_KEYS: Record<RunpodResourceType, string> = {
   Template: "template",
   ContainerRegistryAuth: "registryAuth",
   Pod: "pod",
+  Secret: "secret",
 };
 
 /** The engine-visible type token of a resource (docs/design.md, "Contracts users rely on"). */

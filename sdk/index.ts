@@ -46,6 +46,7 @@ export type { TemplateReadOptions, TemplateUpdateOptions } from "./management/v1
 // Management API v2's own operations (`client.v2`).
 export { ManagementV2 } from "./management/v2/management-v2";
 export { AccountV2, SshKeysV2 } from "./management/v2/account";
+export { SecretsV2 } from "./management/v2/secrets";
 export { BillingV2 } from "./management/v2/billing";
 export type {
   ClusterBillingQueryV2,

@@ -21,6 +21,7 @@ import { registerPodRoutesV2 } from "./v2/pod-routes";
 import { registerRegistryRoutesV2 } from "./v2/registry-routes";
 import { registerServerlessRoutesV2 } from "./v2/serverless-routes";
 import { registerServerlessWorkerRoutesV2 } from "./v2/serverless-worker-routes";
+import { registerSecretRoutesV2 } from "./v2/secret-routes";
 import { registerSshKeyRoutesV2 } from "./v2/ssh-key-routes";
 import { registerTemplateRoutesV2 } from "./v2/template-routes";
 
@@ -65,6 +66,7 @@ export const ROUTE_TREES: readonly RouteTree[] = [
       registerPodRoutesV2,
       registerClusterRoutesV2,
       registerSshKeyRoutesV2,
+      registerSecretRoutesV2,
       registerBillingRoutesV2,
       // The job API of queue-based endpoints: `{ error, message }` bodies, the per-endpoint rate limits.
       registerJobRoutesV2,

@@ -1,7 +1,7 @@
 import type * as V2 from "../../sdk/schemas/v2";
 import { newPodRecord } from "../pods/new-pod";
 import { injectedEnv, type PodServices } from "../pods/pod-create";
-import { meterPod } from "../pods/pod-lifecycle";
+import { meterPod, startContainer } from "../pods/pod-lifecycle";
 import { logLine, type PodRecord } from "../pods/pod-record";
 import { badField } from "../server/http-errors";
 import type { Account } from "../store/account";
@@ -95,6 +95,7 @@ export function createCluster(
     // The data center was chosen for the whole cluster: every reservation fits.
     account.reservations.tryReserve(pod.id, pod.placement);
     logLine(pod, now, "system", `pod created: node ${rank} of cluster ${cluster.id} in ${dataCenterId}`);
+    startContainer(account, pod, now);
     meterPod(account, pod);
     members.push(pod);
   }

@@ -34,6 +34,11 @@ export class EndpointRuntime {
       services.newWorkerId,
       (w) => this.timeOut(w),
       (w, event) => services.onWorker?.(endpointId, w.id, event),
+      {
+        boot: () => services.bootWorker?.(endpointId) ?? { secrets: new Map() },
+        // A worker that could not start has: give it the queued jobs.
+        ready: () => this.pump(),
+      },
     );
   }
 
@@ -122,7 +127,7 @@ export class EndpointRuntime {
 
   /** The health result (docs/platform.md "Job record"): counts of held jobs by state and of workers. */
   health(): HealthView {
-    return this.counts.health({ idle: this.pool.idle, running: this.pool.running });
+    return this.counts.health({ idle: this.pool.idle, running: this.pool.running, unhealthy: this.pool.unhealthy });
   }
 
   /** Counts of held jobs by exact state. */
@@ -133,6 +138,11 @@ export class EndpointRuntime {
   /** Workers currently up. */
   workers(): Worker[] {
     return this.pool.all();
+  }
+
+  /** Workers that could not start (a missing secret) try again now. */
+  retryUnhealthyWorkers(): void {
+    this.pool.retryUnhealthy();
   }
 
   /** Workers currently running a job (the dynamic rate-limit rule counts them). */
@@ -157,8 +167,10 @@ export class EndpointRuntime {
       if (!w) break;
       this.start(w, this.queue.shiftOldest()!);
     }
+    // A worker that cannot start holds its place (canStart turns false) and leaves the job queued.
     while (this.queue.normalSize > 0 && this.pool.canStart()) {
-      this.start(this.pool.startBusy(), this.queue.shiftNormal()!);
+      const w = this.pool.startBusy();
+      if (w) this.start(w, this.queue.shiftNormal()!);
     }
   }
 
@@ -177,7 +189,7 @@ export class EndpointRuntime {
       this.settings.image !== undefined
         ? this.services.image(this.settings.image)
         : this.services.template(this.settings.templateId);
-    const env = this.services.env?.(this.endpointId);
+    const env = this.services.env?.(this.endpointId, worker.secrets);
     const ctx = {
       id: job.id,
       input: job.input,

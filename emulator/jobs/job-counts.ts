@@ -45,7 +45,7 @@ export class JobCounts {
   }
 
   /** The documented health result: FAILED and TIMED_OUT both count as failed. */
-  health(workers: { idle: number; running: number }): HealthView {
+  health(workers: { idle: number; running: number; unhealthy?: number }): HealthView {
     const c = this.byStatus;
     return {
       jobs: {
@@ -55,7 +55,14 @@ export class JobCounts {
         inQueue: c.IN_QUEUE,
         retried: this.retried,
       },
-      workers: { ...workers, initializing: 0, ready: workers.idle, throttled: 0, unhealthy: 0 },
+      workers: {
+        idle: workers.idle,
+        running: workers.running,
+        initializing: 0,
+        ready: workers.idle,
+        throttled: 0,
+        unhealthy: workers.unhealthy ?? 0,
+      },
     };
   }
 

@@ -1,7 +1,7 @@
 import type { Scheduler } from "../clock/scheduler";
 import type { Template } from "../handlers/handler-types";
 import { executeTemplate } from "./execute-template";
-import { type ScalingSettings, type Worker, WorkerPool } from "./worker-pool";
+import { type ScalingSettings, type Worker, type WorkerBoot, WorkerPool } from "./worker-pool";
 
 /**
  * How a load-balancing endpoint serves HTTP (OpenAPI v2 `EndpointType` `LOAD_BALANCER`,
@@ -15,8 +15,12 @@ export interface LoadBalancerSettings extends ScalingSettings {
   executionTimeoutMs: number;
   /** What a worker runs: looked up when each request starts, so a new release applies to new requests. */
   handler: () => Template | undefined;
-  /** The workers' environment (the endpoint's env over its template's), looked up per request and handed to the handler. */
-  env?: () => Readonly<Record<string, string>>;
+  /**
+   * The workers' environment (the endpoint's env over its template's), looked up per request and
+   * handed to the handler, its secret placeholders holding the values of `secrets` (what the
+   * worker started with).
+   */
+  env?: (secrets: ReadonlyMap<string, string>) => Readonly<Record<string, string>>;
 }
 
 /** An HTTP request as a worker's handler sees it (the handler's `input`). */
@@ -61,8 +65,13 @@ export class LoadBalancerRuntime {
     private settings: LoadBalancerSettings,
     private readonly scheduler: Scheduler,
     newWorkerId: () => string,
+    bootWorker: () => WorkerBoot = () => ({ secrets: new Map() }),
   ) {
-    this.pool = new WorkerPool(settings, scheduler, newWorkerId, () => undefined);
+    // A worker that starts late (a missing secret created) waits idle for the next request.
+    this.pool = new WorkerPool(settings, scheduler, newWorkerId, () => undefined, undefined, {
+      boot: bootWorker,
+      ready: () => undefined,
+    });
   }
 
   /** Applies new endpoint settings; requests in flight finish on their worker. */
@@ -78,16 +87,25 @@ export class LoadBalancerRuntime {
 
   /** Whether a worker is up to answer (the health check's 200; 204 while none is). */
   get healthy(): boolean {
-    return this.pool.size > 0;
+    return this.pool.size - this.pool.unhealthy > 0;
+  }
+
+  /** Workers that could not start (a missing secret) try again now. */
+  retryUnhealthyWorkers(): void {
+    this.pool.retryUnhealthy();
   }
 
   /** Serves one request on a worker: the handler's answer, 503 when no worker may run, 504 past the timeout. */
   async handle(request: HttpRequestView, disconnected: AbortSignal): Promise<HttpAnswer> {
     const worker = this.acquire();
     if (!worker) {
+      const stuck = this.pool.all().find((w) => w.unhealthy !== undefined)?.unhealthy;
       return answer(503, {
         error: "no_workers",
-        message: `endpoint ${this.endpointId} may run no worker (workers.max is 0)`,
+        message:
+          stuck === undefined
+            ? `endpoint ${this.endpointId} may run no worker (workers.max is 0)`
+            : `endpoint ${this.endpointId} has no worker that could start: ${stuck}`,
       });
     }
     const abort = new AbortController();
@@ -103,7 +121,7 @@ export class LoadBalancerRuntime {
         input: request as unknown as Record<string, unknown>,
         signal: abort.signal,
         sleep: (ms: number) => this.scheduler.sleep(ms, abort.signal),
-        env: { ...(this.settings.env?.() ?? {}) },
+        env: { ...(this.settings.env?.(worker.secrets) ?? {}) },
       };
       const timeout = this.scheduler.sleep(this.settings.executionTimeoutMs, abort.signal).then(() => undefined);
       const outcome = await Promise.race([executeTemplate(template, ctx, () => true), timeout.then(() => TIMED_OUT)]);
@@ -141,7 +159,8 @@ export class LoadBalancerRuntime {
     }
     const idle = this.pool.takeIdle();
     if (idle) return this.take(idle);
-    if (this.pool.canStart()) return this.take(this.pool.startBusy());
+    const started = this.pool.canStart() ? this.pool.startBusy() : undefined;
+    if (started) return this.take(started);
     return least ? this.take(least) : undefined;
   }
 

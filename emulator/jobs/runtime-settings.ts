@@ -1,7 +1,9 @@
+import { ENDPOINT_DEFAULTS } from "../../sdk/schemas";
 import type { Scheduler } from "../clock/scheduler";
 import type { Template } from "../handlers/handler-types";
+import type { EndpointRecord } from "../management/endpoint-record-schema";
 import type { WebhookSender } from "./webhooks";
-import type { ScalingSettings } from "./worker-pool";
+import type { ScalingSettings, WorkerBoot } from "./worker-pool";
 
 /*
  * What an endpoint's runtime (endpoint-runtime.ts) is given: its endpoint's settings, which change
@@ -28,9 +30,28 @@ export interface RuntimeServices {
   newWorkerId(): string;
   /**
    * The environment of an endpoint's workers, looked up when each job starts (a template's new
-   * env reaches new jobs, as a release would); undefined where none is known (pre-deployed models).
+   * env reaches new jobs, as a release would), its secret placeholders holding the values of
+   * `secrets` (what the worker started with); undefined where none is known (pre-deployed models).
    */
-  env?(endpointId: string): Readonly<Record<string, string>> | undefined;
+  env?(endpointId: string, secrets?: ReadonlyMap<string, string>): Readonly<Record<string, string>> | undefined;
+  /** Starts a worker's container: the account secrets its env refers to, or why it cannot start. */
+  bootWorker?(endpointId: string): WorkerBoot;
   /** Told when a worker of an endpoint starts or stops (billing counts its seconds). */
   onWorker?(endpointId: string, workerId: string, event: "start" | "stop"): void;
+}
+
+/**
+ * How an endpoint record runs jobs (OpenAPI defaults where a field is absent; `idleTimeout` is in
+ * seconds): with its template's handler, or with the handler of its own image (set through v2).
+ */
+export function runtimeSettingsOf(endpoint: EndpointRecord): RuntimeSettings {
+  return {
+    workersMin: endpoint.workersMin ?? ENDPOINT_DEFAULTS.workersMin,
+    workersMax: endpoint.workersMax ?? ENDPOINT_DEFAULTS.workersMax,
+    idleTimeoutMs: (endpoint.idleTimeout ?? ENDPOINT_DEFAULTS.idleTimeout) * 1000,
+    executionTimeoutMs: endpoint.executionTimeoutMs ?? ENDPOINT_DEFAULTS.executionTimeoutMs,
+    templateId: endpoint.templateId ?? "",
+    image: endpoint.image,
+    version: endpoint.releases?.at(-1)?.version ?? endpoint.version ?? 0,
+  };
 }

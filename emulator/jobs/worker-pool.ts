@@ -19,6 +19,28 @@ export interface ScalingSettings {
  */
 export const MAX_SIMULATED_WORKERS = 1000;
 
+/** How long a worker that could not start waits (platform ms) before it tries again. */
+export const WORKER_BOOT_RETRY_MS = 30_000;
+
+/**
+ * What starting a worker's container came to: the account secrets its env refers to, resolved
+ * (kept by the worker, so a secret rotated later reaches only workers started later), with the
+ * log lines saying so; or why it cannot start (a placeholder naming no secret).
+ */
+export type WorkerBoot =
+  { secrets: ReadonlyMap<string, string>; lines?: readonly string[] } | { failure: string; secrets?: undefined };
+
+/** How a pool starts its workers' containers, and whom it tells when a worker that could not start did. */
+export interface WorkerBooter {
+  /** Resolves what a container started now gets (its env's secrets), or says why it cannot start. */
+  boot(): WorkerBoot;
+  /** A worker that could not start has started: the runtime may give it work. */
+  ready(): void;
+}
+
+/** Workers whose containers always start, with no secrets: pre-deployed models, tests. */
+const NO_SECRETS: WorkerBooter = { boot: () => ({ secrets: new Map() }), ready: () => undefined };
+
 function capped(s: ScalingSettings): ScalingSettings {
   return {
     ...s,
@@ -44,16 +66,24 @@ export class Worker {
   version = 0;
   /** Its log lines (v2 worker logs). */
   readonly log = new WorkerLog();
+  /** The account secrets its env refers to, as they were when its container started (by name). */
+  secrets: ReadonlyMap<string, string> = new Map();
+  /** Why its container cannot start (it takes no work and tries again), or undefined once it runs. */
+  unhealthy: string | undefined = undefined;
+  /** The next attempt to start its container, while it cannot. */
+  readonly retry: Timer;
 
   constructor(
     readonly id: string,
     now: number,
     onTimeout: (w: Worker) => void,
     onIdleTimeout: (w: Worker) => void,
+    onRetry: (w: Worker) => void = () => undefined,
   ) {
     this.startedAt = now;
     this.timeout = new Timer(() => onTimeout(this));
     this.idle = new Timer(() => onIdleTimeout(this));
+    this.retry = new Timer(() => onRetry(this));
   }
 }
 
@@ -61,10 +91,16 @@ export class Worker {
  * An endpoint's simulated workers: `workersMin` are always up; more start, up
  * to `workersMax`, when jobs queue; an idle worker above the minimum stops after `idleTimeout`.
  * The pool only counts and scales; the runtime decides which job a worker runs.
+ *
+ * A worker whose container cannot start (its env names a secret the account does not have) is
+ * UNHEALTHY: it holds its place among the workers (so no more start in its stead), takes no job,
+ * and tries again every {@link WORKER_BOOT_RETRY_MS}, or at once when the endpoint or the
+ * account's secrets change. Its log says why; it is billed only once it starts.
  */
 export class WorkerPool {
   private readonly idleWorkers: Worker[] = [];
   private readonly busyWorkers = new Set<Worker>();
+  private readonly unhealthyWorkers = new Set<Worker>();
 
   private settings: ScalingSettings;
 
@@ -74,6 +110,7 @@ export class WorkerPool {
     private readonly newId: () => string,
     private readonly onTimeout: (w: Worker) => void,
     private readonly onWorker: (w: Worker, event: "start" | "stop") => void = () => undefined,
+    private readonly booter: WorkerBooter = NO_SECRETS,
   ) {
     this.settings = capped(settings);
     this.ensureMinimum();
@@ -87,13 +124,18 @@ export class WorkerPool {
     return this.busyWorkers.size;
   }
 
-  get size(): number {
-    return this.idleWorkers.length + this.busyWorkers.size;
+  /** Workers whose containers cannot start. */
+  get unhealthy(): number {
+    return this.unhealthyWorkers.size;
   }
 
-  /** Workers up, for `includeWorkers`. */
+  get size(): number {
+    return this.idleWorkers.length + this.busyWorkers.size + this.unhealthyWorkers.size;
+  }
+
+  /** Workers up (the unhealthy ones included), for `includeWorkers`. */
   all(): Worker[] {
-    return [...this.busyWorkers, ...this.idleWorkers];
+    return [...this.busyWorkers, ...this.idleWorkers, ...this.unhealthyWorkers];
   }
 
   /** Busy workers (to find the one running a job). */
@@ -115,11 +157,17 @@ export class WorkerPool {
     return this.size < this.settings.workersMax;
   }
 
-  /** Starts a worker that is immediately busy. */
-  startBusy(): Worker {
+  /** Starts a worker that is immediately busy; undefined when its container cannot start (it waits, unhealthy). */
+  startBusy(): Worker | undefined {
     const w = this.create();
+    if (w.unhealthy !== undefined) return undefined;
     this.busyWorkers.add(w);
     return w;
+  }
+
+  /** The workers that could not start try again now (the account's secrets changed). */
+  retryUnhealthy(): void {
+    for (const w of [...this.unhealthyWorkers]) this.retryBoot(w);
   }
 
   /** A worker finished its job: it stops if the endpoint now has too many, else it waits idle. */
@@ -133,34 +181,83 @@ export class WorkerPool {
   /** Applies new bounds: starts the minimum, stops idle workers above the maximum, re-arms scale-down. */
   reconfigure(settings: ScalingSettings): void {
     this.settings = capped(settings);
+    // Workers that cannot start go first, then idle ones; the rest try their new configuration.
+    while (this.size > this.settings.workersMax && this.unhealthyWorkers.size > 0) {
+      this.stop(this.unhealthyWorkers.values().next().value!);
+    }
     while (this.size > this.settings.workersMax && this.idleWorkers.length > 0) this.stop(this.idleWorkers[0]!);
     for (const w of this.idleWorkers) this.armIdleTimeout(w);
+    this.retryUnhealthy();
     this.ensureMinimum();
   }
 
   /** Stops every worker (endpoint deleted, emulator closing). */
   dispose(): void {
-    for (const w of [...this.idleWorkers, ...this.busyWorkers]) {
+    for (const w of [...this.idleWorkers, ...this.busyWorkers, ...this.unhealthyWorkers]) {
       this.scheduler.cancel(w.idle);
       this.scheduler.cancel(w.timeout);
+      this.scheduler.cancel(w.retry);
       w.log.close();
-      this.onWorker(w, "stop");
+      if (w.unhealthy === undefined) this.onWorker(w, "stop");
     }
     this.idleWorkers.length = 0;
     this.busyWorkers.clear();
+    this.unhealthyWorkers.clear();
   }
 
+  /** A new worker: started (the caller places it), or unhealthy (kept here, trying again later). */
   private create(): Worker {
-    const now = this.scheduler.now();
-    const w = new Worker(this.newId(), now, this.onTimeout, (w) => this.onIdleTimeout(w));
-    w.version = this.settings.version ?? 0;
-    w.log.add(now, "system", `worker ${w.id} started (configuration version ${w.version})`);
-    this.onWorker(w, "start");
+    const w = new Worker(
+      this.newId(),
+      this.scheduler.now(),
+      this.onTimeout,
+      (w) => this.onIdleTimeout(w),
+      (w) => this.retryBoot(w),
+    );
+    this.boot(w);
     return w;
   }
 
+  /** Starts a worker's container: true when it runs; otherwise it is unhealthy, and tries again later. */
+  private boot(w: Worker): boolean {
+    const now = this.scheduler.now();
+    w.version = this.settings.version ?? 0;
+    const result = this.booter.boot();
+    if (result.secrets === undefined) {
+      // Said once per problem: a worker retrying for hours does not fill its log with the same line.
+      if (w.unhealthy !== result.failure) {
+        const again = `trying again every ${WORKER_BOOT_RETRY_MS / 1000} s`;
+        w.log.add(now, "system", `worker ${w.id} cannot start: ${result.failure}; ${again}`);
+      }
+      w.unhealthy = result.failure;
+      this.unhealthyWorkers.add(w);
+      this.scheduler.after(w.retry, WORKER_BOOT_RETRY_MS);
+      return false;
+    }
+    w.unhealthy = undefined;
+    w.secrets = result.secrets;
+    w.log.add(now, "system", `worker ${w.id} started (configuration version ${w.version})`);
+    for (const line of result.lines ?? []) w.log.add(now, "system", line);
+    this.onWorker(w, "start");
+    return true;
+  }
+
+  /** An unhealthy worker tries to start again; once it does, it waits idle for work. */
+  private retryBoot(w: Worker): void {
+    if (!this.unhealthyWorkers.has(w)) return;
+    this.scheduler.cancel(w.retry);
+    if (!this.boot(w)) return;
+    this.unhealthyWorkers.delete(w);
+    this.idleWorkers.push(w);
+    this.armIdleTimeout(w);
+    this.booter.ready();
+  }
+
   private ensureMinimum(): void {
-    while (this.size < this.settings.workersMin) this.idleWorkers.push(this.create());
+    while (this.size < this.settings.workersMin) {
+      const w = this.create();
+      if (w.unhealthy === undefined) this.idleWorkers.push(w);
+    }
   }
 
   private armIdleTimeout(w: Worker): void {
@@ -175,7 +272,9 @@ export class WorkerPool {
   private stop(w: Worker): void {
     const i = this.idleWorkers.indexOf(w);
     if (i >= 0) this.idleWorkers.splice(i, 1);
+    this.unhealthyWorkers.delete(w);
     this.scheduler.cancel(w.idle);
+    this.scheduler.cancel(w.retry);
     this.stopped(w);
   }
 
@@ -183,6 +282,6 @@ export class WorkerPool {
   private stopped(w: Worker): void {
     w.log.add(this.scheduler.now(), "system", `worker ${w.id} stopped`);
     w.log.close();
-    this.onWorker(w, "stop");
+    if (w.unhealthy === undefined) this.onWorker(w, "stop");
   }
 }

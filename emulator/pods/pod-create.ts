@@ -8,7 +8,7 @@ import { newPodId } from "../store/ids";
 import { injectPlatformEnv } from "../management/injected-env";
 import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
 import { newPodRecord } from "./new-pod";
-import { meterPod } from "./pod-lifecycle";
+import { meterPod, startContainer } from "./pod-lifecycle";
 import { EMULATED_MACHINE, logLine, type PodPlacement, type PodRecord } from "./pod-record";
 import type { PodSpec } from "./pod-spec";
 
@@ -228,7 +228,7 @@ export function createPod(account: Account, services: PodServices, spec: PodSpec
   );
   const where = `${placement.gpuTypeId !== undefined ? `${placement.gpuCount} x ${placement.gpuTypeId}` : `${placement.vcpuCount} vCPUs of ${placement.cpuFlavorId}`} in ${placement.dataCenterId}`;
   logLine(pod, now, "system", `pod created: ${where}`);
-  logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
+  startContainer(account, pod, now);
   meterPod(account, pod);
   return pod;
 }

@@ -11,6 +11,25 @@ import { logLine, type PodRecord } from "./pod-record";
  * its billing; the route then `put`s (or deletes) the pod, which persists both.
  */
 
+/**
+ * Starts the pod's container (create, start, restart, a container replaced): its image, and the
+ * account secrets its env refers to (`{{ RUNPOD_SECRET_<name> }}`), resolved now, so a rotated
+ * value reaches the pod at its next start. A placeholder naming no secret leaves the container
+ * unable to start: the pod keeps its machine (and is billed for it), v2 shows it as `ERROR`, and
+ * its log names the env key and the placeholder. The log says which secrets it got, never a value.
+ */
+export function startContainer(account: Account, pod: PodRecord, now: number): void {
+  logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
+  const resolved = account.vault.resolve(pod.env);
+  if (!resolved.ok) {
+    pod.containerError = `container cannot start: ${resolved.problem}`;
+    logLine(pod, now, "system", pod.containerError);
+    return;
+  }
+  delete pod.containerError;
+  for (const line of resolved.lines) logLine(pod, now, "system", line);
+}
+
 /** Dollars per hour of a pod running on its placement, at its cloud's price (half when interruptible). */
 export function podCost(
   catalog: PlatformCatalog,
@@ -47,7 +66,7 @@ export function startPod(account: Account, pod: PodRecord): boolean {
   pod.startedAt = now;
   pod.lastStatusChange = `Started by User: ${new Date(now).toISOString()}`;
   logLine(pod, now, "system", "pod started");
-  logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
+  startContainer(account, pod, now);
   meterPod(account, pod);
   return true;
 }
@@ -69,7 +88,7 @@ export function restartPod(account: Account, pod: PodRecord): void {
   pod.startedAt = now;
   pod.lastStatusChange = `Restarted by User: ${new Date(now).toISOString()}`;
   logLine(pod, now, "system", "container restarted");
-  logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
+  startContainer(account, pod, now);
 }
 
 /**
@@ -83,7 +102,7 @@ export function wipeContainer(account: Account, pod: PodRecord, why: string): vo
   logLine(pod, now, "system", `${why}: container replaced, container disk wiped`);
   if (pod.status !== "RUNNING") return;
   pod.startedAt = now;
-  logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
+  startContainer(account, pod, now);
 }
 
 /** Ends a pod's billing before it is deleted (the delete releases its units). */

@@ -75,6 +75,11 @@ export const PodRecordSchema = z.object({
   startedAt: z.number().nullable(),
   /** v1's `lastStatusChange`: the last lifecycle event, in words. */
   lastStatusChange: z.string(),
+  /**
+   * Why the container could not start the last time it tried (its env names a secret the account
+   * does not have): the pod holds its machine but runs nothing, and v2 shows it as `ERROR`.
+   */
+  containerError: z.string().optional(),
   /** How many times the container disk was wiped (reset, a container update): observable in `/_emulator/state`. */
   containerDiskWipes: z.number().int(),
   /** The cluster this pod belongs to (v2 clusters), with its rank. */

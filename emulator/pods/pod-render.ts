@@ -155,7 +155,8 @@ export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalo
   const out: V2.Pod = {
     id: pod.id,
     name: pod.name,
-    status: pod.status,
+    // A pod whose container could not start holds its machine but runs nothing.
+    status: pod.status === "RUNNING" && pod.containerError !== undefined ? "ERROR" : pod.status,
     actions: pod.clusterId !== undefined ? [] : podActions(pod),
     image: pod.imageName,
     args: startCommandToArgs(pod.dockerStartCmd),

@@ -9,7 +9,7 @@ import type { CompiledFaultRule } from "../faults/fault-rules";
 import type { Template } from "../handlers/handler-types";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import { EndpointRuntime } from "../jobs/endpoint-runtime";
-import type { RuntimeServices, RuntimeSettings } from "../jobs/runtime-settings";
+import { type RuntimeServices, runtimeSettingsOf } from "../jobs/runtime-settings";
 import { LoadBalancerRuntime, type LoadBalancerSettings } from "../jobs/load-balancer";
 import type { Worker } from "../jobs/worker-pool";
 import type { EndpointRecord } from "../management/endpoint-record-schema";
@@ -24,6 +24,9 @@ import { Collection, type CollectionHooks } from "./collection";
 import { COLLECTION_NAMES, type CollectionName, type CollectionRecord, type Collections } from "./collections";
 import { newJobId, newWorkerId } from "./ids";
 import { SSH_KEYS_ID } from "../management/ssh-keys-record";
+import type { SecretBox } from "../secrets/secret-box";
+import { substituteSecrets } from "../secrets/secret-env";
+import { SecretVault } from "../secrets/secret-vault";
 
 /** What every account shares. */
 export interface AccountDeps {
@@ -42,22 +45,8 @@ export interface AccountDeps {
   capacity: Capacity;
   /** What the platform sells, at which prices (billing). */
   catalog: PlatformCatalog;
-}
-
-/**
- * How an endpoint record runs jobs (OpenAPI defaults where a field is absent; `idleTimeout` is in
- * seconds): with its template's handler, or with the handler of its own image (set through v2).
- */
-export function runtimeSettingsOf(endpoint: EndpointRecord): RuntimeSettings {
-  return {
-    workersMin: endpoint.workersMin ?? ENDPOINT_DEFAULTS.workersMin,
-    workersMax: endpoint.workersMax ?? ENDPOINT_DEFAULTS.workersMax,
-    idleTimeoutMs: (endpoint.idleTimeout ?? ENDPOINT_DEFAULTS.idleTimeout) * 1000,
-    executionTimeoutMs: endpoint.executionTimeoutMs ?? ENDPOINT_DEFAULTS.executionTimeoutMs,
-    templateId: endpoint.templateId ?? "",
-    image: endpoint.image,
-    version: endpoint.releases?.at(-1)?.version ?? endpoint.version ?? 0,
-  };
+  /** Seals and opens account secrets' values (one key for the emulator, never in the state file). */
+  secretBox: SecretBox;
 }
 
 /**
@@ -74,7 +63,10 @@ export class Account implements Collections {
   readonly pods: Collections["pods"];
   readonly clusters: Collections["clusters"];
   readonly sshKeys: Collections["sshKeys"];
+  readonly secrets: Collections["secrets"];
   readonly usage: Collections["usage"];
+  /** The account's secrets as containers use them (`{{ RUNPOD_SECRET_<name> }}` in env values). */
+  readonly vault: SecretVault;
   /** What the account is billed: spans of time at a rate (emulator/billing/). */
   readonly meter: UsageMeter;
   /** The GPUs and vCPUs the account's running pods hold. */
@@ -121,6 +113,8 @@ export class Account implements Collections {
     });
     this.clusters = collection<"clusters">();
     this.sshKeys = collection<"sshKeys">();
+    this.secrets = collection<"secrets">();
+    this.vault = new SecretVault(this.secrets, deps.secretBox);
     this.setFaults(deps.defaultFaults);
     this.webhooks = new WebhookSender(deps.scheduler, this.stats.webhooks, deps.webhookTimeoutMs);
     this.services = {
@@ -130,20 +124,30 @@ export class Account implements Collections {
       webhooks: this.webhooks,
       newJobId,
       newWorkerId,
-      env: (endpointId) => this.workerEnv(endpointId),
+      env: (endpointId, secrets) => this.workerEnv(endpointId, secrets),
+      bootWorker: (endpointId) => this.vault.bootWorker(this.workerEnv(endpointId)),
       onWorker: (endpointId, workerId, event) => this.meterWorker(endpointId, workerId, event),
     };
   }
 
   /**
    * The environment an endpoint's workers run with: the endpoint's own env over its linked
-   * template's (containerOf, what v2 shows), as the platform starts the container. Undefined for
-   * an id that is no endpoint of the account (a pre-deployed model).
+   * template's (containerOf, what v2 shows), as the platform starts the container. With the
+   * `secrets` a worker started with, its placeholders hold their values (a secret the env came to
+   * name later: its current value). Undefined for an id that is no endpoint of the account (a
+   * pre-deployed model).
    */
-  workerEnv(endpointId: string): Readonly<Record<string, string>> | undefined {
+  workerEnv(endpointId: string, secrets?: ReadonlyMap<string, string>): Readonly<Record<string, string>> | undefined {
     const endpoint = this.endpoints.get(endpointId);
     if (!endpoint) return undefined;
-    return containerOf(endpoint, this.templates.get(endpoint.templateId ?? "")).env;
+    const env = containerOf(endpoint, this.templates.get(endpoint.templateId ?? "")).env;
+    return secrets ? substituteSecrets(env, secrets, (name) => this.vault.find(name)?.value) : env;
+  }
+
+  /** The account's secrets changed: workers that could not start for want of one try again now. */
+  secretsChanged(): void {
+    for (const runtime of this.runtimes.values()) runtime.retryUnhealthyWorkers();
+    for (const balancer of this.balancers.values()) balancer.retryUnhealthyWorkers();
   }
 
   /** A serverless worker of one of the account's endpoints is billed by the second while it is up. */
@@ -230,14 +234,19 @@ export class Account implements Collections {
     const settings: LoadBalancerSettings = {
       ...base,
       requestCount: endpoint.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue,
-      env: () => this.workerEnv(endpoint.id) ?? {},
+      env: (secrets) => this.workerEnv(endpoint.id, secrets) ?? {},
       handler: () =>
         base.image !== undefined ? this.deps.templates.forImage(base.image) : this.handlerOf(base.templateId),
     };
     const balancer = this.balancers.get(endpoint.id);
     if (balancer) balancer.configure(settings);
     else
-      this.balancers.set(endpoint.id, new LoadBalancerRuntime(endpoint.id, settings, this.deps.scheduler, newWorkerId));
+      this.balancers.set(
+        endpoint.id,
+        new LoadBalancerRuntime(endpoint.id, settings, this.deps.scheduler, newWorkerId, () =>
+          this.vault.bootWorker(this.workerEnv(endpoint.id)),
+        ),
+      );
   }
 
   /** Stops a deleted endpoint's jobs and workers and forgets its rate-limit counters. */

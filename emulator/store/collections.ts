@@ -8,6 +8,7 @@ import { UsageRecordSchema } from "../billing/usage-record";
 import { ClusterRecordSchema } from "../clusters/cluster-record";
 import { SshKeysRecordSchema } from "../management/ssh-keys-record";
 import { PodRecordSchema } from "../pods/pod-record";
+import { SecretRecordSchema } from "../secrets/secret-record";
 import type { Collection } from "./collection";
 
 /**
@@ -25,6 +26,8 @@ export const COLLECTION_SCHEMAS = {
   pods: PodRecordSchema,
   clusters: ClusterRecordSchema,
   sshKeys: SshKeysRecordSchema,
+  // Values sealed (secret-box.ts): the state file holds no secret in plain text.
+  secrets: SecretRecordSchema,
   // Last: a reset clears it after the others, whose deletions close their billed spans in it.
   usage: UsageRecordSchema,
 } as const;

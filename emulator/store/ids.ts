@@ -28,6 +28,8 @@ export function randomId(length: number): string {
 export const newVolumeId = (): string => randomId(10);
 /** An endpoint id (14 characters, like the platform's). */
 export const newEndpointId = (): string => randomId(14);
+/** An account secret id (12 characters, the shape of the platform's example `2q9m7x4cavgd`). */
+export const newSecretId = (): string => randomId(12);
 /** A worker id (14 characters, like a pod id). */
 export const newWorkerId = (): string => randomId(14);
 

@@ -3,10 +3,9 @@ import * as path from "node:path";
 import ts from "typescript";
 import { z } from "zod";
 import { FIELD_RULES } from "../../provider/field-rules";
-import type { RunpodResourceType } from "../../provider/runpod-resource";
 import { packageRoot } from "../package-root";
 import { PLUGIN_CONFIG } from "../plugin-config";
-import { PLUGIN_RESOURCES } from "../plugin-resources";
+import { PLUGIN_RESOURCES, type PluginResourceType } from "../plugin-resources";
 import { buildSchema, type ResourceFacts } from "./build-schema";
 import { enumsSource } from "./enums-source";
 import { readResourceSource, sourceProgram } from "./read-sources";
@@ -28,7 +27,7 @@ function configDocs(program: ts.Program, root: string): Record<string, string> {
 
 /** Each resource's facts: its sources, its field table, and check's zod schema as JSON Schema. */
 export function resourceFacts(program: ts.Program, root: string): ResourceFacts[] {
-  return (Object.keys(PLUGIN_RESOURCES) as RunpodResourceType[]).map((type) => ({
+  return (Object.keys(PLUGIN_RESOURCES) as PluginResourceType[]).map((type) => ({
     ...readResourceSource(program, root, type),
     fields: FIELD_RULES[type],
     zod: z.toJSONSchema(PLUGIN_RESOURCES[type].inputs, { io: "input", unrepresentable: "any" }) as JsonSchema,

@@ -1,4 +1,5 @@
 import type { ResourceKind } from "../resource-types";
+import { CREDENTIAL_SCENARIOS } from "./credential-scenarios";
 import { DEPLOYMENT_SCENARIOS } from "./deployment-scenarios";
 import { POD_SCENARIOS } from "./pod-scenarios";
 import type { PolicyPackConfigFile, PolicyScenario } from "./types";
@@ -284,6 +285,7 @@ export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
   ...SIZING_SCENARIOS,
   ...DEPLOYMENT_SCENARIOS,
   ...POD_SCENARIOS,
+  ...CREDENTIAL_SCENARIOS,
 ];
 
 /** The kinds of resource a scenario's program declares: it runs on the real engine once the package has them all. */

@@ -4,6 +4,7 @@ import type {
   NetworkVolumeProps,
   PodProps,
   ResourceKind,
+  SecretProps,
   ServerlessEndpointProps,
   TemplateProps,
 } from "../resource-types";
@@ -29,6 +30,7 @@ export interface PropsOfKind {
   readonly Template: TemplateProps;
   readonly ContainerRegistryAuth: ContainerRegistryAuthProps;
   readonly Pod: PodProps;
+  readonly Secret: SecretProps;
 }
 
 /** One resource of a scenario's program. */
@@ -47,6 +49,11 @@ export type ScenarioResource = {
      * (`propertyDependencies`), as with `networkVolumeId: volume.id` in a program.
      */
     readonly refs?: Readonly<Record<string, string | readonly string[]>>;
+    /**
+     * Props the program marks secret (`pulumi.secret(...)`), by dotted path (`env.GITHUB_TOKEN`):
+     * the engine sends them to the pack as secrets, which the pack's rules may tell apart.
+     */
+    readonly secretProps?: readonly string[];
   };
 }[ResourceKind];
 

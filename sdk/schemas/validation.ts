@@ -14,9 +14,18 @@ export interface FieldProblem {
  * Field names whose values, and everything inside them, are never echoed back in an error:
  * `s3Config` as a whole too, since a user may pass its credentials in the wrong shape (a string);
  * a registry `password`; a template's `env`, whose values may be secrets (a bad variable name is
- * still named, in the field path `env.NAME`).
+ * still named, in the field path `env.NAME`); an account secret's `value`.
  */
-const SECRET_FIELDS = new Set(["accessSecret", "accessId", "apiKey", "authorization", "s3Config", "password", "env"]);
+const SECRET_FIELDS = new Set([
+  "accessSecret",
+  "accessId",
+  "apiKey",
+  "authorization",
+  "s3Config",
+  "password",
+  "env",
+  "value",
+]);
 
 /** Renders a value compactly for an error message (bounded length, secrets hidden). */
 export function renderValue(value: unknown, field = ""): string {

@@ -7,11 +7,14 @@ import { badField, parseOr400 } from "../../server/http-errors";
 import type { Account } from "../../store/account";
 import { COLLECTION_NAMES, type CollectionName, type CollectionRecord } from "../../store/collections";
 import { renderStats, resetStats } from "../../store/account-stats";
+import { renderSecret } from "../../secrets/secret-record";
 
 /** What `/_emulator/state` shows of a collection's records, where it is not the whole record. */
 const INSPECTION_VIEWS: { [K in CollectionName]?: (record: CollectionRecord<K>) => unknown } = {
   // Id, name and username: the password hash stays inside the emulator.
   containerRegistryAuths: ({ id, name, username }) => ({ id, name, username }),
+  // What the API answers: the sealed value stays inside the emulator too.
+  secrets: renderSecret,
 };
 
 /** Every collection of the account, by name, as `/_emulator/state` shows it. */

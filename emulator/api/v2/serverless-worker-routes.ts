@@ -39,7 +39,7 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
       (gpu ? ctx.catalog.gpuTypes().find((e) => e.pool === poolSelectionOf(r, ctx.catalog).pools[0])?.id : undefined);
     return {
       id: w.id,
-      status: w.job || w.inFlight > 0 ? "RUNNING" : "IDLE",
+      status: w.unhealthy !== undefined ? "UNHEALTHY" : w.job || w.inFlight > 0 ? "RUNNING" : "IDLE",
       isStale: w.version !== endpointVersion(r),
       version: w.version,
       gpuCount: gpu ? (r.gpuCount ?? 1) : 0,
@@ -56,14 +56,15 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
     const image = containerOf(r, linkedTemplate(req.account, r, ctx)).image;
     const workers = req.account.workersOf(r.id).map((w) => renderWorker(r, w, image));
     const running = workers.filter((w) => w.status === "RUNNING").length;
+    const unhealthy = workers.filter((w) => w.status === "UNHEALTHY").length;
     return {
       workers,
       summary: {
         running,
-        idle: workers.length - running,
+        idle: workers.length - running - unhealthy,
         initializing: 0,
         throttled: 0,
-        unhealthy: 0,
+        unhealthy,
         total: workers.length,
       },
       endpointVersion: endpointVersion(r),

@@ -2,6 +2,7 @@ import * as V2 from "../../schemas/v2";
 import { validateRequest } from "../../request-validation";
 import type { CallOptions, Transport } from "../../transport";
 import { sendOnVersion } from "../management-resource";
+import { SecretsV2 } from "./secrets";
 
 /** The account's SSH public keys (`/v2/account/ssh-keys`). */
 export class SshKeysV2 {
@@ -41,8 +42,11 @@ export class SshKeysV2 {
 export class AccountV2 {
   /** SSH public keys provisioned into pods created with `startSsh`. */
   readonly sshKeys: SshKeysV2;
+  /** Secrets that env values refer to as `{{ RUNPOD_SECRET_<name> }}` (`/v2/account/secrets`). */
+  readonly secrets: SecretsV2;
 
   constructor(transport: Transport) {
     this.sshKeys = new SshKeysV2(transport);
+    this.secrets = new SecretsV2(transport);
   }
 }

@@ -31,7 +31,7 @@ export class ManagementV2 {
   readonly clusters: ClustersV2;
   /** `/v2/billing/...`: spend, aggregated and per kind. */
   readonly billing: BillingV2;
-  /** `/v2/account/...`: the account's SSH keys. */
+  /** `/v2/account/...`: the account's SSH keys and secrets. */
   readonly account: AccountV2;
 
   constructor(transport: Transport) {

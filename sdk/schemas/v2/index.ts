@@ -15,3 +15,4 @@ export * from "./pod";
 export * from "./cluster";
 export * from "./billing";
 export * from "./account";
+export * from "./secret";

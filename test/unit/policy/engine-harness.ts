@@ -6,10 +6,13 @@ import type {
   ResourceValidationArgs,
   StackValidationArgs,
 } from "@pulumi/policy/policy";
+import * as policyDeserialize from "@pulumi/policy/deserialize";
 import * as policyProxy from "@pulumi/policy/proxy";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { PLUGIN_RESOURCE_TYPES, RESOURCE_TYPES, type ResourceKind } from "../../../policy/resource-types";
 import type { ScenarioResource } from "../../../policy/scenarios/types";
 import { UNKNOWN } from "../../../policy/unknown-values";
+import { trackSecretInputs } from "../../../policy/secret-inputs";
 import policyPackage from "../../../policy/package.json";
 
 /**
@@ -25,6 +28,8 @@ import policyPackage from "../../../policy/package.json";
  * - validations read props through @pulumi/policy's own unknown-checking proxy, so reading a
  *   value unknown during preview (the `UNKNOWN` sentinel) throws `UnknownValueError`, which is
  *   reported as the analyzer does: advisory, "can't run policy ... during preview: ...".
+ * - props reach the policies through @pulumi/policy's own deserializer, from the struct the engine
+ *   sends (secret props wrapped in the secret signature), with the pack's `trackSecretInputs` on;
  * The stack name reaches the policies the way the engine passes it: `PULUMI_STACK`.
  */
 
@@ -41,6 +46,8 @@ export interface HarnessResource {
   readonly props: Record<string, unknown>;
   /** The engine's `propertyDependencies`: property name -> logical names of the resources it depends on. */
   readonly dependsOn?: Readonly<Record<string, readonly string[]>>;
+  /** Props the program marked secret, by dotted path (`env.TOKEN`). */
+  readonly secretProps?: readonly string[];
 }
 
 /** One reported violation. */
@@ -71,6 +78,23 @@ export interface HarnessRun {
 }
 
 class NotApplicable extends Error {}
+
+trackSecretInputs();
+const { deserializeProperties } = policyDeserialize as unknown as {
+  deserializeProperties(struct: { toJavaScript(): unknown }, proxySecrets: boolean): Record<string, unknown>;
+};
+
+/** A resource's props as a validation gets them: sent by the engine (secrets signed), deserialized by @pulumi/policy. */
+function engineProps(resource: HarnessResource): Record<string, unknown> {
+  const raw = structuredClone(resource.props);
+  for (const path of resource.secretProps ?? []) {
+    const keys = path.split(".");
+    const last = keys.pop()!;
+    const parent = keys.reduce<Record<string, unknown>>((o, k) => o[k] as Record<string, unknown>, raw);
+    parent[last] = { [specialSigKey]: specialSecretSig, value: parent[last] };
+  }
+  return deserializeProperties({ toJavaScript: () => raw }, false);
+}
 
 function notApplicable(reason?: string): never {
   throw new NotApplicable(reason ?? "");
@@ -132,7 +156,7 @@ async function analyze(policies: Policies, run: HarnessRun): Promise<HarnessResu
 
   for (const resource of run.resources) {
     const type = (run.servedBy === "plugin" ? PLUGIN_RESOURCE_TYPES : RESOURCE_TYPES)[resource.type];
-    let props: Record<string, unknown> = structuredClone(resource.props);
+    let props: Record<string, unknown> = engineProps(resource);
     const argsFor = (policyConfig: object): ResourceValidationArgs => ({
       type,
       props: unknownCheckingProxy(props),
@@ -237,6 +261,6 @@ export function previewResources(resources: readonly ScenarioResource[]): Harnes
       props[property] = typeof ref === "string" ? UNKNOWN : names.map(() => UNKNOWN);
       dependsOn[property] = names;
     }
-    return { type: r.type, name: r.name, props, dependsOn };
+    return { type: r.type, name: r.name, props, dependsOn, secretProps: r.secretProps };
   });
 }

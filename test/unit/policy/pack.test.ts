@@ -40,6 +40,7 @@ describe("the policy pack", () => {
       ["runpod-known-platform-values", "mandatory"],
       ["runpod-pod-limits", "mandatory"],
       ["runpod-live-catalog", "advisory"],
+      ["runpod-plaintext-credentials", "advisory"],
     ]);
   });
 
@@ -79,6 +80,9 @@ describe("the policy pack", () => {
       // runpod-live-catalog: endpoints and volumes.
       ...both("ServerlessEndpoint"),
       ...both("NetworkVolume"),
+      // runpod-plaintext-credentials: templates and pods.
+      ...both("Template"),
+      ...both("Pod"),
     ]);
   });
 });
@@ -128,7 +132,14 @@ describe("violation messages and secrets", () => {
   const marker = "SECRET-MARKER";
 
   it("never print the serialized provider or fields a rule does not check", async () => {
-    const extra = { __provider: `provider ${marker}`, env: { API_KEY: marker }, templateId: marker, name: marker };
+    // The token is credential-shaped, so runpod-plaintext-credentials reports its key, and the marker at its end.
+    const token = `hf_${"x".repeat(30)}${marker}`;
+    const extra = {
+      __provider: `provider ${marker}`,
+      env: { API_KEY: marker, TOKEN: token },
+      templateId: marker,
+      name: marker,
+    };
     const result = await runPolicies(runpodPolicies, {
       stack: "dev",
       config: {

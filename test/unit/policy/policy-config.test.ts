@@ -15,6 +15,8 @@ import {
   PodLimitsConfigSchema,
   LIVE_CATALOG_POLICY,
   LiveCatalogConfigSchema,
+  PLAINTEXT_CREDENTIALS_POLICY,
+  PlaintextCredentialsConfigSchema,
   type RunpodPolicyName,
   runpodPolicies,
   SERVERLESS_TEMPLATE_POLICY,
@@ -48,6 +50,7 @@ const SCHEMAS: Record<RunpodPolicyName, z.ZodObject> = {
   [STACK_COST_CEILING_POLICY]: StackCostCeilingConfigSchema,
   [KNOWN_PLATFORM_VALUES_POLICY]: KnownPlatformValuesConfigSchema,
   [POD_LIMITS_POLICY]: PodLimitsConfigSchema,
+  [PLAINTEXT_CREDENTIALS_POLICY]: PlaintextCredentialsConfigSchema,
 };
 
 const sampleConfig = JSON.parse(

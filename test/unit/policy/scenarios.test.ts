@@ -9,6 +9,7 @@ import {
   PodCreateInputSchema,
   TemplateCreateInputSchema,
 } from "../../../sdk/schemas";
+import { CreateSecretRequestSchema } from "../../../sdk/schemas/v2";
 import { previewResources, type ReportedViolation, runPolicies } from "./engine-harness";
 
 const sorted = (violations: readonly (ExpectedViolation | ReportedViolation)[]) =>
@@ -33,6 +34,7 @@ function inputProblems(resource: ScenarioResource): string[] {
     Template: TemplateCreateInputSchema,
     ContainerRegistryAuth: ContainerRegistryAuthCreateInputSchema,
     Pod: PodCreateInputSchema,
+    Secret: CreateSecretRequestSchema,
   };
   const error = schemas[resource.type].safeParse(props).error;
   return (error?.issues ?? []).map((i) => `${i.path.join(".")}: ${i.message}`);

@@ -88,7 +88,7 @@ function podPlacement(record: object): Props {
  * The resource types the plugin serves: every type of `RunpodResourceType` but those listed here,
  * which only the dynamic resources serve until the plugin's schema, classes and SDKs gain them.
  */
-export type PluginResourceType = Exclude<RunpodResourceType, "Secret">;
+export type PluginResourceType = Exclude<RunpodResourceType, "Secret" | "Cluster">;
 
 /**
  * The plugin's resource types: one entry each. A type added to `PluginResourceType` does not

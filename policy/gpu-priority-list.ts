@@ -1,12 +1,18 @@
 import { Secret } from "@pulumi/policy/policy";
-import { z } from "zod";
 import { nearKnownValues, suggestionText } from "../sdk/schemas/known-values";
-import { serverlessPools } from "../sdk/schemas/platform-catalog";
 import { GPU_TYPE_IDS } from "../sdk/schemas/platform-enums";
 import { resourcePolicy, ruleFor } from "./define-policy";
-import { formatValue, plural, resourceLabel, type ViolationList, violationList } from "./format";
-import { nonNegativeInt, stringList, withStackOverrides } from "./policy-config";
+import { formatValue, plural, resourceLabel, violationList } from "./format";
+import { checkGpuPools } from "./gpu-pools-rule";
 import {
+  type GpuPriorityListConfig,
+  type GpuPriorityListSettings,
+  GpuPriorityListConfigSchema,
+  overrideNote,
+} from "./gpu-priority-settings";
+import {
+  type ClusterProps,
+  ClusterResource,
   isGpuEndpoint,
   isGpuPod,
   type PodProps,
@@ -16,40 +22,15 @@ import {
 } from "./resource-types";
 import { NO_STACK, type StackContext, type StackSettings, settingLabel, settingsForStack } from "./stack-context";
 
+export {
+  type GpuPriorityListConfig,
+  GpuPriorityListConfigSchema,
+  type GpuPriorityListSettings,
+  GpuPriorityListSettingsSchema,
+} from "./gpu-priority-settings";
+
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const GPU_PRIORITY_LIST_POLICY = "runpod-gpu-priority-list";
-
-/** The settings of `runpod-gpu-priority-list`; each may differ per stack through `byStack`/`byStackTag`. */
-export const GpuPriorityListSettingsSchema = z.object({
-  additionalGpuTypeIds: stringList(
-    "GPU type ids to accept as known besides the platform's OpenAPI list (for types the platform added later).",
-  ),
-  allowed: stringList("If set, every entry of gpuTypeIds must be one of these GPU types."),
-  denied: stringList("No entry of gpuTypeIds may be one of these GPU types."),
-  minFallbacks: nonNegativeInt(
-    "Least number of distinct GPU types after the first choice (default 0): a single GPU type often has no capacity.",
-  ),
-  preferredOrder: stringList(
-    "The organisation's ranking of GPU types, best first. Entries of gpuTypeIds that appear here must follow this order; others are not constrained. The platform honours the order on management API v1 only (v2 rents by pool, with no order): a team on v2 may leave it unset.",
-  ),
-  additionalGpuPools: stringList(
-    "GPU pools to accept as known besides this release's (for pools the platform added later), each with no known GPU types: list the types of a new pool in gpuTypeIds to have allowed/denied judge them.",
-  ),
-});
-
-/** The settings of `runpod-gpu-priority-list`. */
-export type GpuPriorityListSettings = z.infer<typeof GpuPriorityListSettingsSchema>;
-
-/** The configuration of `runpod-gpu-priority-list` (its key in `--policy-pack-config`): the settings plus their per-stack overrides. */
-export const GpuPriorityListConfigSchema = withStackOverrides(GpuPriorityListSettingsSchema);
-
-/** The configuration of `runpod-gpu-priority-list`. */
-export type GpuPriorityListConfig = z.infer<typeof GpuPriorityListConfigSchema>;
-
-/** ` (allowed from byStack "dev*" for stack "dev")` when a per-stack override set `key`, else nothing. */
-function overrideNote(settings: StackSettings<GpuPriorityListSettings>, key: keyof GpuPriorityListSettings): string {
-  return settings.sources[key] ? ` (${settingLabel(settings, key)})` : "";
-}
 
 const DUPLICATE_RULE = "each GPU type may appear once (remediation keeps the first occurrence)";
 
@@ -84,6 +65,47 @@ export function checkPodGpuPriorityList(
 ): string[] {
   if (!isGpuPod(props)) return [];
   return gpuListProblems("Pod", name, props.gpuTypeIds, config, context);
+}
+
+/**
+ * What is wrong with one GPU type a resource may rent: unknown to this release (and not in
+ * `additionalGpuTypeIds`), outside `allowed`, or `denied`. One rule per problem.
+ */
+function gpuTypeRules(entry: string, settings: StackSettings<GpuPriorityListSettings>): string[] {
+  const values = settings.values;
+  const rules: string[] = [];
+  const known = new Set<string>([...GPU_TYPE_IDS, ...(values.additionalGpuTypeIds ?? [])]);
+  if (!known.has(entry)) {
+    const near = suggestionText(nearKnownValues("gpuType", entry, values.additionalGpuTypeIds));
+    rules.push(
+      `is not a GPU type the platform knows${near} (if the platform added it, list it in additionalGpuTypeIds)`,
+    );
+  }
+  if (values.allowed && !values.allowed.includes(entry)) {
+    rules.push(
+      `is not one of the allowed GPU types ${formatValue(values.allowed)}${overrideNote(settings, "allowed")}`,
+    );
+  }
+  if (values.denied?.includes(entry)) rules.push(`is a denied GPU type${overrideNote(settings, "denied")}`);
+  return rules;
+}
+
+/**
+ * The same rule for a cluster's one GPU type (`gpuTypeId`): known, allowed, not denied. A cluster
+ * has a single type by design, so `minFallbacks` and `preferredOrder` do not apply to it.
+ */
+export function checkClusterGpuType(
+  name: string,
+  props: ClusterProps,
+  config: GpuPriorityListConfig = {},
+  context: StackContext = NO_STACK,
+): string[] {
+  const settings = settingsForStack<GpuPriorityListSettings>(config, context);
+  const found = violationList(resourceLabel("Cluster", name));
+  const type: unknown = props.gpuTypeId;
+  if (typeof type !== "string") return found.add("gpuTypeId", formatValue(type), "must be a GPU type id (a string)");
+  for (const rule of gpuTypeRules(type, settings)) found.add("gpuTypeId", formatValue(type), rule);
+  return found.messages;
 }
 
 function gpuListProblems(
@@ -124,30 +146,8 @@ function gpuListProblems(
     }
   }
 
-  const known = new Set<string>([...GPU_TYPE_IDS, ...(values.additionalGpuTypeIds ?? [])]);
-  const allowed = values.allowed ? new Set(values.allowed) : undefined;
-  const denied = new Set(values.denied ?? []);
   for (const [entry, [i]] of indexesOf) {
-    const field = `gpuTypeIds[${i}]`;
-    const value = formatValue(entry);
-    if (!known.has(entry)) {
-      const near = suggestionText(nearKnownValues("gpuType", entry, config.additionalGpuTypeIds));
-      found.add(
-        field,
-        value,
-        `is not a GPU type the platform knows${near} (if the platform added it, list it in additionalGpuTypeIds)`,
-      );
-    }
-    if (allowed && !allowed.has(entry)) {
-      found.add(
-        field,
-        value,
-        `is not one of the allowed GPU types ${formatValue(values.allowed)}${overrideNote(settings, "allowed")}`,
-      );
-    }
-    if (denied.has(entry)) {
-      found.add(field, value, `is a denied GPU type${overrideNote(settings, "denied")}`);
-    }
+    for (const rule of gpuTypeRules(entry, settings)) found.add(`gpuTypeIds[${i}]`, formatValue(entry), rule);
   }
 
   const distinct = [...indexesOf.keys()];
@@ -167,85 +167,6 @@ function gpuListProblems(
     settingLabel(settings, "preferredOrder"),
   );
   if (orderProblem) found.add("gpuTypeIds", rendered, orderProblem);
-  return found.messages;
-}
-
-/**
- * The rule for an endpoint that names GPU pools (`gpuPools`, v2) instead of types: known pools
- * (this release's, or `additionalGpuPools`), known excluded types, and the types the pools rent
- * (their types minus `excludedGpuTypes`, from this release's catalog) judged like a list: within
- * `allowed`, outside `denied` (naming the pool and how to exclude the type), at least
- * `minFallbacks` after the first. Pools have no order, so `preferredOrder` does not apply.
- */
-function checkGpuPools(
-  found: ViolationList,
-  props: ServerlessEndpointProps,
-  settings: StackSettings<GpuPriorityListSettings>,
-): string[] {
-  const values = settings.values;
-  const pools: unknown = props.gpuPools;
-  if (!Array.isArray(pools) || pools.length === 0) {
-    return found.add("gpuPools", formatValue(pools), "must name at least one GPU pool");
-  }
-  const catalog = serverlessPools();
-  const extraPools = new Set(values.additionalGpuPools ?? []);
-  const excluded: unknown = props.excludedGpuTypes ?? [];
-  const excludedSet = new Set(Array.isArray(excluded) ? excluded.filter((t) => typeof t === "string") : []);
-  const known = new Set<string>([...GPU_TYPE_IDS, ...(values.additionalGpuTypeIds ?? [])]);
-  [...excludedSet].forEach((type, i) => {
-    if (!known.has(type)) {
-      found.add(
-        `excludedGpuTypes[${i}]`,
-        formatValue(type),
-        "is not a GPU type the platform knows (if the platform added it, list it in additionalGpuTypeIds)",
-      );
-    }
-  });
-  const rented: { type: string; pool: string }[] = [];
-  pools.forEach((pool: unknown, i) => {
-    if (typeof pool !== "string") return;
-    const types = catalog.get(pool);
-    if (types === undefined) {
-      if (!extraPools.has(pool)) {
-        found.add(
-          `gpuPools[${i}]`,
-          formatValue(pool),
-          "is not a GPU pool this release knows (if the platform added it, list it in additionalGpuPools)",
-        );
-      }
-      return;
-    }
-    for (const type of types) if (!excludedSet.has(type)) rented.push({ type, pool });
-  });
-  const allowed = values.allowed ? new Set(values.allowed) : undefined;
-  const denied = new Set(values.denied ?? []);
-  for (const { type, pool } of rented) {
-    const how = `; take it out with excludedGpuTypes, or drop the pool`;
-    if (allowed && !allowed.has(type)) {
-      found.add(
-        "gpuPools",
-        formatValue(pools),
-        `pool "${pool}" rents "${type}", which is not one of the allowed GPU types ${formatValue(values.allowed)}${overrideNote(settings, "allowed")}${how}`,
-      );
-    }
-    if (denied.has(type)) {
-      found.add(
-        "gpuPools",
-        formatValue(pools),
-        `pool "${pool}" rents "${type}", a denied GPU type${overrideNote(settings, "denied")}${how}`,
-      );
-    }
-  }
-  const minFallbacks = values.minFallbacks ?? 0;
-  const fallbacks = Math.max(rented.length - 1, 0);
-  const unknownPools = pools.some((p) => typeof p === "string" && !catalog.has(p));
-  if (!unknownPools && fallbacks < minFallbacks) {
-    found.add(
-      "gpuPools",
-      formatValue(pools),
-      `rents ${plural(rented.length, "GPU type")} (pools minus excludedGpuTypes), at least ${minFallbacks + 1} required (${settingLabel(settings, "minFallbacks")}): a single GPU type often has no capacity`,
-    );
-  }
   return found.messages;
 }
 
@@ -300,7 +221,7 @@ export function remediateGpuPriorityList<T extends ServerlessEndpointProps>(prop
 export const gpuPriorityListPolicy = resourcePolicy({
   name: GPU_PRIORITY_LIST_POLICY,
   description:
-    "A GPU endpoint's or GPU pod's gpuTypeIds must be a non-empty list of distinct, known GPU types that the organisation allows, with enough fallbacks, in its preferred order; or an endpoint's gpuPools (v2) known pools whose types, minus excludedGpuTypes, the organisation allows, enough of them.",
+    "A GPU endpoint's or GPU pod's gpuTypeIds must be a non-empty list of distinct, known GPU types that the organisation allows, with enough fallbacks, in its preferred order; or an endpoint's gpuPools (v2) known pools whose types, minus excludedGpuTypes, the organisation allows, enough of them; a cluster's gpuTypeId a known, allowed type.",
   enforcementLevel: "mandatory",
   config: GpuPriorityListConfigSchema,
   remediationSteps:
@@ -309,5 +230,5 @@ export const gpuPriorityListPolicy = resourcePolicy({
   notApplicable: (props) => (isGpuEndpoint(props) ? undefined : "the endpoint uses CPU workers"),
   check: checkGpuPriorityList,
   remediate: remediateGpuPriorityList,
-  more: [ruleFor(PodResource, checkPodGpuPriorityList)],
+  more: [ruleFor(PodResource, checkPodGpuPriorityList), ruleFor(ClusterResource, checkClusterGpuType)],
 });

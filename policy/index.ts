@@ -32,6 +32,7 @@ export * from "./resource-types";
 export * from "./serverless-template";
 export * from "./stack-context";
 export * from "./stack-cost-ceiling";
+export * from "./stack-cost-endpoints";
 export * from "./stack-cost-pods";
 export * from "./stack-volume-size-cap";
 export * from "./stack-worker-budget";

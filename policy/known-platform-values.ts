@@ -12,11 +12,12 @@ import { resourcesPolicy, ruleFor } from "./define-policy";
 import { formatValue, resourceLabel, violation } from "./format";
 import { stringList } from "./policy-config";
 import {
+  type ClusterProps,
+  ClusterResource,
   NetworkVolumeResource,
   type NetworkVolumeProps,
   type PodProps,
   PodResource,
-  type ResourceKind,
   ServerlessEndpointResource,
   type ServerlessEndpointProps,
 } from "./resource-types";
@@ -49,12 +50,15 @@ const SETTINGS = {
   cpuFlavor: "additionalCpuFlavorIds",
 } as const satisfies Partial<Record<PlatformValueKind, keyof KnownPlatformValuesConfig>>;
 
-/** The fields this policy judges: every open-value field but `gpuTypeIds` (runpod-gpu-priority-list's). */
-function fieldsOf(kind: ResourceKind): Record<string, PlatformValueKind> {
-  if (kind === "NetworkVolume") return PLATFORM_VALUE_FIELDS.NetworkVolume;
-  const { gpuTypeIds: _gpu, ...rest } =
-    kind === "Pod" ? PLATFORM_VALUE_FIELDS.Pod : PLATFORM_VALUE_FIELDS.ServerlessEndpoint;
-  return rest;
+/** The kinds of resource that name open values. */
+type ValueKind = keyof typeof PLATFORM_VALUE_FIELDS;
+
+/** The fields this policy judges: every open-value field but the GPU types (runpod-gpu-priority-list's). */
+function fieldsOf(kind: ValueKind): Record<string, PlatformValueKind> {
+  const fields: Record<string, PlatformValueKind> = { ...PLATFORM_VALUE_FIELDS[kind] };
+  delete fields.gpuTypeIds;
+  delete fields.gpuTypeId;
+  return fields;
 }
 
 /**
@@ -64,9 +68,9 @@ function fieldsOf(kind: ResourceKind): Record<string, PlatformValueKind> {
  * unknown value, naming the resource, the field, the value, the rule and the setting that admits it.
  */
 export function checkKnownPlatformValues(
-  kind: ResourceKind,
+  kind: ValueKind,
   name: string,
-  props: ServerlessEndpointProps | NetworkVolumeProps | PodProps,
+  props: ServerlessEndpointProps | NetworkVolumeProps | PodProps | ClusterProps,
   config: KnownPlatformValuesConfig = {},
 ): string[] {
   // Pods also rent the memory-optimized flavors (cpu3m, cpu5m): known values for pods only.
@@ -87,11 +91,11 @@ export function checkKnownPlatformValues(
   );
 }
 
-/** The policy: data centers, CUDA versions and CPU flavors of endpoints, pods and volumes are known ones. */
+/** The policy: data centers, CUDA versions and CPU flavors of endpoints, pods, clusters and volumes are known ones. */
 export const knownPlatformValuesPolicy = resourcesPolicy({
   name: KNOWN_PLATFORM_VALUES_POLICY,
   description:
-    "Endpoints' and pods' data centers, CUDA versions and CPU flavors, and volumes' data centers, are values this release knows or the organisation has listed.",
+    "Endpoints' and pods' data centers, CUDA versions and CPU flavors, and clusters' and volumes' data centers, are values this release knows or the organisation has listed.",
   enforcementLevel: "mandatory",
   config: KnownPlatformValuesConfigSchema,
   remediationSteps:
@@ -105,6 +109,9 @@ export const knownPlatformValuesPolicy = resourcesPolicy({
     ),
     ruleFor(PodResource, (name, props, config: KnownPlatformValuesConfig) =>
       checkKnownPlatformValues("Pod", name, props, config),
+    ),
+    ruleFor(ClusterResource, (name, props, config: KnownPlatformValuesConfig) =>
+      checkKnownPlatformValues("Cluster", name, props, config),
     ),
   ],
 });

@@ -4,7 +4,15 @@ import { resourcePolicy, ruleFor } from "./define-policy";
 import { credentialShapeOf, prefixShape } from "./credential-shapes";
 import { resourceLabel, violationList } from "./format";
 import { withStackOverrides } from "./policy-config";
-import { type PodProps, PodResource, type ResourceKind, type TemplateProps, TemplateResource } from "./resource-types";
+import {
+  type ClusterProps,
+  ClusterResource,
+  type PodProps,
+  PodResource,
+  type ResourceKind,
+  type TemplateProps,
+  TemplateResource,
+} from "./resource-types";
 import { isMarkedSecret } from "./secret-inputs";
 import { NO_STACK, type StackContext, settingsForStack } from "./stack-context";
 import { isUnknownValue, rawProp } from "./unknown-values";
@@ -57,7 +65,7 @@ function isSecretInput(container: object, key: string, value: unknown): boolean 
 export function checkPlaintextCredentials(
   kind: ResourceKind,
   name: string,
-  props: TemplateProps | PodProps,
+  props: TemplateProps | PodProps | ClusterProps,
   config: PlaintextCredentialsConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
@@ -102,20 +110,30 @@ export function checkPodCredentials(
   return checkPlaintextCredentials("Pod", name, props, config, context);
 }
 
+/** The rule for a cluster's env, which every member pod runs with. */
+export function checkClusterCredentials(
+  name: string,
+  props: ClusterProps,
+  config?: PlaintextCredentialsConfig,
+  context?: StackContext,
+): string[] {
+  return checkPlaintextCredentials("Cluster", name, props, config, context);
+}
+
 /**
  * The policy (advisory: a new policy breaks no stack; a team sets `enforcementLevel` to
  * `mandatory` in the configuration its stacks run with): credentials written as plain text into
- * the env of templates and pods.
+ * the env of templates, pods and clusters.
  */
 export const plaintextCredentialsPolicy = resourcePolicy({
   name: PLAINTEXT_CREDENTIALS_POLICY,
   description:
-    "Env values of templates and pods that look like credentials (Hugging Face, OpenAI, GitHub, AWS keys and the like) written as plain text, which the platform shows to everyone on the account.",
+    "Env values of templates, pods and clusters that look like credentials (Hugging Face, OpenAI, GitHub, AWS keys and the like) written as plain text, which the platform shows to everyone on the account.",
   enforcementLevel: "advisory",
   config: PlaintextCredentialsConfigSchema,
   remediationSteps:
     'Create a Secret holding the value (new Secret("hf-token", { value: config.requireSecret("hfToken") })) and set the env key to its reference (env: { HF_TOKEN: hfToken.reference }).',
   resource: TemplateResource,
   check: checkTemplateCredentials,
-  more: [ruleFor(PodResource, checkPodCredentials)],
+  more: [ruleFor(PodResource, checkPodCredentials), ruleFor(ClusterResource, checkClusterCredentials)],
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { resourcePolicy } from "./define-policy";
+import { resourcePolicy, ruleFor } from "./define-policy";
 import { formatSetting, formatValue, isWholeNumber, plural, resourceLabel, violationList } from "./format";
 import { nonNegativeInt, stringList, withStackOverrides } from "./policy-config";
-import { isGpuPod, type PodProps, PodResource } from "./resource-types";
+import { type ClusterProps, ClusterResource, isGpuPod, type PodProps, PodResource } from "./resource-types";
 import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
@@ -84,15 +84,56 @@ export function checkPodLimits(
   return found.messages;
 }
 
-/** The policy: pods within the stack's GPU count, clouds and spot rules. */
+/**
+ * The same limits for a cluster, whose members are GPU pods: `gpuCountPerPod` at most
+ * `maxGpuCount`; the cloud, which a cluster cannot choose (the platform places clusters on secure
+ * cloud), one of `allowedCloudTypes`; and no cluster where GPU pods must be interruptible (a
+ * cluster's pods never are). Returns one message per violation.
+ */
+export function checkClusterLimits(
+  name: string,
+  props: ClusterProps,
+  config: PodLimitsConfig = {},
+  context: StackContext = NO_STACK,
+): string[] {
+  const limits = settingsForStack<PodLimitsSettings>(config, context);
+  const { maxGpuCount, allowedCloudTypes, interruptible } = limits.values;
+  const found = violationList(resourceLabel("Cluster", name));
+  const count: unknown = props.gpuCountPerPod;
+  if (maxGpuCount !== undefined && isWholeNumber(count) && count > maxGpuCount) {
+    found.add(
+      "gpuCountPerPod",
+      formatValue(count),
+      `exceeds the limit of ${plural(maxGpuCount, "GPU")} per pod (${settingLabel(limits, "maxGpuCount")})`,
+    );
+  }
+  if (allowedCloudTypes && !allowedCloudTypes.includes(DEFAULT_CLOUD)) {
+    found.add(
+      "cloud",
+      `${DEFAULT_CLOUD} (clusters run on secure cloud)`,
+      `is not an allowed cloud ${formatValue(allowedCloudTypes)} (${settingLabel(limits, "allowedCloudTypes")})`,
+    );
+  }
+  if (interruptible === "required") {
+    found.add(
+      "interruptible",
+      "false (a cluster's pods are never interruptible)",
+      `must be true: GPU pods of this stack must be interruptible (${settingLabel(limits, "interruptible")} is "required"); use interruptible pods instead of a cluster`,
+    );
+  }
+  return found.messages;
+}
+
+/** The policy: pods and clusters within the stack's GPU count, clouds and spot rules. */
 export const podLimitsPolicy = resourcePolicy({
   name: POD_LIMITS_POLICY,
   description:
-    "A pod's gpuCount must not exceed the stack's largest, its cloudType must be an allowed cloud, and its GPUs must be interruptible (spot) where required, on demand where spot is forbidden.",
+    "A pod's gpuCount (a cluster's gpuCountPerPod) must not exceed the stack's largest, its cloud must be an allowed cloud, and its GPUs must be interruptible (spot) where required, on demand where spot is forbidden.",
   enforcementLevel: "mandatory",
   config: PodLimitsConfigSchema,
   remediationSteps:
     "Lower gpuCount, choose an allowed cloudType, and set interruptible as this stack requires (byStack/byStackTag say which limits apply to which stack).",
   resource: PodResource,
   check: checkPodLimits,
+  more: [ruleFor(ClusterResource, checkClusterLimits)],
 });

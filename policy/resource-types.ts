@@ -1,6 +1,7 @@
 import type { PolicyResource } from "@pulumi/policy/policy";
 import type { OutputInstance, Resource } from "@pulumi/pulumi";
 // Types only (erased at run time): the pack never loads provider/.
+import type { ClusterArgs } from "../provider/cluster";
 import type { ContainerRegistryAuthArgs } from "../provider/container-registry-auth";
 import type { NetworkVolumeArgs } from "../provider/network-volume";
 import type { PodArgs } from "../provider/pod";
@@ -19,6 +20,7 @@ export const RESOURCE_TYPES = {
   Template: "pulumi-nodejs:dynamic/runpod:Template",
   ContainerRegistryAuth: "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",
   Pod: "pulumi-nodejs:dynamic/runpod:Pod",
+  Cluster: "pulumi-nodejs:dynamic/runpod:Cluster",
   Secret: "pulumi-nodejs:dynamic/runpod:Secret",
 } as const;
 
@@ -32,6 +34,7 @@ export const PLUGIN_RESOURCE_TYPES = {
   Template: "runpod-iac:index:Template",
   ContainerRegistryAuth: "runpod-iac:index:ContainerRegistryAuth",
   Pod: "runpod-iac:index:Pod",
+  Cluster: "runpod-iac:index:Cluster",
   Secret: "runpod-iac:index:Secret",
 } as const satisfies Record<keyof typeof RESOURCE_TYPES, string>;
 
@@ -90,6 +93,13 @@ export type PodProps = PolicyProps<PodArgs>;
 export function isGpuPod(props: Pick<PodProps, "computeType">): boolean {
   return props.computeType !== "CPU";
 }
+
+/**
+ * Inputs of a `Cluster` as a policy sees them: its type, its shape (`podCount` pods of
+ * `gpuCountPerPod` GPUs of `gpuTypeId`) and the container settings of its member pods, named as a
+ * pod's. `env` values may be secrets: rules never render them.
+ */
+export type ClusterProps = PolicyProps<ClusterArgs>;
 
 /** Inputs of a `ContainerRegistryAuth` as a policy sees them. `password` is a secret: rules never read it. */
 export type ContainerRegistryAuthProps = PolicyProps<ContainerRegistryAuthArgs>;
@@ -165,6 +175,9 @@ export const ContainerRegistryAuthResource = resourceClassStub<ContainerRegistry
 
 /** Matches `Pod` resources in `validateResourceOfType` and `isType`. */
 export const PodResource = resourceClassStub<PodProps>("Pod");
+
+/** Matches `Cluster` resources in `validateResourceOfType` and `isType`. */
+export const ClusterResource = resourceClassStub<ClusterProps>("Cluster");
 
 /** Matches `Secret` resources in `validateResourceOfType` and `isType`. */
 export const SecretResource = resourceClassStub<SecretProps>("Secret");

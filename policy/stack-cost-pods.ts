@@ -6,13 +6,13 @@ import {
   VOLUME_PRICE_PER_GB_MONTH,
 } from "../sdk/schemas/platform-catalog";
 import { countOrDefault, formatValue, resourceLabel, violation } from "./format";
-import { isGpuPod, type NamedProps, type NetworkVolumeProps, type PodProps } from "./resource-types";
+import { type ClusterProps, isGpuPod, type NamedProps, type NetworkVolumeProps, type PodProps } from "./resource-types";
 import { settingLabel, type StackSettings } from "./stack-context";
 
 /*
- * What running pods and network volumes cost per hour, for runpod-stack-cost-ceiling.
- * Unlike an endpoint's workers, a running pod and a volume are billed every hour whatever the
- * traffic, so each counts in both the always-on and the worst-case sum. Their prices default to
+ * What running pods, clusters and network volumes cost per hour, for runpod-stack-cost-ceiling.
+ * Unlike an endpoint's workers, a running pod, a cluster and a volume are billed every hour
+ * whatever the traffic, so each counts in both the always-on and the worst-case sum. Their prices default to
  * this release's catalog (sdk/schemas/platform-catalog.ts: a pod's cloud price per GPU, half for
  * an interruptible pod, its flavor's price per vCPU, $0.07/$0.14 per GB-month of volume), which a
  * team overrides with its own tables (negotiated prices, a newer catalog). A stopped pod
@@ -28,7 +28,7 @@ export interface PodAndVolumePrices {
 
 /** One item of the stack's hourly cost: its name and the arithmetic as words. */
 export interface HourlyItem {
-  readonly kind: "pod" | "volume";
+  readonly kind: "pod" | "cluster" | "volume";
   readonly name: string;
   readonly amount: number;
   /** `"trainer" pod 2 GPUs × $0.40 (NVIDIA A40, SECURE)`: how the amount was reached. */
@@ -80,6 +80,36 @@ export function podHourlyCost(pod: NamedProps<PodProps>, rules: StackSettings<Po
       name,
       amount: units * unitPrice,
       detail: `"${name}" pod ${units} ${noun} × ${money(unitPrice)} (${how})`,
+    },
+  };
+}
+
+/**
+ * A cluster's dollars per hour: pods × GPUs per pod × the price of its one GPU type (the team's
+ * `podGpuPricesPerHour`, else this release's catalog), on secure cloud, where clusters run. A
+ * cluster has no stopped state: it costs from creation to deletion.
+ */
+export function clusterHourlyCost(
+  cluster: NamedProps<ClusterProps>,
+  rules: StackSettings<PodAndVolumePrices>,
+): ItemOrProblem {
+  const { name, props } = cluster;
+  const type: unknown = props.gpuTypeId;
+  if (typeof type !== "string") return undefined; // the provider's check reports the shape
+  const price = rules.values.podGpuPricesPerHour?.[type] ?? catalogGpu.get(type)?.price.secure;
+  if (price === undefined) {
+    const setting = settingLabel(rules, "podGpuPricesPerHour");
+    const rule = `has no price in this release's catalog or in ${setting}, so the cluster's cost has no bound; add a price`;
+    return { problem: violation(resourceLabel("Cluster", name), "gpuTypeId", formatValue(type), rule) };
+  }
+  const pods = countOrDefault(props.podCount, 2, 2);
+  const gpus = countOrDefault(props.gpuCountPerPod, 1, 1);
+  return {
+    item: {
+      kind: "cluster",
+      name,
+      amount: pods * gpus * price,
+      detail: `"${name}" cluster ${pods} pods × ${gpus} ${gpus === 1 ? "GPU" : "GPUs"} × ${money(price)} (${type}, SECURE)`,
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ApiVersion } from "../sdk/config";
+import type { ClusterArgs } from "./cluster";
 import type { ContainerRegistryAuthArgs } from "./container-registry-auth";
 import type { NetworkVolumeArgs } from "./network-volume";
 import type { PodArgs } from "./pod";
@@ -65,6 +66,8 @@ export interface ResourceArgsByType {
   ContainerRegistryAuth: ContainerRegistryAuthArgs;
   /** {@link PodArgs}. */
   Pod: PodArgs;
+  /** {@link ClusterArgs}. */
+  Cluster: ClusterArgs;
   /** {@link SecretArgs}. */
   Secret: SecretArgs;
 }
@@ -225,6 +228,37 @@ export type PodFieldsWhere<Rule> = {
   [K in keyof typeof POD_FIELD_RULES]: (typeof POD_FIELD_RULES)[K] extends Rule ? K : never;
 }[keyof typeof POD_FIELD_RULES];
 
+/** A cluster's container setting: fixed at creation, its values compared as the pod's field of the same name (ports and data centers are sets). */
+function fixedAsInPod(field: keyof typeof POD_FIELDS): FieldRule {
+  const { ordered } = POD_FIELDS[field];
+  return ordered === undefined ? FIXED : { ...FIXED, ordered };
+}
+
+/**
+ * Cluster inputs (OpenAPI v2 `CreateClusterRequest`, the container settings named as a pod's).
+ * The platform's only update is a rename (`PATCH /v2/clusters/{id}`): the type, the compute shape
+ * and the container settings of every member pod are fixed at creation, so a change to any of
+ * them replaces the cluster.
+ */
+export const CLUSTER_FIELDS: FieldTable<ClusterArgs> = {
+  name: {},
+  type: FIXED,
+  gpuTypeId: FIXED,
+  gpuCountPerPod: FIXED,
+  podCount: FIXED,
+  imageName: fixedAsInPod("imageName"),
+  env: fixedAsInPod("env"),
+  ports: fixedAsInPod("ports"),
+  containerDiskInGb: fixedAsInPod("containerDiskInGb"),
+  volumeInGb: fixedAsInPod("volumeInGb"),
+  volumeMountPath: fixedAsInPod("volumeMountPath"),
+  dockerStartCmd: fixedAsInPod("dockerStartCmd"),
+  networkVolumeId: fixedAsInPod("networkVolumeId"),
+  dataCenterIds: fixedAsInPod("dataCenterIds"),
+  startSsh: fixedAsInPod("startSsh"),
+  startJupyter: fixedAsInPod("startJupyter"),
+};
+
 /**
  * Secret inputs. The platform cannot rename a secret (its name is what env values refer to), so a
  * new name replaces it; a new value is a rotation and a new description an update, both in place.
@@ -247,5 +281,6 @@ export const FIELD_RULES: { readonly [T in RunpodResourceType]: FieldTable<Resou
   Template: TEMPLATE_FIELDS,
   ContainerRegistryAuth: CONTAINER_REGISTRY_AUTH_FIELDS,
   Pod: POD_FIELDS,
+  Cluster: CLUSTER_FIELDS,
   Secret: SECRET_FIELDS,
 };

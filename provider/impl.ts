@@ -8,6 +8,7 @@
  * `update`, `delete`). The names are part of the state format: resources serialized by earlier
  * versions call `volume.<method>`, `endpoint.<method>` and `configure` of this module.
  */
+export { clusterProvider as cluster } from "./cluster-provider";
 export { containerRegistryAuthProvider as registryAuth } from "./container-registry-auth-provider";
 export { networkVolumeProvider as volume } from "./network-volume-provider";
 export { podProvider as pod } from "./pod-provider";

@@ -1,6 +1,32 @@
+export {
+  getCpuFlavors,
+  getCpuFlavorsOutput,
+  getDataCenters,
+  getDataCentersOutput,
+  getGpuTypes,
+  getGpuTypesOutput,
+  type CatalogInputs,
+} from "./catalog";
+export type {
+  CatalogAvailability,
+  CatalogCpuFlavor,
+  CatalogDataCenter,
+  CatalogFunctionName,
+  CatalogFunctions,
+  CatalogGpuType,
+  CatalogProduct,
+  GetCpuFlavorsArgs,
+  GetCpuFlavorsResult,
+  GetDataCentersArgs,
+  GetDataCentersResult,
+  GetGpuTypesArgs,
+  GetGpuTypesResult,
+} from "./catalog-types";
+export { Cluster, type ClusterArgs, type ClusterPod } from "./cluster";
 export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./container-registry-auth";
 export {
   type BookkeepingInput,
+  CLUSTER_FIELDS,
   CONTAINER_REGISTRY_AUTH_FIELDS,
   type FieldRule,
   type FieldTable,
@@ -17,6 +43,7 @@ export { Secret, type SecretArgs } from "./secret";
 export { ServerlessEndpoint, type ServerlessEndpointArgs } from "./serverless-endpoint";
 export { Template, type TemplateArgs } from "./template";
 export type {
+  ClusterType,
   ComputeType,
   CpuFlavorId,
   CudaVersion,

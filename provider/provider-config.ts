@@ -46,11 +46,20 @@ export function useConfigNamespace(namespace: string): void {
 
 /** Records the stack config handed to the dynamic provider's `configure`. */
 export function configureFromStack(config: ConfigSource | undefined): void {
+  configure(optionsFromStack(config));
+}
+
+/**
+ * The client options of a stack config: `runpod:apiKey`, `runpod:apiUrl`, `runpod:queueUrl`; a key
+ * not set is left to the client, which reads the environment, then its defaults. What the provider
+ * records at `configure`, and what the catalog functions read in the program's process.
+ */
+export function optionsFromStack(config: ConfigSource | undefined): RunpodClientOptions {
   const read = (key: string) => {
     const v = config?.get(`runpod:${key}`);
     return typeof v === "string" && v !== "" ? v : undefined;
   };
-  configure({ apiKey: read("apiKey"), apiUrl: read("apiUrl"), queueUrl: read("queueUrl") });
+  return { apiKey: read("apiKey"), apiUrl: read("apiUrl"), queueUrl: read("queueUrl") };
 }
 
 /** `configure` of every provider object: the engine hands each one the stack config once per process. */
@@ -96,25 +105,26 @@ function retryRandom(): (() => number) | undefined {
 }
 
 /**
- * The process-wide client, built on first use from stack config, then the environment. Without an
- * API key in either, a `ConfigurationError` naming the stack config key of the provider asking
- * (`runpod:apiKey`, or the plugin's `runpod-iac:apiKey`) and `RUNPOD_API_KEY`: the client's own
- * message names `runpod:apiKey`, which a plugin's user setting it would find ignored.
+ * The process-wide client, built on first use from stack config, then the environment (`source`:
+ * the configuration `configure` recorded, unless the caller read its own with {@link optionsFromStack}).
+ * Without an API key in either, a `ConfigurationError` naming the stack config key of the provider
+ * asking (`runpod:apiKey`, or the plugin's `runpod-iac:apiKey`) and `RUNPOD_API_KEY`: the client's
+ * own message names `runpod:apiKey`, which a plugin's user setting it would find ignored.
  */
-export function providerClient(): Promise<RunpodClient> {
-  if (!(configured.apiKey?.trim() || process.env.RUNPOD_API_KEY?.trim())) {
+export function providerClient(source: RunpodClientOptions = configured): Promise<RunpodClient> {
+  if (!(source.apiKey?.trim() || process.env.RUNPOD_API_KEY?.trim())) {
     return Promise.reject(missingApiKeyError(configSettingName("apiKey"), true));
   }
-  const key = JSON.stringify(configured);
+  const key = JSON.stringify(source);
   let client = clients.get(key);
   if (!client) {
     const options: RunpodClientOptions = {
-      ...configured,
+      ...source,
       // A `pulumi up` should ride out a bad minute of the platform, but every wait stays bounded
       // (customTimeouts do not apply to dynamic resources).
-      maxAttempts: configured.maxAttempts ?? 6,
-      retryBudgetMs: configured.retryBudgetMs ?? 120_000,
-      random: configured.random ?? retryRandom(),
+      maxAttempts: source.maxAttempts ?? 6,
+      retryBudgetMs: source.retryBudgetMs ?? 120_000,
+      random: source.random ?? retryRandom(),
     };
     // Loaded on first use, not at the top: `check` and `diff` (all a preview runs) never need it.
     client = import("../sdk/client.js").then(({ RunpodClient }) => new RunpodClient(options));

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 /** The resources of this package, by type name (the `<type>` of `pulumi-nodejs:dynamic/runpod:<type>`). */
 export type RunpodResourceType =
-  "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth" | "Pod" | "Secret";
+  "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth" | "Pod" | "Cluster" | "Secret";
 
 /** The key of each resource's provider in `runpod-iac/impl`. */
 const IMPL_KEYS: Record<RunpodResourceType, string> = {
@@ -11,6 +11,7 @@ const IMPL_KEYS: Record<RunpodResourceType, string> = {
   Template: "template",
   ContainerRegistryAuth: "registryAuth",
   Pod: "pod",
+  Cluster: "cluster",
   Secret: "secret",
 };
 

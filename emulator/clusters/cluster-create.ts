@@ -1,9 +1,10 @@
+import { CLUSTER_TYPES } from "../../sdk/schemas/platform-enums";
 import type * as V2 from "../../sdk/schemas/v2";
 import { newPodRecord } from "../pods/new-pod";
 import { injectedEnv, type PodServices } from "../pods/pod-create";
 import { meterPod, startContainer } from "../pods/pod-lifecycle";
 import { logLine, type PodRecord } from "../pods/pod-record";
-import { badField } from "../server/http-errors";
+import { badField, unprocessableField } from "../server/http-errors";
 import type { Account } from "../store/account";
 import { newClusterId, newPodId } from "../store/ids";
 import type { ClusterRecord } from "./cluster-record";
@@ -34,6 +35,10 @@ export function createCluster(
   body: V2.CreateClusterRequest,
 ): { cluster: ClusterRecord; members: PodRecord[] } {
   const { catalog, capacity } = services;
+  // The client sends any type (the set is open); the platform knows its enum (OpenAPI `ClusterType`).
+  if (!(CLUSTER_TYPES as readonly string[]).includes(body.type)) {
+    throw unprocessableField("type", body.type, `must be one of ${CLUSTER_TYPES.join(", ")}`);
+  }
   const { gpuTypeId, gpuCountPerPod, podCount } = body.compute;
   const gpu = catalog.gpuType(gpuTypeId);
   if (!gpu) throw badField("compute.gpuTypeId", gpuTypeId, "is not a GPU type the platform knows");
@@ -53,11 +58,8 @@ export function createCluster(
   const needed = podCount * gpuCountPerPod;
   const dataCenterId = clusterDataCenter(dataCenters, needed, (dc) => capacity.free(dc, gpuTypeId, "gpu"));
   if (dataCenterId === undefined) {
-    throw badField(
-      "compute",
-      body.compute,
-      `there are no instances currently available: no data center of ${dataCenters.join(", ") || "(none left)"} has ${needed} free GPUs of ${gpuTypeId} for ${podCount} pods of ${gpuCountPerPod}`,
-    );
+    const narrowed = Boolean(body.dataCenterIds?.length) || network !== undefined;
+    throw badField("compute.gpuTypeId", gpuTypeId, shortage(narrowed ? dataCenters : undefined, body.compute));
   }
   const now = account.meter.now();
   const cluster: ClusterRecord = {
@@ -100,4 +102,21 @@ export function createCluster(
     members.push(pod);
   }
   return { cluster, members };
+}
+
+/**
+ * Why a cluster could not be placed, in the platform's words (as a pod's refusal), plus what was
+ * looked for: the whole cluster in one data center. `dataCenters`: those the request narrowed the
+ * search to (its list, its network volume's), undefined when it could go anywhere.
+ */
+function shortage(dataCenters: readonly string[] | undefined, compute: V2.ClusterCompute): string {
+  const { gpuTypeId, gpuCountPerPod, podCount } = compute;
+  const where =
+    dataCenters === undefined
+      ? "no data center"
+      : dataCenters.length
+        ? `no data center of ${dataCenters.map((dc) => JSON.stringify(dc)).join(", ")}`
+        : "no data center is left to place the cluster in, and none";
+  const gpus = (n: number) => `${n} ${n === 1 ? "GPU" : "GPUs"}`;
+  return `there are no instances currently available: ${where} has ${gpus(podCount * gpuCountPerPod)} of ${JSON.stringify(gpuTypeId)} free (${podCount} pods of ${gpus(gpuCountPerPod)}, all in one data center)`;
 }

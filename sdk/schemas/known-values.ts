@@ -61,6 +61,8 @@ export const PLATFORM_VALUE_FIELDS = {
     minCudaVersion: "cudaVersion",
     cpuFlavorIds: "cpuFlavor",
   },
+  // A cluster's one GPU type and the data centers it may be placed in.
+  Cluster: { gpuTypeId: "gpuType", dataCenterIds: "dataCenter" },
 } as const satisfies Record<string, Record<string, PlatformValueKind>>;
 
 /** Values one kind of resource knows besides the snapshot: a pod's pod-only CPU flavors. */

@@ -196,3 +196,15 @@ export const NETWORK_VOLUME_TYPES = ["STANDARD", "HIGH_PERFORMANCE"] as const;
 export type KnownNetworkVolumeType = (typeof NETWORK_VOLUME_TYPES)[number];
 /** A storage tier: a known one, or any string. */
 export type NetworkVolumeType = KnownNetworkVolumeType | AnyOtherString;
+
+/**
+ * Instant cluster types as of this release (v2 `ClusterType`): TRAINING (generic distributed
+ * training), SLURM (a managed Slurm controller and compute nodes), RAY (a managed Ray head and
+ * workers), APPLICATION (a general multi-node application). Open, like storage tiers: a type the
+ * platform adds is usable the same day, and the platform judges it.
+ */
+export const CLUSTER_TYPES = ["TRAINING", "SLURM", "RAY", "APPLICATION"] as const;
+/** A type of {@link CLUSTER_TYPES}. */
+export type KnownClusterType = (typeof CLUSTER_TYPES)[number];
+/** A cluster type: a known one, or any string. */
+export type ClusterType = KnownClusterType | AnyOtherString;

@@ -53,10 +53,11 @@ const port = z
   );
 
 /** POSIX environment variable names; values are strings (and may be secrets: never echoed in errors). */
-const env = z.record(
-  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "is not a valid environment variable name"),
-  z.string("must be a string"),
-);
+const ENV_NAME_RULE = "is not a valid environment variable name (letters, digits and _, not starting with a digit)";
+const env = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, ENV_NAME_RULE), z.string("must be a string"), {
+  // zod reports a bad key as "Invalid key in record" unless told: name the rule.
+  error: (issue) => (issue.code === "invalid_key" ? ENV_NAME_RULE : undefined),
+});
 
 const gb = (what: string) => z.number().int(`must be a whole number of GB`).min(0, `${what} must be at least 0 GB`);
 const positiveNumber = z.number().min(0, "must be at least 0");

@@ -7,10 +7,8 @@ import { containerConfigFields, MountsSchema, PodSchema } from "./pod";
  * center (OpenAPI v2 `Cluster`, `CreateClusterRequest`, `UpdateClusterRequest`).
  */
 
-/** Cluster types (OpenAPI v2 `ClusterType`). */
-export const CLUSTER_TYPES = ["APPLICATION", "TRAINING", "SLURM", "RAY"] as const;
-/** A cluster type. */
-export type ClusterType = (typeof CLUSTER_TYPES)[number];
+/** Cluster types this release knows (OpenAPI v2 `ClusterType`): open, sent as given. */
+export { CLUSTER_TYPES, type ClusterType } from "../platform-enums";
 
 /** Most pods of one cluster (OpenAPI v2 `ClusterCompute.podCount`: 2 to 250). */
 export const CLUSTER_POD_COUNT = { min: 2, max: 250 } as const;
@@ -36,7 +34,8 @@ export const CreateClusterRequestSchema = z
   .strictObject({
     ...containerConfigFields,
     name: nonEmpty,
-    type: z.enum(CLUSTER_TYPES, { error: `must be one of ${CLUSTER_TYPES.join(", ")}` }),
+    // Open: a type the platform adds after this release is sent as given (CLUSTER_TYPES: the known ones).
+    type: nonEmpty,
     compute: ClusterComputeSchema,
     dataCenterIds: z.array(nonEmpty),
     mounts: MountsSchema,

@@ -121,8 +121,20 @@ describe("pods on finite capacity", () => {
     // Three L4s in all, two per data center at most: a second cluster of two does not fit anywhere.
     const second = await api.post("/v2/clusters", body);
     expect(second.status).toBe(400);
-    expect(second.body.detail).toMatch(/no data center of .* has 2 free GPUs of NVIDIA L4 for 2 pods of 1/);
+    expect(second.body.detail).toBe(
+      'compute.gpuTypeId = "NVIDIA L4": there are no instances currently available: no data center has 2 GPUs of "NVIDIA L4" free (2 pods of 1 GPU, all in one data center)',
+    );
     expect(v2ResponseProblems("POST", "/v2/clusters", 400, second.body)).toEqual([]);
+    // Narrowed to data centers, the refusal names them; one free GPU in US-TX-3 never takes half a cluster.
+    const narrowed = await api.post("/v2/clusters", { ...body, dataCenterIds: ["US-TX-3"] });
+    expect(narrowed.status).toBe(400);
+    expect(narrowed.body.detail).toContain('no data center of "US-TX-3" has 2 GPUs of "NVIDIA L4" free');
+    expect((await api.get("/v2/pods?includeClusterPods=true")).body.pods).toHaveLength(2);
+    // The type is the platform's enum (the client sends any string: the set is open).
+    const unknownType = await api.post("/v2/clusters", { ...body, type: "BATCH" });
+    expect(unknownType.status).toBe(422);
+    expect(unknownType.body.detail).toBe('type = "BATCH": must be one of TRAINING, SLURM, RAY, APPLICATION');
+    expect(v2ResponseProblems("POST", "/v2/clusters", 422, unknownType.body)).toEqual([]);
     const members = await api.get(`/v2/clusters/${cluster.body.id}/pods`);
     expect(v2ResponseProblems("GET", "/v2/clusters/{id}/pods", 200, members.body)).toEqual([]);
     expect(members.body.pods.map((p: { cluster: { rank: number } }) => p.cluster.rank)).toEqual([0, 1]);

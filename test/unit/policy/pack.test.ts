@@ -60,9 +60,10 @@ describe("the policy pack", () => {
     // Each kind is validated once per type token: the dynamic resource's, then the plugin's.
     const both = (kind: keyof typeof RESOURCE_TYPES) => [RESOURCE_TYPES[kind], PLUGIN_RESOURCE_TYPES[kind]];
     expect(tokens).toEqual([
-      // runpod-gpu-priority-list: endpoints and pods.
+      // runpod-gpu-priority-list: endpoints, pods and clusters.
       ...both("ServerlessEndpoint"),
       ...both("Pod"),
+      ...both("Cluster"),
       ...both("ServerlessEndpoint"),
       ...both("NetworkVolume"),
       // runpod-image-pinning: templates and pods.
@@ -71,18 +72,21 @@ describe("the policy pack", () => {
       // runpod-contradictory-inputs: endpoints and pods.
       ...both("ServerlessEndpoint"),
       ...both("Pod"),
-      // runpod-known-platform-values: endpoints, volumes and pods.
+      // runpod-known-platform-values: endpoints, volumes, pods and clusters.
       ...both("ServerlessEndpoint"),
       ...both("NetworkVolume"),
       ...both("Pod"),
-      // runpod-pod-limits.
+      ...both("Cluster"),
+      // runpod-pod-limits: pods and clusters.
       ...both("Pod"),
+      ...both("Cluster"),
       // runpod-live-catalog: endpoints and volumes.
       ...both("ServerlessEndpoint"),
       ...both("NetworkVolume"),
-      // runpod-plaintext-credentials: templates and pods.
+      // runpod-plaintext-credentials: templates, pods and clusters.
       ...both("Template"),
       ...both("Pod"),
+      ...both("Cluster"),
     ]);
   });
 });

@@ -12,9 +12,9 @@ export const unknown: RunpodPolicyName = "runpod-no-such-policy";
 // @ts-expect-error any string is not a name (the names are literal types, not `string`)
 export const anyString: RunpodPolicyName = String("runpod-worker-bounds");
 
-// Thirteen policies, thirteen names.
+// Fourteen policies, fourteen names.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export type ThirteenNames = Expect<
+export type FourteenNames = Expect<
   Same<
     RunpodPolicyName,
     | "runpod-gpu-priority-list"
@@ -30,5 +30,6 @@ export type ThirteenNames = Expect<
     | "runpod-known-platform-values"
     | "runpod-pod-limits"
     | "runpod-live-catalog"
+    | "runpod-plaintext-credentials"
   >
 >;

@@ -5,6 +5,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Expect, SchemaMatchesTable } from "../../../provider/check-inputs";
 import {
+  CLUSTER_FIELDS,
   CONTAINER_REGISTRY_AUTH_FIELDS,
   type FieldTable,
   NETWORK_VOLUME_FIELDS,
@@ -13,6 +14,7 @@ import {
   SERVERLESS_ENDPOINT_FIELDS,
   TEMPLATE_FIELDS,
 } from "../../../provider/field-rules";
+import type { ClusterArgs } from "../../../provider/cluster";
 import type { ContainerRegistryAuthArgs } from "../../../provider/container-registry-auth";
 import type { NetworkVolumeArgs } from "../../../provider/network-volume";
 import type { PodArgs } from "../../../provider/pod";
@@ -48,8 +50,12 @@ export const authWithNewField: FieldTable<ContainerRegistryAuthArgs & { server: 
   CONTAINER_REGISTRY_AUTH_FIELDS;
 
 // A resource type needs its Args in ResourceArgsByType before FIELD_RULES can hold its table.
-// @ts-expect-error "Cluster" is not a key of ResourceArgsByType
-export type ClusterArgs = ResourceArgsByType["Cluster"];
+// @ts-expect-error "Widget" is not a key of ResourceArgsByType
+export type UnknownArgs = ResourceArgsByType["Widget"];
+// Cluster is, and its table is checked against ClusterArgs like the others.
+export const clusterTable: FieldTable<ResourceArgsByType["Cluster"]> = CLUSTER_FIELDS;
+// @ts-expect-error ClusterArgs plus a field the table lacks
+export const clusterWithNewField: FieldTable<ClusterArgs & { registry: string }> = CLUSTER_FIELDS;
 // Pod is, and its table is checked against PodArgs like the others.
 export const podTable: FieldTable<ResourceArgsByType["Pod"]> = POD_FIELDS;
 // @ts-expect-error PodArgs plus a field the table lacks

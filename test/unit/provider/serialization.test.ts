@@ -5,7 +5,7 @@ import { providerReference, type RunpodResourceType } from "../../../provider/ru
 /** The serialized provider is one small module reference (target: at most 1,000 bytes). */
 const BUDGET_BYTES = 1000;
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"];
-const TYPES: RunpodResourceType[] = ["NetworkVolume", "ServerlessEndpoint", "Secret"];
+const TYPES: RunpodResourceType[] = ["NetworkVolume", "ServerlessEndpoint", "Cluster", "Secret"];
 
 describe.each(TYPES)("the serialized %s provider", (type) => {
   it("is one module reference by package name, far under the budget, holding no code or configuration", () => {

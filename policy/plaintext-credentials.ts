@@ -46,21 +46,34 @@ export const PlaintextCredentialsConfigSchema = withStackOverrides(PlaintextCred
 export type PlaintextCredentialsConfig = z.infer<typeof PlaintextCredentialsConfigSchema>;
 
 /** How a finding shows the value: never at all, not even in part. */
-const NOT_SHOWN = "[plain text, not shown]";
+const NOT_SHOWN = { plain: "[plain text, not shown]", secret: "[secret, not shown]" } as const;
 
-/** Whether the program marked the value secret: a `Secret` of @pulumi/policy, or marked by the engine (secret-inputs.ts). */
+/**
+ * Whether the program marked the value secret (`pulumi.secret`, `config.requireSecret`): a
+ * `Secret` of @pulumi/policy, or marked by the engine (secret-inputs.ts). It changes only what
+ * the finding says, never whether there is one.
+ */
 function isSecretInput(container: object, key: string, value: unknown): boolean {
   return value instanceof Secret || isMarkedSecret(container, key);
+}
+
+/** What is wrong with a credential-shaped env value, and the fix. */
+function rule(label: string, key: string, pulumiSecret: boolean): string {
+  const fix = `keep it in a Secret and set env.${key} to the secret's reference ({{ RUNPOD_SECRET_<name> }})`;
+  return pulumiSecret
+    ? `looks like ${label}; as a Pulumi secret it is encrypted in the state, but the platform stores env values as plain text and shows them to everyone on the account; ${fix}`
+    : `looks like ${label} in plain text, which the platform shows to everyone on the account; ${fix}`;
 }
 
 /**
  * The rule: every `env` value of a resource that looks like a credential (credential-shapes.ts:
  * Hugging Face, OpenAI, GitHub, AWS and the like, plus the team's `additionalPrefixes`) is a
- * finding, unless the program marked it secret, it is a `{{ RUNPOD_SECRET_<name> }}` reference,
- * or its key is in `allowedKeys`. Even a Pulumi secret reaches the platform as plain text, but the
- * program then chose it knowingly. Values unknown during preview are not judged (they are outputs,
- * such as a `Secret`'s `reference`). The message names the resource, the env key and the kind of
- * credential, never the value, and points at a `Secret`.
+ * finding, unless it is a `{{ RUNPOD_SECRET_<name> }}` reference or its key is in `allowedKeys`.
+ * A value the program marked secret is a finding too: Pulumi keeps it as ciphertext in the state,
+ * but the platform stores the env as written and shows it to everyone on the account, so only a
+ * platform secret keeps it from them; the message says so. Values unknown during preview are not
+ * judged (they are outputs, such as a `Secret`'s `reference`). The message names the resource,
+ * the env key and the kind of credential, never the value, and points at a `Secret`.
  */
 export function checkPlaintextCredentials(
   kind: ResourceKind,
@@ -69,23 +82,23 @@ export function checkPlaintextCredentials(
   config: PlaintextCredentialsConfig = {},
   context: StackContext = NO_STACK,
 ): string[] {
-  const env = rawProp(props, "env");
-  if (env === null || typeof env !== "object" || isSecretInput(props, "env", env)) return [];
+  const raw = rawProp(props, "env");
+  // A whole env marked secret (`env: pulumi.secret({...})`): each value in it is a Pulumi secret.
+  const wholeSecret = raw !== null && typeof raw === "object" && isSecretInput(props, "env", raw);
+  const env: unknown = raw instanceof Secret ? raw.value : raw;
+  if (env === null || typeof env !== "object") return [];
   const rules = settingsForStack<PlaintextCredentialsSettings>(config, context).values;
   const allowed = new Set(rules.allowedKeys ?? []);
   const extra = (rules.additionalPrefixes ?? []).map(prefixShape);
   const found = violationList(resourceLabel(kind, name));
   for (const key of Object.keys(env)) {
-    const value = rawProp(env, key);
+    const given = rawProp(env, key);
+    const value: unknown = given instanceof Secret ? given.value : given;
     if (typeof value !== "string" || isUnknownValue(value) || allowed.has(key)) continue;
-    if (isSecretInput(env, key, value)) continue;
     const shape = credentialShapeOf(value, extra);
     if (!shape) continue;
-    found.add(
-      `env.${key}`,
-      NOT_SHOWN,
-      `looks like ${shape.label} in plain text, which the platform shows to everyone on the account; keep it in a Secret and set env.${key} to the secret's reference ({{ RUNPOD_SECRET_<name> }})`,
-    );
+    const pulumiSecret = wholeSecret || isSecretInput(env, key, given);
+    found.add(`env.${key}`, NOT_SHOWN[pulumiSecret ? "secret" : "plain"], rule(shape.label, key, pulumiSecret));
   }
   return found.messages;
 }
@@ -122,13 +135,13 @@ export function checkClusterCredentials(
 
 /**
  * The policy (advisory: a new policy breaks no stack; a team sets `enforcementLevel` to
- * `mandatory` in the configuration its stacks run with): credentials written as plain text into
- * the env of templates, pods and clusters.
+ * `mandatory` in the configuration its stacks run with, per stack if it likes): credentials
+ * written into the env of templates, pods and clusters, where the platform shows them as plain text.
  */
 export const plaintextCredentialsPolicy = resourcePolicy({
   name: PLAINTEXT_CREDENTIALS_POLICY,
   description:
-    "Env values of templates, pods and clusters that look like credentials (Hugging Face, OpenAI, GitHub, AWS keys and the like) written as plain text, which the platform shows to everyone on the account.",
+    "Env values of templates, pods and clusters that look like credentials (Hugging Face, OpenAI, GitHub, AWS keys and the like), Pulumi secrets included: the platform stores env values as plain text and shows them to everyone on the account.",
   enforcementLevel: "advisory",
   config: PlaintextCredentialsConfigSchema,
   remediationSteps:

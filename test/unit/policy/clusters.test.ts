@@ -153,4 +153,23 @@ describe("runpod-plaintext-credentials for clusters", () => {
     ]);
     expect(JSON.stringify(result)).not.toContain(token);
   });
+
+  it("flags a value marked secret too: encrypted in the state, plain text on every member", async () => {
+    const result = await runPolicies([plaintextCredentialsPolicy], {
+      resources: [
+        {
+          type: "Cluster",
+          name: "c",
+          props: { ...TRAINING, gpuTypeId: L4, env: { TOKEN: token } },
+          secretProps: ["env.TOKEN"],
+        },
+      ],
+    });
+    expect(result.advisory.map((v) => v.message)).toEqual([
+      expect.stringMatching(
+        /^Cluster "c": env\.TOKEN = \[secret, not shown\]: looks like a Hugging Face token \(hf_\.\.\.\); as a Pulumi secret it is encrypted in the state, but the platform stores env values as plain text/,
+      ),
+    ]);
+    expect(JSON.stringify(result)).not.toContain(token);
+  });
 });

@@ -28,6 +28,9 @@ const EXAMPLES: Record<string, string> = {
 
 const message = (kind: string, name: string, key: string, label: string) =>
   `${kind} "${name}": env.${key} = [plain text, not shown]: looks like ${label} in plain text, which the platform shows to everyone on the account; keep it in a Secret and set env.${key} to the secret's reference ({{ RUNPOD_SECRET_<name> }})`;
+/** The finding about a value the program marked secret: encrypted in the state, plain text on the platform. */
+const secretMessage = (kind: string, name: string, key: string, label: string) =>
+  `${kind} "${name}": env.${key} = [secret, not shown]: looks like ${label}; as a Pulumi secret it is encrypted in the state, but the platform stores env values as plain text and shows them to everyone on the account; keep it in a Secret and set env.${key} to the secret's reference ({{ RUNPOD_SECRET_<name> }})`;
 
 describe("credential shapes", () => {
   it("recognise one example of every shape, and nothing in ordinary settings", () => {
@@ -63,13 +66,25 @@ describe("runpod-plaintext-credentials' rule", () => {
     expect(found.join("\n")).not.toContain(":b@");
   });
 
-  it("leaves references, secrets, unknown values, allowed keys and a whole secret env alone", () => {
+  it("leaves references, unknown values and allowed keys alone", () => {
     const token = EXAMPLES["a GitHub token (ghp_..., gho_..., ghs_...)"]!;
-    const env = { A: "{{ RUNPOD_SECRET_gh }}", B: new Secret(token), C: UNKNOWN, FAKE: token };
-    expect(checkPlaintextCredentials("Pod", "p", { env } as never, { allowedKeys: ["FAKE"] })).toEqual([]);
-    expect(checkPlaintextCredentials("Pod", "p", { env: new Secret({ T: token }) } as never)).toEqual([]);
+    const env = { A: "{{ RUNPOD_SECRET_gh }}", C: UNKNOWN, FAKE: token, SECRET_FAKE: new Secret(token) };
+    expect(checkPlaintextCredentials("Pod", "p", { env } as never, { allowedKeys: ["FAKE", "SECRET_FAKE"] })).toEqual(
+      [],
+    );
     expect(checkPlaintextCredentials("Pod", "p", { env: UNKNOWN } as never)).toEqual([]);
     expect(checkPlaintextCredentials("Pod", "p", {})).toEqual([]);
+  });
+
+  it("reports a value the program marked secret too, saying it is plain text on the platform, never the value", () => {
+    const label = "a GitHub token (ghp_..., gho_..., ghs_...)";
+    const token = EXAMPLES[label]!;
+    const one = checkPlaintextCredentials("Pod", "p", { env: { B: new Secret(token), PLAIN: "x" } } as never);
+    expect(one).toEqual([secretMessage("Pod", "p", "B", label)]);
+    // A whole env marked secret: each credential in it.
+    const whole = checkPlaintextCredentials("Pod", "p", { env: new Secret({ T: token, U: "llama" }) } as never);
+    expect(whole).toEqual([secretMessage("Pod", "p", "T", label)]);
+    expect([...one, ...whole].join("\n")).not.toContain(x(36));
   });
 
   it("takes allowed keys and the team's own prefixes per stack", () => {
@@ -89,7 +104,7 @@ describe("runpod-plaintext-credentials' rule", () => {
     );
   });
 
-  it("knows which values the program marked secret from what the engine sends (pulumi.secret)", () => {
+  it("tells the values the program marked secret from what the engine sends (pulumi.secret), and reports both", () => {
     trackSecretInputs();
     const { deserializeProperties } = policyDeserialize as unknown as {
       deserializeProperties(s: { toJavaScript(): unknown }, proxy: boolean): Record<string, unknown>;
@@ -99,11 +114,14 @@ describe("runpod-plaintext-credentials' rule", () => {
     const props = deserializeProperties({ toJavaScript: () => ({ env: { A: signed(token), B: token } }) }, false);
     // The validation sees plain values, as before...
     expect(props).toEqual({ env: { A: token, B: token } });
-    // ...and the rule tells the secret one apart.
+    // ...and the rule reports both, telling the secret one apart in its words.
     expect(checkPlaintextCredentials("Template", "t", props)).toEqual([
+      secretMessage("Template", "t", "A", "a Hugging Face token (hf_...)"),
       message("Template", "t", "B", "a Hugging Face token (hf_...)"),
     ]);
     const whole = deserializeProperties({ toJavaScript: () => ({ env: signed({ A: token }) }) }, false);
-    expect(checkPlaintextCredentials("Template", "t", whole)).toEqual([]);
+    expect(checkPlaintextCredentials("Template", "t", whole)).toEqual([
+      secretMessage("Template", "t", "A", "a Hugging Face token (hf_...)"),
+    ]);
   });
 });

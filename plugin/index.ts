@@ -4,11 +4,13 @@
  * resources. Install the plugin once per machine (`npx runpod-iac plugin install`); a stack moves
  * between the two by its import line (docs/languages.md). The dynamic resources stay the default.
  */
-export { ContainerRegistryAuth, NetworkVolume, Pod, ServerlessEndpoint, Template } from "./resources";
+export { Cluster, ContainerRegistryAuth, NetworkVolume, Pod, Secret, ServerlessEndpoint, Template } from "./resources";
 export type {
+  ClusterArgs,
   ContainerRegistryAuthArgs,
   NetworkVolumeArgs,
   PodArgs,
+  SecretArgs,
   ServerlessEndpointArgs,
   TemplateArgs,
 } from "../provider";

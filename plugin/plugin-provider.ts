@@ -6,11 +6,13 @@ import { warnOnResource } from "../provider/engine-notice";
 import { platformValueWarnings } from "../provider/platform-value-warnings";
 import { isUnknown } from "../provider/property-values";
 import { providerReference } from "../provider/runpod-resource";
+import { invokeCatalogFunction, isCatalogFunctionName } from "../provider/catalog-functions";
+import { providerClient } from "../provider/provider-config";
 import { importRead } from "./import-read";
 import { isPluginResourceType, PLUGIN_RESOURCES, type PluginResourceType } from "./plugin-resources";
 import { resourceShape, schemaText } from "./plugin-schema";
 import { oldInputs, secretValue } from "./server-gaps";
-import { partsOfUrn, typeOfUrn } from "./type-tokens";
+import { PLUGIN_NAME, partsOfUrn, typeOfUrn } from "./type-tokens";
 
 type Props = Record<string, unknown>;
 
@@ -143,6 +145,17 @@ export function pluginProvider(version: string): Provider {
 
     async delete(id, urn) {
       await PLUGIN_RESOURCES[typeOf(urn)].provider.delete(id);
+    },
+
+    // The catalog functions (`runpod-iac:index:getGpuTypes`, ...): the same implementation a
+    // TypeScript program's `getGpuTypes` runs, with the client of the plugin's configuration
+    // (`runpod-iac:apiKey`/`apiUrl`, then the environment).
+    async invoke(token: string, inputs: Props): Promise<{ outputs: Props }> {
+      const prefix = `${PLUGIN_NAME}:index:`;
+      const name = token.startsWith(prefix) ? token.slice(prefix.length) : "";
+      if (!isCatalogFunctionName(name)) throw new Error(`${PLUGIN_NAME} has no function ${token}`);
+      const client = await providerClient();
+      return { outputs: (await invokeCatalogFunction(name, client, inputs ?? {})) as unknown as Props };
     },
   };
 }

@@ -14,6 +14,8 @@ import * as impl from "../provider/impl";
 import type { RunpodResourceType } from "../provider/runpod-resource";
 import { INJECTED_ENV_NAMES } from "../provider/template-env";
 import { containerOfTemplate, holdsSettings } from "../provider/template-rollout";
+import { ClusterInputsSchema } from "../provider/cluster-state";
+import { SecretInputsSchema } from "../provider/secret-provider";
 
 type Props = Record<string, unknown>;
 
@@ -84,11 +86,15 @@ function podPlacement(record: object): Props {
   };
 }
 
-/**
- * The resource types the plugin serves: every type of `RunpodResourceType` but those listed here,
- * which only the dynamic resources serve until the plugin's schema, classes and SDKs gain them.
- */
-export type PluginResourceType = Exclude<RunpodResourceType, "Secret" | "Cluster">;
+/** A cluster's type and shape, named as the inputs name them (v2 nests them under `compute`). */
+function clusterShape(record: object): Props {
+  const cluster = record as { type?: string; compute?: Record<string, unknown> };
+  const { gpuTypeId, gpuCountPerPod, podCount } = cluster.compute ?? {};
+  return { type: cluster.type, gpuTypeId, gpuCountPerPod, podCount };
+}
+
+/** The resource types the plugin serves: every type of `RunpodResourceType`. */
+export type PluginResourceType = RunpodResourceType;
 
 /**
  * The plugin's resource types: one entry each. A type added to `PluginResourceType` does not
@@ -123,6 +129,19 @@ export const PLUGIN_RESOURCES: { readonly [T in PluginResourceType]: PluginResou
     inputs: PodCreateInputSchema,
     fetch: (client, id) => client.pods.get(id, { includeNetworkVolume: true }),
     importDeclared: podPlacement,
+  },
+  Cluster: {
+    provider: impl.cluster,
+    inputs: ClusterInputsSchema,
+    fetch: (client, id) => client.v2.clusters.get(id),
+    importDeclared: clusterShape,
+  },
+  Secret: {
+    provider: impl.secret,
+    inputs: SecretInputsSchema,
+    fetch: (client, id) => client.v2.account.secrets.get(id),
+    // The platform never returns a secret's value: an imported secret's program gives it again.
+    writeOnly: ["value"],
   },
 };
 

@@ -5,6 +5,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as dynamic from "../provider";
+import type { ClusterArgs } from "../provider/cluster";
+import type { SecretArgs } from "../provider/secret";
+import { secretReference } from "../sdk/schemas/v2/secret-reference";
 import type { ContainerRegistryAuthArgs } from "../provider/container-registry-auth";
 import type { NetworkVolumeArgs } from "../provider/network-volume";
 import type { PodArgs } from "../provider/pod";
@@ -85,5 +88,42 @@ export class Pod extends PluginResource {
   /** Whether `obj` is a plugin-backed Pod, even across copies of this package. */
   static override isInstance(obj: unknown): obj is Pod {
     return isPluginResourceOfType(obj, "Pod");
+  }
+}
+
+/** An instant cluster ({@link dynamic.Cluster}'s inputs and outputs), served by the plugin. */
+export interface Cluster extends ResourceOutputs<dynamic.Cluster> {}
+/** An instant cluster: networked multi-GPU pods of one type and shape, served by the plugin `runpod-iac`. */
+export class Cluster extends PluginResource {
+  /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
+  static readonly __pulumiType = pluginTypeToken("Cluster");
+  constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
+    super("Cluster", name, args, opts);
+  }
+  /** Whether `obj` is a plugin-backed Cluster, even across copies of this package. */
+  static override isInstance(obj: unknown): obj is Cluster {
+    return isPluginResourceOfType(obj, "Cluster");
+  }
+}
+
+/** An account secret ({@link dynamic.Secret}'s inputs and outputs), served by the plugin. */
+export interface Secret extends ResourceOutputs<dynamic.Secret> {}
+/**
+ * A platform secret that env values refer to by its `reference`, served by the plugin
+ * `runpod-iac`: its value is always secret, and ciphertext in the state.
+ */
+export class Secret extends PluginResource {
+  /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
+  static readonly __pulumiType = pluginTypeToken("Secret");
+  constructor(name: string, args: SecretArgs, opts?: pulumi.CustomResourceOptions) {
+    super("Secret", name, args, opts);
+  }
+  /** The env value that refers to the secret named `name`, one this stack does not declare: `{{ RUNPOD_SECRET_<name> }}`. */
+  static referenceTo(name: string): string {
+    return secretReference(name);
+  }
+  /** Whether `obj` is a plugin-backed Secret, even across copies of this package. */
+  static override isInstance(obj: unknown): obj is Secret {
+    return isPluginResourceOfType(obj, "Secret");
   }
 }

@@ -4,6 +4,7 @@ import { RequestValidationError, UnsupportedOperationError } from "../sdk/errors
 import { type FieldProblem, fieldProblems, renderValue } from "../sdk/schemas";
 import type * as V2 from "../sdk/schemas/v2";
 import type { Expect } from "./check-inputs";
+import { configSettingName } from "./provider-config";
 import type {
   CatalogCpuFlavor,
   CatalogDataCenter,
@@ -175,7 +176,7 @@ export async function invokeCatalogFunction<N extends CatalogFunctionName>(
     throw new UnsupportedOperationError(
       name,
       client.apiVersion,
-      `management API v1 has no catalog (${fn.route}); point runpod:apiUrl (or RUNPOD_API_URL) at a .../v2 URL`,
+      `management API v1 has no catalog (${fn.route}); point ${configSettingName("apiUrl")} (or RUNPOD_API_URL) at a .../v2 URL`,
     );
   }
   return fn.read(client, parsed.data);

@@ -22,7 +22,7 @@ import { configureProvider, providerClient } from "./provider-config";
 type Props = Record<string, unknown>;
 
 /** Inputs as the provider sees them after `check` (not strict: `__autoNamed` and `__urn` ride along). */
-const SecretInputsSchema = z.object({ ...V2.CreateSecretRequestSchema.shape, adoptId: z.string().optional() });
+export const SecretInputsSchema = z.object({ ...V2.CreateSecretRequestSchema.shape, adoptId: z.string().optional() });
 
 // `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error.
 type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof SecretInputsSchema, typeof SECRET_FIELDS>>;

@@ -2,9 +2,10 @@ import type { FieldRule } from "../../provider/field-rules";
 import { typeToken } from "../../provider/runpod-resource";
 import type { PluginConfigKey } from "../plugin-config";
 import { PLUGIN_NAME, pluginTypeToken } from "../type-tokens";
-import { boundsText, disagreement, type EnumTypes, typeSpecOf } from "./property-specs";
+import type { FunctionFacts } from "./function-sources";
+import { boundsText, disagreement, type EnumTypes, objectTypeSpec, typeSpecOf } from "./property-specs";
 import type { ResourceSource } from "./read-sources";
-import type { JsonSchema, PackageSchema, PropertySpec, ResourceSpec } from "./schema-types";
+import type { FunctionSpec, JsonSchema, PackageSchema, PropertySpec, ResourceSpec } from "./schema-types";
 import type { TsProperty } from "./ts-types";
 
 /** Inputs that are bookkeeping, not platform fields: in the `Args`, but in no field table. */
@@ -52,6 +53,35 @@ export function resourceProblems(r: ResourceFacts): string[] {
   for (const name of r.secretInputs)
     if (!inputs.has(name)) problems.push(`${r.type}: secret input ${name} is no input`);
   return problems;
+}
+
+/** Where a function's arguments (its `Args` interface) and the zod schema they are checked with disagree. */
+export function functionProblems(f: FunctionFacts): string[] {
+  const problems: string[] = [];
+  const args = new Map(f.args.map((p) => [p.name, p]));
+  for (const [name, zod] of Object.entries(f.zod.properties ?? {})) {
+    const arg = args.get(name);
+    if (!arg) problems.push(`${f.name}: its argument schema has ${name}, its Args have no such field`);
+    else {
+      const why = disagreement(arg.type, zod);
+      if (why) problems.push(`${f.name}.${name}: ${why}`);
+    }
+  }
+  for (const name of args.keys()) {
+    if (!(name in (f.zod.properties ?? {})))
+      problems.push(`${f.name}: its Args have ${name}, its argument schema has not`);
+  }
+  return problems;
+}
+
+/** The schema of one function: its arguments as inputs (with their bounds), its result as outputs. */
+function functionSpec(f: FunctionFacts, enums: EnumTypes): FunctionSpec {
+  const owner = `${f.name[0]!.toUpperCase()}${f.name.slice(1)}`;
+  return {
+    description: f.doc,
+    inputs: objectTypeSpec(f.args, `${owner}Args`, f.zod, enums),
+    outputs: objectTypeSpec(f.result, `${owner}Result`, undefined, enums),
+  };
 }
 
 /** `doc` and check's bounds, as a schema description. */
@@ -117,11 +147,18 @@ function configSpec(config: PackageFacts["config"]): Record<string, PropertySpec
  * The package schema of the plugin, from each resource's facts; an error listing every
  * disagreement between a field table, an `Args` and a check schema.
  */
-export function buildSchema(resources: readonly ResourceFacts[], pkg: PackageFacts): PackageSchema {
-  const problems = resources.flatMap(resourceProblems);
+export function buildSchema(
+  resources: readonly ResourceFacts[],
+  pkg: PackageFacts,
+  functions: readonly FunctionFacts[] = [],
+): PackageSchema {
+  const problems = [...resources.flatMap(resourceProblems), ...functions.flatMap(functionProblems)];
   if (problems.length > 0) throw new Error(`the plugin schema cannot be generated:\n  ${problems.join("\n  ")}`);
   const enums: EnumTypes = {};
   const specs = Object.fromEntries(resources.map((r) => [pluginTypeToken(r.type), resourceSpec(r, enums)]));
+  const functionSpecs = Object.fromEntries(
+    functions.map((f) => [`${PLUGIN_NAME}:index:${f.name}`, functionSpec(f, enums)]),
+  );
   const config = configSpec(pkg.config);
   return {
     name: PLUGIN_NAME,
@@ -144,5 +181,6 @@ export function buildSchema(resources: readonly ResourceFacts[], pkg: PackageFac
     },
     types: Object.fromEntries(Object.entries(enums).sort(([a], [b]) => a.localeCompare(b))),
     resources: specs,
+    functions: functionSpecs,
   };
 }

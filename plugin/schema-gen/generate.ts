@@ -8,6 +8,7 @@ import { PLUGIN_CONFIG } from "../plugin-config";
 import { PLUGIN_RESOURCES, type PluginResourceType } from "../plugin-resources";
 import { buildSchema, type ResourceFacts } from "./build-schema";
 import { enumsSource } from "./enums-source";
+import { functionSourceFiles, readFunctionFacts } from "./function-sources";
 import { readResourceSource, sourceProgram } from "./read-sources";
 import type { JsonSchema, PackageSchema } from "./schema-types";
 import { docOf } from "./ts-types";
@@ -37,7 +38,7 @@ export function resourceFacts(program: ts.Program, root: string): ResourceFacts[
 /** The plugin's schema, generated from the sources of the package at `root`. */
 export function generateSchema(root: string = packageRoot()): PackageSchema {
   const types = Object.keys(PLUGIN_RESOURCES);
-  const program = sourceProgram(root, types, [path.join(root, "sdk", "config.ts")]);
+  const program = sourceProgram(root, types, [path.join(root, "sdk", "config.ts"), ...functionSourceFiles(root)]);
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as Record<string, string>;
   const docs = configDocs(program, root);
   const config = Object.fromEntries(
@@ -46,12 +47,16 @@ export function generateSchema(root: string = packageRoot()): PackageSchema {
       return [key, { ...c, doc: docs[key] }];
     }),
   );
-  return buildSchema(resourceFacts(program, root), {
-    version: pkg.version!,
-    description: pkg.description!,
-    license: pkg.license!,
-    config,
-  });
+  return buildSchema(
+    resourceFacts(program, root),
+    {
+      version: pkg.version!,
+      description: pkg.description!,
+      license: pkg.license!,
+      config,
+    },
+    readFunctionFacts(program, root),
+  );
 }
 
 /** The schema as the committed file holds it. */

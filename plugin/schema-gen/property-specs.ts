@@ -1,5 +1,12 @@
 import { PLUGIN_NAME } from "../type-tokens";
-import { describeTsType, type EnumTypeSpec, type JsonSchema, type TypeSpec } from "./schema-types";
+import {
+  describeTsType,
+  type EnumTypeSpec,
+  type JsonSchema,
+  type ObjectTypeSpec,
+  type PropertySpec,
+  type TypeSpec,
+} from "./schema-types";
 import type { TsType } from "./ts-types";
 
 /*
@@ -42,6 +49,8 @@ export function disagreement(ts: TsType, raw: JsonSchema | undefined): string | 
       return zod.type === "object" && typeof zod.additionalProperties === "object"
         ? disagreement(ts.values, zod.additionalProperties)
         : says;
+    case "object":
+      return zod.type === "object" ? undefined : says;
     case "union": {
       const options = zod.anyOf;
       if (!options || options.length !== ts.members.length) return says;
@@ -50,8 +59,8 @@ export function disagreement(ts: TsType, raw: JsonSchema | undefined): string | 
   }
 }
 
-/** The enum types of the schema, by token, collected while properties are written. */
-export type EnumTypes = Record<string, EnumTypeSpec>;
+/** The enum and object types of the schema, by token, collected while properties are written. */
+export type EnumTypes = Record<string, EnumTypeSpec | ObjectTypeSpec>;
 
 /**
  * The name of an enum value in SDKs and generated programs (`ComputeType.GPU`,
@@ -82,7 +91,7 @@ export function typeSpecOf(ts: TsType, zod: JsonSchema | undefined, owner: strin
       const token = enumToken(name);
       const values = ts.values.map((value) => ({ name: enumMemberName(value), value }));
       const existing = enums[token];
-      if (existing && JSON.stringify(existing.enum) !== JSON.stringify(values)) {
+      if (existing && (existing.type !== "string" || JSON.stringify(existing.enum) !== JSON.stringify(values))) {
         throw new Error(`enum type ${name} is declared twice with different values`);
       }
       enums[token] = { type: "string", enum: values };
@@ -100,7 +109,41 @@ export function typeSpecOf(ts: TsType, zod: JsonSchema | undefined, owner: strin
     }
     case "union":
       return { oneOf: ts.members.map((m, i) => typeSpecOf(m, z?.anyOf?.[i], owner, enums)) };
+    case "object": {
+      const name = ts.name ?? owner;
+      const token = enumToken(name);
+      const spec = objectTypeSpec(ts.properties, name, z, enums);
+      const existing = enums[token];
+      if (existing && JSON.stringify(existing) !== JSON.stringify(spec)) {
+        throw new Error(`object type ${name} is declared twice with different properties`);
+      }
+      enums[token] = spec;
+      return { $ref: `#/types/${token}` };
+    }
   }
+}
+
+/**
+ * An object type of the schema from its TypeScript properties (an interface's, a type literal's,
+ * a function's arguments or result): each property typed, documented and bounded as a resource's.
+ */
+export function objectTypeSpec(
+  props: readonly { name: string; optional: boolean; doc: string; type: TsType }[],
+  owner: string,
+  zod: JsonSchema | undefined,
+  enums: EnumTypes,
+): ObjectTypeSpec {
+  const properties: Record<string, PropertySpec> = {};
+  for (const p of props) {
+    const z = zod?.properties?.[p.name];
+    const description = [p.doc, boundsText(z)].filter(Boolean).join("\n\n");
+    properties[p.name] = {
+      ...typeSpecOf(p.type, z, `${owner}${p.name[0]!.toUpperCase()}${p.name.slice(1)}`, enums),
+      ...(description ? { description } : {}),
+    };
+  }
+  const required = props.filter((p) => !p.optional).map((p) => p.name);
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
 }
 
 /** What check's schema bounds, in words (`Validated at preview: ...`), or undefined when nothing. */

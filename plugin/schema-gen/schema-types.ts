@@ -26,8 +26,24 @@ export interface PropertySpec extends TypeSpec {
 /** A Pulumi schema enum type: each value with the name SDKs and generated programs give it. */
 export interface EnumTypeSpec {
   type: "string";
+  properties?: never;
   description?: string;
   enum: { name: string; value: string }[];
+}
+
+/** A Pulumi schema object type (`ObjectTypeSpec`): named properties, some required. */
+export interface ObjectTypeSpec {
+  type: "object";
+  description?: string;
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+/** A Pulumi schema function (`FunctionSpec`): an invoke, its inputs and its outputs. */
+export interface FunctionSpec {
+  description: string;
+  inputs: ObjectTypeSpec;
+  outputs: ObjectTypeSpec;
 }
 
 /** A Pulumi schema resource (`ResourceSpec`). */
@@ -52,8 +68,9 @@ export interface PackageSchema {
   language: Record<string, Record<string, unknown>>;
   config: { variables: Record<string, PropertySpec> };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
-  types: Record<string, EnumTypeSpec>;
+  types: Record<string, EnumTypeSpec | ObjectTypeSpec>;
   resources: Record<string, ResourceSpec>;
+  functions: Record<string, FunctionSpec>;
 }
 
 /** A property of a JSON Schema, as `z.toJSONSchema` writes the ones of check's schemas. */
@@ -82,6 +99,8 @@ export function describeTsType(type: TsType): string {
       return `Record<string, ${describeTsType(type.values)}>`;
     case "union":
       return type.members.map(describeTsType).join(" | ");
+    case "object":
+      return type.name ?? "object";
     default:
       return type.kind;
   }

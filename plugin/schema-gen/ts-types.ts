@@ -13,7 +13,9 @@ export type TsType =
   | { kind: "boolean" }
   | { kind: "array"; items: TsType }
   | { kind: "map"; values: TsType }
-  | { kind: "union"; members: readonly TsType[] };
+  | { kind: "union"; members: readonly TsType[] }
+  /** An object of named properties: an interface (`name`) or a type literal (named after its owner). */
+  | { kind: "object"; name?: string; properties: readonly TsProperty[] };
 
 /** A property of an `Args` interface or an output of a resource class. */
 export interface TsProperty {
@@ -57,8 +59,44 @@ function membersOf(type: ts.Type): readonly ts.Type[] {
   return type.isUnion() ? type.types : [type];
 }
 
+/** The properties of an interface or a type literal, each with its optionality, doc and type. */
+function propertiesOf(members: ts.NodeArray<ts.TypeElement>, checker: ts.TypeChecker): TsProperty[] {
+  return members.filter(ts.isPropertySignature).map((m) => {
+    if (!m.type) throw unsupported(m, "a property without a type");
+    return {
+      name: m.name.getText(),
+      optional: m.questionToken !== undefined,
+      doc: docOf(m, checker),
+      type: tsTypeOf(m.type, checker),
+    };
+  });
+}
+
 /** The model of a type node, `pulumi.Input<...>` and `pulumi.Output<...>` taken off at any depth. */
 export function tsTypeOf(node: ts.TypeNode, checker: ts.TypeChecker): TsType {
+  // `NonNullable<X>`: X, whose `undefined` the model leaves out anyway.
+  if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && node.typeName.text === "NonNullable") {
+    const arg = node.typeArguments?.[0];
+    if (!arg) throw unsupported(node, "a NonNullable without a type argument");
+    return tsTypeOf(arg, checker);
+  }
+  // `PodArgs["env"]`: the type as the property is declared (its doc stays the declaring property's).
+  if (ts.isIndexedAccessTypeNode(node) && ts.isLiteralTypeNode(node.indexType)) {
+    const key = node.indexType.literal;
+    const declared = ts.isStringLiteral(key)
+      ? checker.getTypeFromTypeNode(node.objectType).getProperty(key.text)?.valueDeclaration
+      : undefined;
+    if (!declared || !ts.isPropertySignature(declared) || !declared.type)
+      throw unsupported(node, "an indexed type that names no declared property");
+    return tsTypeOf(declared.type, checker);
+  }
+  if (ts.isTypeLiteralNode(node)) return { kind: "object", properties: propertiesOf(node.members, checker) };
+  if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName)) {
+    const declaration = checker.getTypeFromTypeNode(node).getSymbol()?.declarations?.[0];
+    if (declaration && ts.isInterfaceDeclaration(declaration)) {
+      return { kind: "object", name: declaration.name.text, properties: propertiesOf(declaration.members, checker) };
+    }
+  }
   if (isPulumiWrapper(node, "Input") || isPulumiWrapper(node, "Output")) {
     const arg = node.typeArguments?.[0];
     if (!arg) throw unsupported(node, "a pulumi.Input or pulumi.Output without a type argument");
@@ -73,7 +111,12 @@ export function tsTypeOf(node: ts.TypeNode, checker: ts.TypeChecker): TsType {
     return { kind: "map", values: tsTypeOf(value, checker) };
   }
   if (ts.isUnionTypeNode(node)) {
-    const members = node.types.filter((t) => t.kind !== ts.SyntaxKind.UndefinedKeyword);
+    // `undefined` and `null` (the platform's "none") both make a property optional, no more.
+    const members = node.types.filter(
+      (t) =>
+        t.kind !== ts.SyntaxKind.UndefinedKeyword &&
+        !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword),
+    );
     const strings = members.filter((t) => ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal));
     // A union of string literals written out (`"SECURE" | "COMMUNITY"`) is one string type.
     if (members.length === 1) return tsTypeOf(members[0]!, checker);

@@ -102,6 +102,44 @@ describe("the plugin's provider", () => {
     expect(rotated).toMatchObject({ changes: true, replaces: ["password"] });
   });
 
+  it("takes an imported secret's value from the program without a rotation; a later change rotates it", async () => {
+    const imported = { name: "HF_TOKEN" };
+    const first = await provider.diff!("id", urn("Secret", "hf"), imported, { name: "HF_TOKEN", value: "v1" });
+    expect(first.changes).toBe(false);
+    const recorded = { name: "HF_TOKEN", value: "v1" };
+    const rotated = await provider.diff!("id", urn("Secret", "hf"), recorded, { ...recorded, value: "v2" });
+    expect(rotated.changes).toBe(true);
+    expect(rotated.replaces ?? []).toEqual([]);
+  });
+
+  it("dispatches an invoke by token to the catalog function of that name, with the plugin's configuration", async () => {
+    useConfigNamespace("runpod-iac");
+    // Nothing is sent: bad arguments and v1 are refused before any request (the port is closed).
+    applyPluginConfig({ apiUrl: "http://127.0.0.1:1/v2", apiKey: "k" });
+    await expect(provider.invoke!("runpod-iac:index:getGpuTypes", { count: 0 })).rejects.toThrow(
+      /getGpuTypes.*count.*0.*at least 1/s,
+    );
+    await expect(provider.invoke!("runpod-iac:index:getCpuFlavors", { vcpuCount: 3 })).rejects.toThrow(
+      /getCpuFlavors.*vcpuCount.*power of two/s,
+    );
+    await expect(provider.invoke!("runpod-iac:index:getDataCenters", { nope: 1 })).rejects.toThrow(
+      /nope.*is not an argument of getDataCenters/s,
+    );
+    applyPluginConfig({ apiUrl: "http://127.0.0.1:1/v1", apiKey: "k" });
+    await expect(provider.invoke!("runpod-iac:index:getDataCenters", {})).rejects.toThrow(
+      "management API v1 has no catalog (GET /v2/catalog/datacenters); point runpod-iac:apiUrl (or RUNPOD_API_URL) at a .../v2 URL",
+    );
+  });
+
+  it("refuses an invoke of a function it does not have, naming the token", async () => {
+    await expect(provider.invoke!("runpod-iac:index:getPods", {})).rejects.toThrow(
+      "runpod-iac has no function runpod-iac:index:getPods",
+    );
+    await expect(provider.invoke!("aws:index:getGpuTypes", {})).rejects.toThrow(
+      "runpod-iac has no function aws:index:getGpuTypes",
+    );
+  });
+
   it("refuses a URN of another package, naming it", async () => {
     await expect(provider.check!("urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b", {}, {})).rejects.toThrow(
       "runpod-iac has no resource type for urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b",

@@ -60,11 +60,45 @@ describe("the plugin schema generator", () => {
     for (const [file, text] of Object.entries(files)) expect(fs.readFileSync(file, "utf8"), file).toBe(text);
   }, 120_000);
 
-  it("serves every resource type with a field table but Cluster and Secret, which only the dynamic resources serve yet", () => {
-    expect(Object.keys(FIELD_RULES).filter((type) => !TYPES.includes(type as PluginResourceType))).toEqual([
-      "Cluster",
-      "Secret",
+  it("serves every resource type with a field table: all seven, Secret and Cluster included", () => {
+    expect([...TYPES].sort()).toEqual(Object.keys(FIELD_RULES).sort());
+    expect(TYPES).toHaveLength(7);
+    expect(Object.keys(generated.resources)).toHaveLength(7);
+  });
+
+  it("serves the catalog functions as the schema's functions, inputs from their Args, outputs from their results", () => {
+    expect(Object.keys(generated.functions).sort()).toEqual([
+      "runpod-iac:index:getCpuFlavors",
+      "runpod-iac:index:getDataCenters",
+      "runpod-iac:index:getGpuTypes",
     ]);
+    const gpus = generated.functions["runpod-iac:index:getGpuTypes"]!;
+    expect(Object.keys(gpus.inputs.properties).sort()).toEqual([
+      "cloud",
+      "count",
+      "countryCodes",
+      "cudaVersions",
+      "include",
+      "minCudaVersion",
+      "product",
+    ]);
+    expect(gpus.inputs.required).toBeUndefined();
+    // Bounds from the arguments' zod schema, as a resource's inputs get theirs.
+    expect(gpus.inputs.properties.count).toMatchObject({ type: "integer" });
+    expect(gpus.inputs.properties.count!.description).toContain("Checked at preview: a whole number, at least 1.");
+    expect(gpus.outputs).toMatchObject({
+      properties: { gpuTypes: { type: "array", items: { $ref: "#/types/runpod-iac:index:CatalogGpuType" } } },
+      required: ["gpuTypes"],
+    });
+    const gpuType = generated.types["runpod-iac:index:CatalogGpuType"]!;
+    expect(gpuType.type).toBe("object");
+    expect(gpuType.properties!.price).toEqual(
+      expect.objectContaining({ $ref: "#/types/runpod-iac:index:CatalogGpuTypePrice" }),
+    );
+    expect(generated.functions["runpod-iac:index:getDataCenters"]!.inputs.properties.globalNetwork).toMatchObject({
+      type: "boolean",
+    });
+    expect(gpus.description).toContain("GET /v2/catalog/gpus");
   });
 
   it("gives every resource its type token, its inputs (its Args) and its dynamic type as an alias", () => {
@@ -102,6 +136,10 @@ describe("the plugin schema generator", () => {
     expect(secrets("Template", "properties")).toEqual(["env", "injectedEnv"]);
     expect(secrets("Pod", "properties")).toEqual(["env", "jupyterPassword"]);
     expect(secrets("NetworkVolume", "properties")).toEqual([]);
+    // A platform secret's value: secret as an input and as an output, whatever the program marks.
+    expect(secrets("Secret", "inputProperties")).toEqual(["value"]);
+    expect(secrets("Secret", "properties")).toEqual(["value"]);
+    expect(secrets("Cluster", "properties")).toEqual(["env"]);
     expect(generated.config.variables.apiKey!.secret).toBe(true);
   });
 

@@ -21,12 +21,16 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "runpod-iac:index:Cluster":
+		r = &Cluster{}
 	case "runpod-iac:index:ContainerRegistryAuth":
 		r = &ContainerRegistryAuth{}
 	case "runpod-iac:index:NetworkVolume":
 		r = &NetworkVolume{}
 	case "runpod-iac:index:Pod":
 		r = &Pod{}
+	case "runpod-iac:index:Secret":
+		r = &Secret{}
 	case "runpod-iac:index:ServerlessEndpoint":
 		r = &ServerlessEndpoint{}
 	case "runpod-iac:index:Template":

@@ -10,6 +10,218 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+type CatalogProduct string
+
+const (
+	CatalogProductPOD        = CatalogProduct("POD")
+	CatalogProductCLUSTER    = CatalogProduct("CLUSTER")
+	CatalogProductSERVERLESS = CatalogProduct("SERVERLESS")
+)
+
+func (CatalogProduct) ElementType() reflect.Type {
+	return reflect.TypeOf((*CatalogProduct)(nil)).Elem()
+}
+
+func (e CatalogProduct) ToCatalogProductOutput() CatalogProductOutput {
+	return pulumi.ToOutput(e).(CatalogProductOutput)
+}
+
+func (e CatalogProduct) ToCatalogProductOutputWithContext(ctx context.Context) CatalogProductOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(CatalogProductOutput)
+}
+
+func (e CatalogProduct) ToCatalogProductPtrOutput() CatalogProductPtrOutput {
+	return e.ToCatalogProductPtrOutputWithContext(context.Background())
+}
+
+func (e CatalogProduct) ToCatalogProductPtrOutputWithContext(ctx context.Context) CatalogProductPtrOutput {
+	return CatalogProduct(e).ToCatalogProductOutputWithContext(ctx).ToCatalogProductPtrOutputWithContext(ctx)
+}
+
+func (e CatalogProduct) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CatalogProduct) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CatalogProduct) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e CatalogProduct) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type CatalogProductOutput struct{ *pulumi.OutputState }
+
+func (CatalogProductOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CatalogProduct)(nil)).Elem()
+}
+
+func (o CatalogProductOutput) ToCatalogProductOutput() CatalogProductOutput {
+	return o
+}
+
+func (o CatalogProductOutput) ToCatalogProductOutputWithContext(ctx context.Context) CatalogProductOutput {
+	return o
+}
+
+func (o CatalogProductOutput) ToCatalogProductPtrOutput() CatalogProductPtrOutput {
+	return o.ToCatalogProductPtrOutputWithContext(context.Background())
+}
+
+func (o CatalogProductOutput) ToCatalogProductPtrOutputWithContext(ctx context.Context) CatalogProductPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CatalogProduct) *CatalogProduct {
+		return &v
+	}).(CatalogProductPtrOutput)
+}
+
+func (o CatalogProductOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o CatalogProductOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CatalogProduct) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o CatalogProductOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CatalogProductOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CatalogProduct) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type CatalogProductPtrOutput struct{ *pulumi.OutputState }
+
+func (CatalogProductPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CatalogProduct)(nil)).Elem()
+}
+
+func (o CatalogProductPtrOutput) ToCatalogProductPtrOutput() CatalogProductPtrOutput {
+	return o
+}
+
+func (o CatalogProductPtrOutput) ToCatalogProductPtrOutputWithContext(ctx context.Context) CatalogProductPtrOutput {
+	return o
+}
+
+func (o CatalogProductPtrOutput) Elem() CatalogProductOutput {
+	return o.ApplyT(func(v *CatalogProduct) CatalogProduct {
+		if v != nil {
+			return *v
+		}
+		var ret CatalogProduct
+		return ret
+	}).(CatalogProductOutput)
+}
+
+func (o CatalogProductPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CatalogProductPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *CatalogProduct) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// CatalogProductInput is an input type that accepts values of the CatalogProduct enum
+// A concrete instance of `CatalogProductInput` can be one of the following:
+//
+//	CatalogProductPOD
+//	CatalogProductCLUSTER
+//	CatalogProductSERVERLESS
+type CatalogProductInput interface {
+	pulumi.Input
+
+	ToCatalogProductOutput() CatalogProductOutput
+	ToCatalogProductOutputWithContext(context.Context) CatalogProductOutput
+}
+
+var catalogProductPtrType = reflect.TypeOf((**CatalogProduct)(nil)).Elem()
+
+type CatalogProductPtrInput interface {
+	pulumi.Input
+
+	ToCatalogProductPtrOutput() CatalogProductPtrOutput
+	ToCatalogProductPtrOutputWithContext(context.Context) CatalogProductPtrOutput
+}
+
+type catalogProductPtr string
+
+func CatalogProductPtr(v string) CatalogProductPtrInput {
+	return (*catalogProductPtr)(&v)
+}
+
+func (*catalogProductPtr) ElementType() reflect.Type {
+	return catalogProductPtrType
+}
+
+func (in *catalogProductPtr) ToCatalogProductPtrOutput() CatalogProductPtrOutput {
+	return pulumi.ToOutput(in).(CatalogProductPtrOutput)
+}
+
+func (in *catalogProductPtr) ToCatalogProductPtrOutputWithContext(ctx context.Context) CatalogProductPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(CatalogProductPtrOutput)
+}
+
+// CatalogProductArrayInput is an input type that accepts CatalogProductArray and CatalogProductArrayOutput values.
+// You can construct a concrete instance of `CatalogProductArrayInput` via:
+//
+//	CatalogProductArray{ CatalogProductArgs{...} }
+type CatalogProductArrayInput interface {
+	pulumi.Input
+
+	ToCatalogProductArrayOutput() CatalogProductArrayOutput
+	ToCatalogProductArrayOutputWithContext(context.Context) CatalogProductArrayOutput
+}
+
+type CatalogProductArray []CatalogProduct
+
+func (CatalogProductArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CatalogProduct)(nil)).Elem()
+}
+
+func (i CatalogProductArray) ToCatalogProductArrayOutput() CatalogProductArrayOutput {
+	return i.ToCatalogProductArrayOutputWithContext(context.Background())
+}
+
+func (i CatalogProductArray) ToCatalogProductArrayOutputWithContext(ctx context.Context) CatalogProductArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CatalogProductArrayOutput)
+}
+
+type CatalogProductArrayOutput struct{ *pulumi.OutputState }
+
+func (CatalogProductArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CatalogProduct)(nil)).Elem()
+}
+
+func (o CatalogProductArrayOutput) ToCatalogProductArrayOutput() CatalogProductArrayOutput {
+	return o
+}
+
+func (o CatalogProductArrayOutput) ToCatalogProductArrayOutputWithContext(ctx context.Context) CatalogProductArrayOutput {
+	return o
+}
+
+func (o CatalogProductArrayOutput) Index(i pulumi.IntInput) CatalogProductOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CatalogProduct {
+		return vs[0].([]CatalogProduct)[vs[1].(int)]
+	}).(CatalogProductOutput)
+}
+
 type ComputeType string
 
 const (
@@ -505,6 +717,1007 @@ func (in *flashBootModePtr) ToFlashBootModePtrOutput() FlashBootModePtrOutput {
 
 func (in *flashBootModePtr) ToFlashBootModePtrOutputWithContext(ctx context.Context) FlashBootModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(FlashBootModePtrOutput)
+}
+
+type GetCpuFlavorsArgsInclude string
+
+const (
+	GetCpuFlavorsArgsIncludeAVAILABILITY = GetCpuFlavorsArgsInclude("AVAILABILITY")
+)
+
+func (GetCpuFlavorsArgsInclude) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetCpuFlavorsArgsInclude)(nil)).Elem()
+}
+
+func (e GetCpuFlavorsArgsInclude) ToGetCpuFlavorsArgsIncludeOutput() GetCpuFlavorsArgsIncludeOutput {
+	return pulumi.ToOutput(e).(GetCpuFlavorsArgsIncludeOutput)
+}
+
+func (e GetCpuFlavorsArgsInclude) ToGetCpuFlavorsArgsIncludeOutputWithContext(ctx context.Context) GetCpuFlavorsArgsIncludeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GetCpuFlavorsArgsIncludeOutput)
+}
+
+func (e GetCpuFlavorsArgsInclude) ToGetCpuFlavorsArgsIncludePtrOutput() GetCpuFlavorsArgsIncludePtrOutput {
+	return e.ToGetCpuFlavorsArgsIncludePtrOutputWithContext(context.Background())
+}
+
+func (e GetCpuFlavorsArgsInclude) ToGetCpuFlavorsArgsIncludePtrOutputWithContext(ctx context.Context) GetCpuFlavorsArgsIncludePtrOutput {
+	return GetCpuFlavorsArgsInclude(e).ToGetCpuFlavorsArgsIncludeOutputWithContext(ctx).ToGetCpuFlavorsArgsIncludePtrOutputWithContext(ctx)
+}
+
+func (e GetCpuFlavorsArgsInclude) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetCpuFlavorsArgsInclude) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetCpuFlavorsArgsInclude) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GetCpuFlavorsArgsInclude) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GetCpuFlavorsArgsIncludeOutput struct{ *pulumi.OutputState }
+
+func (GetCpuFlavorsArgsIncludeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetCpuFlavorsArgsInclude)(nil)).Elem()
+}
+
+func (o GetCpuFlavorsArgsIncludeOutput) ToGetCpuFlavorsArgsIncludeOutput() GetCpuFlavorsArgsIncludeOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsIncludeOutput) ToGetCpuFlavorsArgsIncludeOutputWithContext(ctx context.Context) GetCpuFlavorsArgsIncludeOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsIncludeOutput) ToGetCpuFlavorsArgsIncludePtrOutput() GetCpuFlavorsArgsIncludePtrOutput {
+	return o.ToGetCpuFlavorsArgsIncludePtrOutputWithContext(context.Background())
+}
+
+func (o GetCpuFlavorsArgsIncludeOutput) ToGetCpuFlavorsArgsIncludePtrOutputWithContext(ctx context.Context) GetCpuFlavorsArgsIncludePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetCpuFlavorsArgsInclude) *GetCpuFlavorsArgsInclude {
+		return &v
+	}).(GetCpuFlavorsArgsIncludePtrOutput)
+}
+
+func (o GetCpuFlavorsArgsIncludeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetCpuFlavorsArgsIncludeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetCpuFlavorsArgsInclude) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetCpuFlavorsArgsIncludeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetCpuFlavorsArgsIncludeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetCpuFlavorsArgsInclude) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetCpuFlavorsArgsIncludePtrOutput struct{ *pulumi.OutputState }
+
+func (GetCpuFlavorsArgsIncludePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetCpuFlavorsArgsInclude)(nil)).Elem()
+}
+
+func (o GetCpuFlavorsArgsIncludePtrOutput) ToGetCpuFlavorsArgsIncludePtrOutput() GetCpuFlavorsArgsIncludePtrOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsIncludePtrOutput) ToGetCpuFlavorsArgsIncludePtrOutputWithContext(ctx context.Context) GetCpuFlavorsArgsIncludePtrOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsIncludePtrOutput) Elem() GetCpuFlavorsArgsIncludeOutput {
+	return o.ApplyT(func(v *GetCpuFlavorsArgsInclude) GetCpuFlavorsArgsInclude {
+		if v != nil {
+			return *v
+		}
+		var ret GetCpuFlavorsArgsInclude
+		return ret
+	}).(GetCpuFlavorsArgsIncludeOutput)
+}
+
+func (o GetCpuFlavorsArgsIncludePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetCpuFlavorsArgsIncludePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetCpuFlavorsArgsInclude) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GetCpuFlavorsArgsIncludeInput is an input type that accepts values of the GetCpuFlavorsArgsInclude enum
+// A concrete instance of `GetCpuFlavorsArgsIncludeInput` can be one of the following:
+//
+//	GetCpuFlavorsArgsIncludeAVAILABILITY
+type GetCpuFlavorsArgsIncludeInput interface {
+	pulumi.Input
+
+	ToGetCpuFlavorsArgsIncludeOutput() GetCpuFlavorsArgsIncludeOutput
+	ToGetCpuFlavorsArgsIncludeOutputWithContext(context.Context) GetCpuFlavorsArgsIncludeOutput
+}
+
+var getCpuFlavorsArgsIncludePtrType = reflect.TypeOf((**GetCpuFlavorsArgsInclude)(nil)).Elem()
+
+type GetCpuFlavorsArgsIncludePtrInput interface {
+	pulumi.Input
+
+	ToGetCpuFlavorsArgsIncludePtrOutput() GetCpuFlavorsArgsIncludePtrOutput
+	ToGetCpuFlavorsArgsIncludePtrOutputWithContext(context.Context) GetCpuFlavorsArgsIncludePtrOutput
+}
+
+type getCpuFlavorsArgsIncludePtr string
+
+func GetCpuFlavorsArgsIncludePtr(v string) GetCpuFlavorsArgsIncludePtrInput {
+	return (*getCpuFlavorsArgsIncludePtr)(&v)
+}
+
+func (*getCpuFlavorsArgsIncludePtr) ElementType() reflect.Type {
+	return getCpuFlavorsArgsIncludePtrType
+}
+
+func (in *getCpuFlavorsArgsIncludePtr) ToGetCpuFlavorsArgsIncludePtrOutput() GetCpuFlavorsArgsIncludePtrOutput {
+	return pulumi.ToOutput(in).(GetCpuFlavorsArgsIncludePtrOutput)
+}
+
+func (in *getCpuFlavorsArgsIncludePtr) ToGetCpuFlavorsArgsIncludePtrOutputWithContext(ctx context.Context) GetCpuFlavorsArgsIncludePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GetCpuFlavorsArgsIncludePtrOutput)
+}
+
+// GetCpuFlavorsArgsIncludeArrayInput is an input type that accepts GetCpuFlavorsArgsIncludeArray and GetCpuFlavorsArgsIncludeArrayOutput values.
+// You can construct a concrete instance of `GetCpuFlavorsArgsIncludeArrayInput` via:
+//
+//	GetCpuFlavorsArgsIncludeArray{ GetCpuFlavorsArgsIncludeArgs{...} }
+type GetCpuFlavorsArgsIncludeArrayInput interface {
+	pulumi.Input
+
+	ToGetCpuFlavorsArgsIncludeArrayOutput() GetCpuFlavorsArgsIncludeArrayOutput
+	ToGetCpuFlavorsArgsIncludeArrayOutputWithContext(context.Context) GetCpuFlavorsArgsIncludeArrayOutput
+}
+
+type GetCpuFlavorsArgsIncludeArray []GetCpuFlavorsArgsInclude
+
+func (GetCpuFlavorsArgsIncludeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetCpuFlavorsArgsInclude)(nil)).Elem()
+}
+
+func (i GetCpuFlavorsArgsIncludeArray) ToGetCpuFlavorsArgsIncludeArrayOutput() GetCpuFlavorsArgsIncludeArrayOutput {
+	return i.ToGetCpuFlavorsArgsIncludeArrayOutputWithContext(context.Background())
+}
+
+func (i GetCpuFlavorsArgsIncludeArray) ToGetCpuFlavorsArgsIncludeArrayOutputWithContext(ctx context.Context) GetCpuFlavorsArgsIncludeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetCpuFlavorsArgsIncludeArrayOutput)
+}
+
+type GetCpuFlavorsArgsIncludeArrayOutput struct{ *pulumi.OutputState }
+
+func (GetCpuFlavorsArgsIncludeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetCpuFlavorsArgsInclude)(nil)).Elem()
+}
+
+func (o GetCpuFlavorsArgsIncludeArrayOutput) ToGetCpuFlavorsArgsIncludeArrayOutput() GetCpuFlavorsArgsIncludeArrayOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsIncludeArrayOutput) ToGetCpuFlavorsArgsIncludeArrayOutputWithContext(ctx context.Context) GetCpuFlavorsArgsIncludeArrayOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsIncludeArrayOutput) Index(i pulumi.IntInput) GetCpuFlavorsArgsIncludeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetCpuFlavorsArgsInclude {
+		return vs[0].([]GetCpuFlavorsArgsInclude)[vs[1].(int)]
+	}).(GetCpuFlavorsArgsIncludeOutput)
+}
+
+type GetCpuFlavorsArgsProduct string
+
+const (
+	GetCpuFlavorsArgsProductPOD        = GetCpuFlavorsArgsProduct("POD")
+	GetCpuFlavorsArgsProductSERVERLESS = GetCpuFlavorsArgsProduct("SERVERLESS")
+)
+
+func (GetCpuFlavorsArgsProduct) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetCpuFlavorsArgsProduct)(nil)).Elem()
+}
+
+func (e GetCpuFlavorsArgsProduct) ToGetCpuFlavorsArgsProductOutput() GetCpuFlavorsArgsProductOutput {
+	return pulumi.ToOutput(e).(GetCpuFlavorsArgsProductOutput)
+}
+
+func (e GetCpuFlavorsArgsProduct) ToGetCpuFlavorsArgsProductOutputWithContext(ctx context.Context) GetCpuFlavorsArgsProductOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GetCpuFlavorsArgsProductOutput)
+}
+
+func (e GetCpuFlavorsArgsProduct) ToGetCpuFlavorsArgsProductPtrOutput() GetCpuFlavorsArgsProductPtrOutput {
+	return e.ToGetCpuFlavorsArgsProductPtrOutputWithContext(context.Background())
+}
+
+func (e GetCpuFlavorsArgsProduct) ToGetCpuFlavorsArgsProductPtrOutputWithContext(ctx context.Context) GetCpuFlavorsArgsProductPtrOutput {
+	return GetCpuFlavorsArgsProduct(e).ToGetCpuFlavorsArgsProductOutputWithContext(ctx).ToGetCpuFlavorsArgsProductPtrOutputWithContext(ctx)
+}
+
+func (e GetCpuFlavorsArgsProduct) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetCpuFlavorsArgsProduct) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetCpuFlavorsArgsProduct) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GetCpuFlavorsArgsProduct) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GetCpuFlavorsArgsProductOutput struct{ *pulumi.OutputState }
+
+func (GetCpuFlavorsArgsProductOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetCpuFlavorsArgsProduct)(nil)).Elem()
+}
+
+func (o GetCpuFlavorsArgsProductOutput) ToGetCpuFlavorsArgsProductOutput() GetCpuFlavorsArgsProductOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsProductOutput) ToGetCpuFlavorsArgsProductOutputWithContext(ctx context.Context) GetCpuFlavorsArgsProductOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsProductOutput) ToGetCpuFlavorsArgsProductPtrOutput() GetCpuFlavorsArgsProductPtrOutput {
+	return o.ToGetCpuFlavorsArgsProductPtrOutputWithContext(context.Background())
+}
+
+func (o GetCpuFlavorsArgsProductOutput) ToGetCpuFlavorsArgsProductPtrOutputWithContext(ctx context.Context) GetCpuFlavorsArgsProductPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetCpuFlavorsArgsProduct) *GetCpuFlavorsArgsProduct {
+		return &v
+	}).(GetCpuFlavorsArgsProductPtrOutput)
+}
+
+func (o GetCpuFlavorsArgsProductOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetCpuFlavorsArgsProductOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetCpuFlavorsArgsProduct) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetCpuFlavorsArgsProductOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetCpuFlavorsArgsProductOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetCpuFlavorsArgsProduct) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetCpuFlavorsArgsProductPtrOutput struct{ *pulumi.OutputState }
+
+func (GetCpuFlavorsArgsProductPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetCpuFlavorsArgsProduct)(nil)).Elem()
+}
+
+func (o GetCpuFlavorsArgsProductPtrOutput) ToGetCpuFlavorsArgsProductPtrOutput() GetCpuFlavorsArgsProductPtrOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsProductPtrOutput) ToGetCpuFlavorsArgsProductPtrOutputWithContext(ctx context.Context) GetCpuFlavorsArgsProductPtrOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsProductPtrOutput) Elem() GetCpuFlavorsArgsProductOutput {
+	return o.ApplyT(func(v *GetCpuFlavorsArgsProduct) GetCpuFlavorsArgsProduct {
+		if v != nil {
+			return *v
+		}
+		var ret GetCpuFlavorsArgsProduct
+		return ret
+	}).(GetCpuFlavorsArgsProductOutput)
+}
+
+func (o GetCpuFlavorsArgsProductPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetCpuFlavorsArgsProductPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetCpuFlavorsArgsProduct) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GetCpuFlavorsArgsProductInput is an input type that accepts values of the GetCpuFlavorsArgsProduct enum
+// A concrete instance of `GetCpuFlavorsArgsProductInput` can be one of the following:
+//
+//	GetCpuFlavorsArgsProductPOD
+//	GetCpuFlavorsArgsProductSERVERLESS
+type GetCpuFlavorsArgsProductInput interface {
+	pulumi.Input
+
+	ToGetCpuFlavorsArgsProductOutput() GetCpuFlavorsArgsProductOutput
+	ToGetCpuFlavorsArgsProductOutputWithContext(context.Context) GetCpuFlavorsArgsProductOutput
+}
+
+var getCpuFlavorsArgsProductPtrType = reflect.TypeOf((**GetCpuFlavorsArgsProduct)(nil)).Elem()
+
+type GetCpuFlavorsArgsProductPtrInput interface {
+	pulumi.Input
+
+	ToGetCpuFlavorsArgsProductPtrOutput() GetCpuFlavorsArgsProductPtrOutput
+	ToGetCpuFlavorsArgsProductPtrOutputWithContext(context.Context) GetCpuFlavorsArgsProductPtrOutput
+}
+
+type getCpuFlavorsArgsProductPtr string
+
+func GetCpuFlavorsArgsProductPtr(v string) GetCpuFlavorsArgsProductPtrInput {
+	return (*getCpuFlavorsArgsProductPtr)(&v)
+}
+
+func (*getCpuFlavorsArgsProductPtr) ElementType() reflect.Type {
+	return getCpuFlavorsArgsProductPtrType
+}
+
+func (in *getCpuFlavorsArgsProductPtr) ToGetCpuFlavorsArgsProductPtrOutput() GetCpuFlavorsArgsProductPtrOutput {
+	return pulumi.ToOutput(in).(GetCpuFlavorsArgsProductPtrOutput)
+}
+
+func (in *getCpuFlavorsArgsProductPtr) ToGetCpuFlavorsArgsProductPtrOutputWithContext(ctx context.Context) GetCpuFlavorsArgsProductPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GetCpuFlavorsArgsProductPtrOutput)
+}
+
+// GetCpuFlavorsArgsProductArrayInput is an input type that accepts GetCpuFlavorsArgsProductArray and GetCpuFlavorsArgsProductArrayOutput values.
+// You can construct a concrete instance of `GetCpuFlavorsArgsProductArrayInput` via:
+//
+//	GetCpuFlavorsArgsProductArray{ GetCpuFlavorsArgsProductArgs{...} }
+type GetCpuFlavorsArgsProductArrayInput interface {
+	pulumi.Input
+
+	ToGetCpuFlavorsArgsProductArrayOutput() GetCpuFlavorsArgsProductArrayOutput
+	ToGetCpuFlavorsArgsProductArrayOutputWithContext(context.Context) GetCpuFlavorsArgsProductArrayOutput
+}
+
+type GetCpuFlavorsArgsProductArray []GetCpuFlavorsArgsProduct
+
+func (GetCpuFlavorsArgsProductArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetCpuFlavorsArgsProduct)(nil)).Elem()
+}
+
+func (i GetCpuFlavorsArgsProductArray) ToGetCpuFlavorsArgsProductArrayOutput() GetCpuFlavorsArgsProductArrayOutput {
+	return i.ToGetCpuFlavorsArgsProductArrayOutputWithContext(context.Background())
+}
+
+func (i GetCpuFlavorsArgsProductArray) ToGetCpuFlavorsArgsProductArrayOutputWithContext(ctx context.Context) GetCpuFlavorsArgsProductArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetCpuFlavorsArgsProductArrayOutput)
+}
+
+type GetCpuFlavorsArgsProductArrayOutput struct{ *pulumi.OutputState }
+
+func (GetCpuFlavorsArgsProductArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetCpuFlavorsArgsProduct)(nil)).Elem()
+}
+
+func (o GetCpuFlavorsArgsProductArrayOutput) ToGetCpuFlavorsArgsProductArrayOutput() GetCpuFlavorsArgsProductArrayOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsProductArrayOutput) ToGetCpuFlavorsArgsProductArrayOutputWithContext(ctx context.Context) GetCpuFlavorsArgsProductArrayOutput {
+	return o
+}
+
+func (o GetCpuFlavorsArgsProductArrayOutput) Index(i pulumi.IntInput) GetCpuFlavorsArgsProductOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetCpuFlavorsArgsProduct {
+		return vs[0].([]GetCpuFlavorsArgsProduct)[vs[1].(int)]
+	}).(GetCpuFlavorsArgsProductOutput)
+}
+
+type GetDataCentersArgsInclude string
+
+const (
+	GetDataCentersArgsInclude_GPU_AVAILABILITY = GetDataCentersArgsInclude("GPU_AVAILABILITY")
+	GetDataCentersArgsInclude_CPU_AVAILABILITY = GetDataCentersArgsInclude("CPU_AVAILABILITY")
+)
+
+func (GetDataCentersArgsInclude) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetDataCentersArgsInclude)(nil)).Elem()
+}
+
+func (e GetDataCentersArgsInclude) ToGetDataCentersArgsIncludeOutput() GetDataCentersArgsIncludeOutput {
+	return pulumi.ToOutput(e).(GetDataCentersArgsIncludeOutput)
+}
+
+func (e GetDataCentersArgsInclude) ToGetDataCentersArgsIncludeOutputWithContext(ctx context.Context) GetDataCentersArgsIncludeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GetDataCentersArgsIncludeOutput)
+}
+
+func (e GetDataCentersArgsInclude) ToGetDataCentersArgsIncludePtrOutput() GetDataCentersArgsIncludePtrOutput {
+	return e.ToGetDataCentersArgsIncludePtrOutputWithContext(context.Background())
+}
+
+func (e GetDataCentersArgsInclude) ToGetDataCentersArgsIncludePtrOutputWithContext(ctx context.Context) GetDataCentersArgsIncludePtrOutput {
+	return GetDataCentersArgsInclude(e).ToGetDataCentersArgsIncludeOutputWithContext(ctx).ToGetDataCentersArgsIncludePtrOutputWithContext(ctx)
+}
+
+func (e GetDataCentersArgsInclude) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetDataCentersArgsInclude) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetDataCentersArgsInclude) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GetDataCentersArgsInclude) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GetDataCentersArgsIncludeOutput struct{ *pulumi.OutputState }
+
+func (GetDataCentersArgsIncludeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetDataCentersArgsInclude)(nil)).Elem()
+}
+
+func (o GetDataCentersArgsIncludeOutput) ToGetDataCentersArgsIncludeOutput() GetDataCentersArgsIncludeOutput {
+	return o
+}
+
+func (o GetDataCentersArgsIncludeOutput) ToGetDataCentersArgsIncludeOutputWithContext(ctx context.Context) GetDataCentersArgsIncludeOutput {
+	return o
+}
+
+func (o GetDataCentersArgsIncludeOutput) ToGetDataCentersArgsIncludePtrOutput() GetDataCentersArgsIncludePtrOutput {
+	return o.ToGetDataCentersArgsIncludePtrOutputWithContext(context.Background())
+}
+
+func (o GetDataCentersArgsIncludeOutput) ToGetDataCentersArgsIncludePtrOutputWithContext(ctx context.Context) GetDataCentersArgsIncludePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetDataCentersArgsInclude) *GetDataCentersArgsInclude {
+		return &v
+	}).(GetDataCentersArgsIncludePtrOutput)
+}
+
+func (o GetDataCentersArgsIncludeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetDataCentersArgsIncludeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetDataCentersArgsInclude) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetDataCentersArgsIncludeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetDataCentersArgsIncludeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetDataCentersArgsInclude) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetDataCentersArgsIncludePtrOutput struct{ *pulumi.OutputState }
+
+func (GetDataCentersArgsIncludePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetDataCentersArgsInclude)(nil)).Elem()
+}
+
+func (o GetDataCentersArgsIncludePtrOutput) ToGetDataCentersArgsIncludePtrOutput() GetDataCentersArgsIncludePtrOutput {
+	return o
+}
+
+func (o GetDataCentersArgsIncludePtrOutput) ToGetDataCentersArgsIncludePtrOutputWithContext(ctx context.Context) GetDataCentersArgsIncludePtrOutput {
+	return o
+}
+
+func (o GetDataCentersArgsIncludePtrOutput) Elem() GetDataCentersArgsIncludeOutput {
+	return o.ApplyT(func(v *GetDataCentersArgsInclude) GetDataCentersArgsInclude {
+		if v != nil {
+			return *v
+		}
+		var ret GetDataCentersArgsInclude
+		return ret
+	}).(GetDataCentersArgsIncludeOutput)
+}
+
+func (o GetDataCentersArgsIncludePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetDataCentersArgsIncludePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetDataCentersArgsInclude) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GetDataCentersArgsIncludeInput is an input type that accepts values of the GetDataCentersArgsInclude enum
+// A concrete instance of `GetDataCentersArgsIncludeInput` can be one of the following:
+//
+//	GetDataCentersArgsInclude_GPU_AVAILABILITY
+//	GetDataCentersArgsInclude_CPU_AVAILABILITY
+type GetDataCentersArgsIncludeInput interface {
+	pulumi.Input
+
+	ToGetDataCentersArgsIncludeOutput() GetDataCentersArgsIncludeOutput
+	ToGetDataCentersArgsIncludeOutputWithContext(context.Context) GetDataCentersArgsIncludeOutput
+}
+
+var getDataCentersArgsIncludePtrType = reflect.TypeOf((**GetDataCentersArgsInclude)(nil)).Elem()
+
+type GetDataCentersArgsIncludePtrInput interface {
+	pulumi.Input
+
+	ToGetDataCentersArgsIncludePtrOutput() GetDataCentersArgsIncludePtrOutput
+	ToGetDataCentersArgsIncludePtrOutputWithContext(context.Context) GetDataCentersArgsIncludePtrOutput
+}
+
+type getDataCentersArgsIncludePtr string
+
+func GetDataCentersArgsIncludePtr(v string) GetDataCentersArgsIncludePtrInput {
+	return (*getDataCentersArgsIncludePtr)(&v)
+}
+
+func (*getDataCentersArgsIncludePtr) ElementType() reflect.Type {
+	return getDataCentersArgsIncludePtrType
+}
+
+func (in *getDataCentersArgsIncludePtr) ToGetDataCentersArgsIncludePtrOutput() GetDataCentersArgsIncludePtrOutput {
+	return pulumi.ToOutput(in).(GetDataCentersArgsIncludePtrOutput)
+}
+
+func (in *getDataCentersArgsIncludePtr) ToGetDataCentersArgsIncludePtrOutputWithContext(ctx context.Context) GetDataCentersArgsIncludePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GetDataCentersArgsIncludePtrOutput)
+}
+
+// GetDataCentersArgsIncludeArrayInput is an input type that accepts GetDataCentersArgsIncludeArray and GetDataCentersArgsIncludeArrayOutput values.
+// You can construct a concrete instance of `GetDataCentersArgsIncludeArrayInput` via:
+//
+//	GetDataCentersArgsIncludeArray{ GetDataCentersArgsIncludeArgs{...} }
+type GetDataCentersArgsIncludeArrayInput interface {
+	pulumi.Input
+
+	ToGetDataCentersArgsIncludeArrayOutput() GetDataCentersArgsIncludeArrayOutput
+	ToGetDataCentersArgsIncludeArrayOutputWithContext(context.Context) GetDataCentersArgsIncludeArrayOutput
+}
+
+type GetDataCentersArgsIncludeArray []GetDataCentersArgsInclude
+
+func (GetDataCentersArgsIncludeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetDataCentersArgsInclude)(nil)).Elem()
+}
+
+func (i GetDataCentersArgsIncludeArray) ToGetDataCentersArgsIncludeArrayOutput() GetDataCentersArgsIncludeArrayOutput {
+	return i.ToGetDataCentersArgsIncludeArrayOutputWithContext(context.Background())
+}
+
+func (i GetDataCentersArgsIncludeArray) ToGetDataCentersArgsIncludeArrayOutputWithContext(ctx context.Context) GetDataCentersArgsIncludeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetDataCentersArgsIncludeArrayOutput)
+}
+
+type GetDataCentersArgsIncludeArrayOutput struct{ *pulumi.OutputState }
+
+func (GetDataCentersArgsIncludeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetDataCentersArgsInclude)(nil)).Elem()
+}
+
+func (o GetDataCentersArgsIncludeArrayOutput) ToGetDataCentersArgsIncludeArrayOutput() GetDataCentersArgsIncludeArrayOutput {
+	return o
+}
+
+func (o GetDataCentersArgsIncludeArrayOutput) ToGetDataCentersArgsIncludeArrayOutputWithContext(ctx context.Context) GetDataCentersArgsIncludeArrayOutput {
+	return o
+}
+
+func (o GetDataCentersArgsIncludeArrayOutput) Index(i pulumi.IntInput) GetDataCentersArgsIncludeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetDataCentersArgsInclude {
+		return vs[0].([]GetDataCentersArgsInclude)[vs[1].(int)]
+	}).(GetDataCentersArgsIncludeOutput)
+}
+
+type GetGpuTypesArgsCloud string
+
+const (
+	GetGpuTypesArgsCloudSECURE    = GetGpuTypesArgsCloud("SECURE")
+	GetGpuTypesArgsCloudCOMMUNITY = GetGpuTypesArgsCloud("COMMUNITY")
+)
+
+func (GetGpuTypesArgsCloud) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGpuTypesArgsCloud)(nil)).Elem()
+}
+
+func (e GetGpuTypesArgsCloud) ToGetGpuTypesArgsCloudOutput() GetGpuTypesArgsCloudOutput {
+	return pulumi.ToOutput(e).(GetGpuTypesArgsCloudOutput)
+}
+
+func (e GetGpuTypesArgsCloud) ToGetGpuTypesArgsCloudOutputWithContext(ctx context.Context) GetGpuTypesArgsCloudOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GetGpuTypesArgsCloudOutput)
+}
+
+func (e GetGpuTypesArgsCloud) ToGetGpuTypesArgsCloudPtrOutput() GetGpuTypesArgsCloudPtrOutput {
+	return e.ToGetGpuTypesArgsCloudPtrOutputWithContext(context.Background())
+}
+
+func (e GetGpuTypesArgsCloud) ToGetGpuTypesArgsCloudPtrOutputWithContext(ctx context.Context) GetGpuTypesArgsCloudPtrOutput {
+	return GetGpuTypesArgsCloud(e).ToGetGpuTypesArgsCloudOutputWithContext(ctx).ToGetGpuTypesArgsCloudPtrOutputWithContext(ctx)
+}
+
+func (e GetGpuTypesArgsCloud) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetGpuTypesArgsCloud) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetGpuTypesArgsCloud) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GetGpuTypesArgsCloud) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GetGpuTypesArgsCloudOutput struct{ *pulumi.OutputState }
+
+func (GetGpuTypesArgsCloudOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGpuTypesArgsCloud)(nil)).Elem()
+}
+
+func (o GetGpuTypesArgsCloudOutput) ToGetGpuTypesArgsCloudOutput() GetGpuTypesArgsCloudOutput {
+	return o
+}
+
+func (o GetGpuTypesArgsCloudOutput) ToGetGpuTypesArgsCloudOutputWithContext(ctx context.Context) GetGpuTypesArgsCloudOutput {
+	return o
+}
+
+func (o GetGpuTypesArgsCloudOutput) ToGetGpuTypesArgsCloudPtrOutput() GetGpuTypesArgsCloudPtrOutput {
+	return o.ToGetGpuTypesArgsCloudPtrOutputWithContext(context.Background())
+}
+
+func (o GetGpuTypesArgsCloudOutput) ToGetGpuTypesArgsCloudPtrOutputWithContext(ctx context.Context) GetGpuTypesArgsCloudPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetGpuTypesArgsCloud) *GetGpuTypesArgsCloud {
+		return &v
+	}).(GetGpuTypesArgsCloudPtrOutput)
+}
+
+func (o GetGpuTypesArgsCloudOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetGpuTypesArgsCloudOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetGpuTypesArgsCloud) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetGpuTypesArgsCloudOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetGpuTypesArgsCloudOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetGpuTypesArgsCloud) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetGpuTypesArgsCloudPtrOutput struct{ *pulumi.OutputState }
+
+func (GetGpuTypesArgsCloudPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetGpuTypesArgsCloud)(nil)).Elem()
+}
+
+func (o GetGpuTypesArgsCloudPtrOutput) ToGetGpuTypesArgsCloudPtrOutput() GetGpuTypesArgsCloudPtrOutput {
+	return o
+}
+
+func (o GetGpuTypesArgsCloudPtrOutput) ToGetGpuTypesArgsCloudPtrOutputWithContext(ctx context.Context) GetGpuTypesArgsCloudPtrOutput {
+	return o
+}
+
+func (o GetGpuTypesArgsCloudPtrOutput) Elem() GetGpuTypesArgsCloudOutput {
+	return o.ApplyT(func(v *GetGpuTypesArgsCloud) GetGpuTypesArgsCloud {
+		if v != nil {
+			return *v
+		}
+		var ret GetGpuTypesArgsCloud
+		return ret
+	}).(GetGpuTypesArgsCloudOutput)
+}
+
+func (o GetGpuTypesArgsCloudPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetGpuTypesArgsCloudPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetGpuTypesArgsCloud) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GetGpuTypesArgsCloudInput is an input type that accepts values of the GetGpuTypesArgsCloud enum
+// A concrete instance of `GetGpuTypesArgsCloudInput` can be one of the following:
+//
+//	GetGpuTypesArgsCloudSECURE
+//	GetGpuTypesArgsCloudCOMMUNITY
+type GetGpuTypesArgsCloudInput interface {
+	pulumi.Input
+
+	ToGetGpuTypesArgsCloudOutput() GetGpuTypesArgsCloudOutput
+	ToGetGpuTypesArgsCloudOutputWithContext(context.Context) GetGpuTypesArgsCloudOutput
+}
+
+var getGpuTypesArgsCloudPtrType = reflect.TypeOf((**GetGpuTypesArgsCloud)(nil)).Elem()
+
+type GetGpuTypesArgsCloudPtrInput interface {
+	pulumi.Input
+
+	ToGetGpuTypesArgsCloudPtrOutput() GetGpuTypesArgsCloudPtrOutput
+	ToGetGpuTypesArgsCloudPtrOutputWithContext(context.Context) GetGpuTypesArgsCloudPtrOutput
+}
+
+type getGpuTypesArgsCloudPtr string
+
+func GetGpuTypesArgsCloudPtr(v string) GetGpuTypesArgsCloudPtrInput {
+	return (*getGpuTypesArgsCloudPtr)(&v)
+}
+
+func (*getGpuTypesArgsCloudPtr) ElementType() reflect.Type {
+	return getGpuTypesArgsCloudPtrType
+}
+
+func (in *getGpuTypesArgsCloudPtr) ToGetGpuTypesArgsCloudPtrOutput() GetGpuTypesArgsCloudPtrOutput {
+	return pulumi.ToOutput(in).(GetGpuTypesArgsCloudPtrOutput)
+}
+
+func (in *getGpuTypesArgsCloudPtr) ToGetGpuTypesArgsCloudPtrOutputWithContext(ctx context.Context) GetGpuTypesArgsCloudPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GetGpuTypesArgsCloudPtrOutput)
+}
+
+type GetGpuTypesArgsInclude string
+
+const (
+	GetGpuTypesArgsIncludeAVAILABILITY = GetGpuTypesArgsInclude("AVAILABILITY")
+)
+
+func (GetGpuTypesArgsInclude) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGpuTypesArgsInclude)(nil)).Elem()
+}
+
+func (e GetGpuTypesArgsInclude) ToGetGpuTypesArgsIncludeOutput() GetGpuTypesArgsIncludeOutput {
+	return pulumi.ToOutput(e).(GetGpuTypesArgsIncludeOutput)
+}
+
+func (e GetGpuTypesArgsInclude) ToGetGpuTypesArgsIncludeOutputWithContext(ctx context.Context) GetGpuTypesArgsIncludeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GetGpuTypesArgsIncludeOutput)
+}
+
+func (e GetGpuTypesArgsInclude) ToGetGpuTypesArgsIncludePtrOutput() GetGpuTypesArgsIncludePtrOutput {
+	return e.ToGetGpuTypesArgsIncludePtrOutputWithContext(context.Background())
+}
+
+func (e GetGpuTypesArgsInclude) ToGetGpuTypesArgsIncludePtrOutputWithContext(ctx context.Context) GetGpuTypesArgsIncludePtrOutput {
+	return GetGpuTypesArgsInclude(e).ToGetGpuTypesArgsIncludeOutputWithContext(ctx).ToGetGpuTypesArgsIncludePtrOutputWithContext(ctx)
+}
+
+func (e GetGpuTypesArgsInclude) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetGpuTypesArgsInclude) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetGpuTypesArgsInclude) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GetGpuTypesArgsInclude) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GetGpuTypesArgsIncludeOutput struct{ *pulumi.OutputState }
+
+func (GetGpuTypesArgsIncludeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGpuTypesArgsInclude)(nil)).Elem()
+}
+
+func (o GetGpuTypesArgsIncludeOutput) ToGetGpuTypesArgsIncludeOutput() GetGpuTypesArgsIncludeOutput {
+	return o
+}
+
+func (o GetGpuTypesArgsIncludeOutput) ToGetGpuTypesArgsIncludeOutputWithContext(ctx context.Context) GetGpuTypesArgsIncludeOutput {
+	return o
+}
+
+func (o GetGpuTypesArgsIncludeOutput) ToGetGpuTypesArgsIncludePtrOutput() GetGpuTypesArgsIncludePtrOutput {
+	return o.ToGetGpuTypesArgsIncludePtrOutputWithContext(context.Background())
+}
+
+func (o GetGpuTypesArgsIncludeOutput) ToGetGpuTypesArgsIncludePtrOutputWithContext(ctx context.Context) GetGpuTypesArgsIncludePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetGpuTypesArgsInclude) *GetGpuTypesArgsInclude {
+		return &v
+	}).(GetGpuTypesArgsIncludePtrOutput)
+}
+
+func (o GetGpuTypesArgsIncludeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetGpuTypesArgsIncludeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetGpuTypesArgsInclude) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetGpuTypesArgsIncludeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetGpuTypesArgsIncludeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetGpuTypesArgsInclude) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetGpuTypesArgsIncludePtrOutput struct{ *pulumi.OutputState }
+
+func (GetGpuTypesArgsIncludePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetGpuTypesArgsInclude)(nil)).Elem()
+}
+
+func (o GetGpuTypesArgsIncludePtrOutput) ToGetGpuTypesArgsIncludePtrOutput() GetGpuTypesArgsIncludePtrOutput {
+	return o
+}
+
+func (o GetGpuTypesArgsIncludePtrOutput) ToGetGpuTypesArgsIncludePtrOutputWithContext(ctx context.Context) GetGpuTypesArgsIncludePtrOutput {
+	return o
+}
+
+func (o GetGpuTypesArgsIncludePtrOutput) Elem() GetGpuTypesArgsIncludeOutput {
+	return o.ApplyT(func(v *GetGpuTypesArgsInclude) GetGpuTypesArgsInclude {
+		if v != nil {
+			return *v
+		}
+		var ret GetGpuTypesArgsInclude
+		return ret
+	}).(GetGpuTypesArgsIncludeOutput)
+}
+
+func (o GetGpuTypesArgsIncludePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetGpuTypesArgsIncludePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetGpuTypesArgsInclude) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GetGpuTypesArgsIncludeInput is an input type that accepts values of the GetGpuTypesArgsInclude enum
+// A concrete instance of `GetGpuTypesArgsIncludeInput` can be one of the following:
+//
+//	GetGpuTypesArgsIncludeAVAILABILITY
+type GetGpuTypesArgsIncludeInput interface {
+	pulumi.Input
+
+	ToGetGpuTypesArgsIncludeOutput() GetGpuTypesArgsIncludeOutput
+	ToGetGpuTypesArgsIncludeOutputWithContext(context.Context) GetGpuTypesArgsIncludeOutput
+}
+
+var getGpuTypesArgsIncludePtrType = reflect.TypeOf((**GetGpuTypesArgsInclude)(nil)).Elem()
+
+type GetGpuTypesArgsIncludePtrInput interface {
+	pulumi.Input
+
+	ToGetGpuTypesArgsIncludePtrOutput() GetGpuTypesArgsIncludePtrOutput
+	ToGetGpuTypesArgsIncludePtrOutputWithContext(context.Context) GetGpuTypesArgsIncludePtrOutput
+}
+
+type getGpuTypesArgsIncludePtr string
+
+func GetGpuTypesArgsIncludePtr(v string) GetGpuTypesArgsIncludePtrInput {
+	return (*getGpuTypesArgsIncludePtr)(&v)
+}
+
+func (*getGpuTypesArgsIncludePtr) ElementType() reflect.Type {
+	return getGpuTypesArgsIncludePtrType
+}
+
+func (in *getGpuTypesArgsIncludePtr) ToGetGpuTypesArgsIncludePtrOutput() GetGpuTypesArgsIncludePtrOutput {
+	return pulumi.ToOutput(in).(GetGpuTypesArgsIncludePtrOutput)
+}
+
+func (in *getGpuTypesArgsIncludePtr) ToGetGpuTypesArgsIncludePtrOutputWithContext(ctx context.Context) GetGpuTypesArgsIncludePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GetGpuTypesArgsIncludePtrOutput)
+}
+
+// GetGpuTypesArgsIncludeArrayInput is an input type that accepts GetGpuTypesArgsIncludeArray and GetGpuTypesArgsIncludeArrayOutput values.
+// You can construct a concrete instance of `GetGpuTypesArgsIncludeArrayInput` via:
+//
+//	GetGpuTypesArgsIncludeArray{ GetGpuTypesArgsIncludeArgs{...} }
+type GetGpuTypesArgsIncludeArrayInput interface {
+	pulumi.Input
+
+	ToGetGpuTypesArgsIncludeArrayOutput() GetGpuTypesArgsIncludeArrayOutput
+	ToGetGpuTypesArgsIncludeArrayOutputWithContext(context.Context) GetGpuTypesArgsIncludeArrayOutput
+}
+
+type GetGpuTypesArgsIncludeArray []GetGpuTypesArgsInclude
+
+func (GetGpuTypesArgsIncludeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetGpuTypesArgsInclude)(nil)).Elem()
+}
+
+func (i GetGpuTypesArgsIncludeArray) ToGetGpuTypesArgsIncludeArrayOutput() GetGpuTypesArgsIncludeArrayOutput {
+	return i.ToGetGpuTypesArgsIncludeArrayOutputWithContext(context.Background())
+}
+
+func (i GetGpuTypesArgsIncludeArray) ToGetGpuTypesArgsIncludeArrayOutputWithContext(ctx context.Context) GetGpuTypesArgsIncludeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GetGpuTypesArgsIncludeArrayOutput)
+}
+
+type GetGpuTypesArgsIncludeArrayOutput struct{ *pulumi.OutputState }
+
+func (GetGpuTypesArgsIncludeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetGpuTypesArgsInclude)(nil)).Elem()
+}
+
+func (o GetGpuTypesArgsIncludeArrayOutput) ToGetGpuTypesArgsIncludeArrayOutput() GetGpuTypesArgsIncludeArrayOutput {
+	return o
+}
+
+func (o GetGpuTypesArgsIncludeArrayOutput) ToGetGpuTypesArgsIncludeArrayOutputWithContext(ctx context.Context) GetGpuTypesArgsIncludeArrayOutput {
+	return o
+}
+
+func (o GetGpuTypesArgsIncludeArrayOutput) Index(i pulumi.IntInput) GetGpuTypesArgsIncludeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetGpuTypesArgsInclude {
+		return vs[0].([]GetGpuTypesArgsInclude)[vs[1].(int)]
+	}).(GetGpuTypesArgsIncludeOutput)
 }
 
 type PodCloudType string
@@ -1665,12 +2878,29 @@ func (in *templateCategoryPtr) ToTemplateCategoryPtrOutputWithContext(ctx contex
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*CatalogProductInput)(nil)).Elem(), CatalogProduct("POD"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CatalogProductPtrInput)(nil)).Elem(), CatalogProduct("POD"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CatalogProductArrayInput)(nil)).Elem(), CatalogProductArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ComputeTypeInput)(nil)).Elem(), ComputeType("GPU"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ComputeTypePtrInput)(nil)).Elem(), ComputeType("GPU"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypeInput)(nil)).Elem(), EndpointType("QUEUE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypePtrInput)(nil)).Elem(), EndpointType("QUEUE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FlashBootModeInput)(nil)).Elem(), FlashBootMode("OFF"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FlashBootModePtrInput)(nil)).Elem(), FlashBootMode("OFF"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetCpuFlavorsArgsIncludeInput)(nil)).Elem(), GetCpuFlavorsArgsInclude("AVAILABILITY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetCpuFlavorsArgsIncludePtrInput)(nil)).Elem(), GetCpuFlavorsArgsInclude("AVAILABILITY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetCpuFlavorsArgsIncludeArrayInput)(nil)).Elem(), GetCpuFlavorsArgsIncludeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetCpuFlavorsArgsProductInput)(nil)).Elem(), GetCpuFlavorsArgsProduct("POD"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetCpuFlavorsArgsProductPtrInput)(nil)).Elem(), GetCpuFlavorsArgsProduct("POD"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetCpuFlavorsArgsProductArrayInput)(nil)).Elem(), GetCpuFlavorsArgsProductArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetDataCentersArgsIncludeInput)(nil)).Elem(), GetDataCentersArgsInclude("GPU_AVAILABILITY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetDataCentersArgsIncludePtrInput)(nil)).Elem(), GetDataCentersArgsInclude("GPU_AVAILABILITY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetDataCentersArgsIncludeArrayInput)(nil)).Elem(), GetDataCentersArgsIncludeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GetGpuTypesArgsCloudInput)(nil)).Elem(), GetGpuTypesArgsCloud("SECURE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetGpuTypesArgsCloudPtrInput)(nil)).Elem(), GetGpuTypesArgsCloud("SECURE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetGpuTypesArgsIncludeInput)(nil)).Elem(), GetGpuTypesArgsInclude("AVAILABILITY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetGpuTypesArgsIncludePtrInput)(nil)).Elem(), GetGpuTypesArgsInclude("AVAILABILITY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetGpuTypesArgsIncludeArrayInput)(nil)).Elem(), GetGpuTypesArgsIncludeArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PodCloudTypeInput)(nil)).Elem(), PodCloudType("SECURE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PodCloudTypePtrInput)(nil)).Elem(), PodCloudType("SECURE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PodCpuFlavorPriorityInput)(nil)).Elem(), PodCpuFlavorPriority("availability"))
@@ -1685,12 +2915,29 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ScalerTypePtrInput)(nil)).Elem(), ScalerType("QUEUE_DELAY"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TemplateCategoryInput)(nil)).Elem(), TemplateCategory("CPU"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TemplateCategoryPtrInput)(nil)).Elem(), TemplateCategory("CPU"))
+	pulumi.RegisterOutputType(CatalogProductOutput{})
+	pulumi.RegisterOutputType(CatalogProductPtrOutput{})
+	pulumi.RegisterOutputType(CatalogProductArrayOutput{})
 	pulumi.RegisterOutputType(ComputeTypeOutput{})
 	pulumi.RegisterOutputType(ComputeTypePtrOutput{})
 	pulumi.RegisterOutputType(EndpointTypeOutput{})
 	pulumi.RegisterOutputType(EndpointTypePtrOutput{})
 	pulumi.RegisterOutputType(FlashBootModeOutput{})
 	pulumi.RegisterOutputType(FlashBootModePtrOutput{})
+	pulumi.RegisterOutputType(GetCpuFlavorsArgsIncludeOutput{})
+	pulumi.RegisterOutputType(GetCpuFlavorsArgsIncludePtrOutput{})
+	pulumi.RegisterOutputType(GetCpuFlavorsArgsIncludeArrayOutput{})
+	pulumi.RegisterOutputType(GetCpuFlavorsArgsProductOutput{})
+	pulumi.RegisterOutputType(GetCpuFlavorsArgsProductPtrOutput{})
+	pulumi.RegisterOutputType(GetCpuFlavorsArgsProductArrayOutput{})
+	pulumi.RegisterOutputType(GetDataCentersArgsIncludeOutput{})
+	pulumi.RegisterOutputType(GetDataCentersArgsIncludePtrOutput{})
+	pulumi.RegisterOutputType(GetDataCentersArgsIncludeArrayOutput{})
+	pulumi.RegisterOutputType(GetGpuTypesArgsCloudOutput{})
+	pulumi.RegisterOutputType(GetGpuTypesArgsCloudPtrOutput{})
+	pulumi.RegisterOutputType(GetGpuTypesArgsIncludeOutput{})
+	pulumi.RegisterOutputType(GetGpuTypesArgsIncludePtrOutput{})
+	pulumi.RegisterOutputType(GetGpuTypesArgsIncludeArrayOutput{})
 	pulumi.RegisterOutputType(PodCloudTypeOutput{})
 	pulumi.RegisterOutputType(PodCloudTypePtrOutput{})
 	pulumi.RegisterOutputType(PodCpuFlavorPriorityOutput{})

@@ -7,12 +7,18 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .cluster import *
 from .container_registry_auth import *
+from .get_cpu_flavors import *
+from .get_data_centers import *
+from .get_gpu_types import *
 from .network_volume import *
 from .pod import *
 from .provider import *
+from .secret import *
 from .serverless_endpoint import *
 from .template import *
+from . import outputs
 
 # Make subpackages available:
 if typing.TYPE_CHECKING:
@@ -29,9 +35,11 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_runpod_iac",
   "classes": {
+   "runpod-iac:index:Cluster": "Cluster",
    "runpod-iac:index:ContainerRegistryAuth": "ContainerRegistryAuth",
    "runpod-iac:index:NetworkVolume": "NetworkVolume",
    "runpod-iac:index:Pod": "Pod",
+   "runpod-iac:index:Secret": "Secret",
    "runpod-iac:index:ServerlessEndpoint": "ServerlessEndpoint",
    "runpod-iac:index:Template": "Template"
   }

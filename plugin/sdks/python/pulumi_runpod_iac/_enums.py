@@ -7,9 +7,15 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'CatalogProduct',
     'ComputeType',
     'EndpointType',
     'FlashBootMode',
+    'GetCpuFlavorsArgsInclude',
+    'GetCpuFlavorsArgsProduct',
+    'GetDataCentersArgsInclude',
+    'GetGpuTypesArgsCloud',
+    'GetGpuTypesArgsInclude',
     'PodCloudType',
     'PodCpuFlavorPriority',
     'PodDataCenterPriority',
@@ -18,6 +24,13 @@ __all__ = [
     'ScalerType',
     'TemplateCategory',
 ]
+
+
+@pulumi.type_token("runpod-iac:index:CatalogProduct")
+class CatalogProduct(_builtins.str, Enum):
+    POD = "POD"
+    CLUSTER = "CLUSTER"
+    SERVERLESS = "SERVERLESS"
 
 
 @pulumi.type_token("runpod-iac:index:ComputeType")
@@ -37,6 +50,34 @@ class FlashBootMode(_builtins.str, Enum):
     OFF = "OFF"
     FLASHBOOT = "FLASHBOOT"
     PRIORIT_Y_FLASHBOOT = "PRIORITY_FLASHBOOT"
+
+
+@pulumi.type_token("runpod-iac:index:GetCpuFlavorsArgsInclude")
+class GetCpuFlavorsArgsInclude(_builtins.str, Enum):
+    AVAILABILITY = "AVAILABILITY"
+
+
+@pulumi.type_token("runpod-iac:index:GetCpuFlavorsArgsProduct")
+class GetCpuFlavorsArgsProduct(_builtins.str, Enum):
+    POD = "POD"
+    SERVERLESS = "SERVERLESS"
+
+
+@pulumi.type_token("runpod-iac:index:GetDataCentersArgsInclude")
+class GetDataCentersArgsInclude(_builtins.str, Enum):
+    GP_U_AVAILABILITY = "GPU_AVAILABILITY"
+    CP_U_AVAILABILITY = "CPU_AVAILABILITY"
+
+
+@pulumi.type_token("runpod-iac:index:GetGpuTypesArgsCloud")
+class GetGpuTypesArgsCloud(_builtins.str, Enum):
+    SECURE = "SECURE"
+    COMMUNITY = "COMMUNITY"
+
+
+@pulumi.type_token("runpod-iac:index:GetGpuTypesArgsInclude")
+class GetGpuTypesArgsInclude(_builtins.str, Enum):
+    AVAILABILITY = "AVAILABILITY"
 
 
 @pulumi.type_token("runpod-iac:index:PodCloudType")

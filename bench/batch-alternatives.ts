@@ -70,15 +70,16 @@ interface OfficialEndpoint {
 }
 
 /**
- * Exponential backoff with full jitter from 1 s, up to 30 s, as the spec tells clients to do on
- * a 429 ("back off exponentially and retry"); what a careful `Promise.all` user adds.
+ * Exponential backoff with full jitter from 1 s, up to 30 s, as the platform's documentation tells
+ * clients to do on a 429 ("back off exponentially and retry"); what a careful `Promise.all` user
+ * adds.
  */
 const backoff = (attempt: number) => Math.random() * Math.min(30_000, 1000 * 2 ** attempt);
 /** Attempts per call before a naive loop gives up on an input. */
 const NAIVE_ATTEMPTS = 10;
 
 /**
- * The official SDK (npm `runpod-sdk`) as the issue describes the common loop: `Promise.all`
+ * The official SDK (npm `runpod-sdk`) in the common loop its users write: `Promise.all`
  * over every input at once, each `run` then `status` every second until the job ends, any
  * failed call retried with exponential backoff (10 attempts). A failed `run` is sent again
  * whatever the failure, as the SDK does not say whether it was delivered.
@@ -123,7 +124,7 @@ export function officialPromiseAllAlternative(): BatchAlternative {
 }
 
 /**
- * Raw undici, `lanes` loops at once (200, the spec's `/run` concurrency cap), each taking the
+ * Raw undici, `lanes` loops at once (200, the platform's `/run` concurrency cap), each taking the
  * next input: `/run` (a 429 waits its `Retry-After`, other failures back off, then it is sent
  * again), then `/status` every second until the job ends.
  */

@@ -67,7 +67,7 @@ export interface BatchCondition {
   faults: FaultRule[];
 }
 
-/** The two conditions of the issue: the real limits alone, then 10% injected 429s and 2% lost answers on every job route. */
+/** The two conditions: the real limits alone, then 10% injected 429s and 2% lost answers on every job route. */
 export const CONDITIONS: readonly BatchCondition[] = [
   { name: "real limits", faults: [] },
   {
@@ -138,7 +138,7 @@ interface EmulatorStats {
   faults: { rateLimit: number; lostResponse: number };
 }
 
-/** Runs one alternative on one condition against a fresh emulator process with the spec's limits. */
+/** Runs one alternative on one condition against a fresh emulator process with the platform's limits. */
 export async function runBatch(
   alternative: BatchAlternative,
   condition: BatchCondition,

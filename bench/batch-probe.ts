@@ -6,7 +6,7 @@ import { type BatchRun, CONDITIONS, runBatch, thousandths } from "./batch-bench"
 
 /*
  * `node --expose-gc dist/bench/batch-probe.js [options]` (after `npm run build`): a few batch runs
- * looked at closely, one at a time, each against a fresh emulator process with the spec's
+ * looked at closely, one at a time, each against a fresh emulator process with the platform's
  * limits as in the batch benchmark (bench/batch-bench.ts), no faults.
  *
  *   --jobs N         inputs per run (default 3000)

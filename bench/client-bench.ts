@@ -51,7 +51,7 @@ interface Sample {
 }
 
 const KEY = "bench-client-key";
-/** Issue 14 ("Lean state and fewer round trips"): our client within 5% of raw undici (0.9x before it). */
+/** Target (docs/benchmarks.md): our client within 5% of raw undici (0.9x before it). */
 const UNDICI_TARGET = 0.95;
 
 /** Benchmark 1: our jobs client versus raw undici, global fetch and the official SDK, one emulator process. */
@@ -183,7 +183,7 @@ function clientSection(s: ClientBenchSettings, samples: Map<string, Record<Op, S
     title: "1. Job client throughput",
     method: [
       `${format.int(s.statusCalls)} \`status\` calls and ${format.int(s.runCalls)} \`run\` submissions per alternative and round, concurrency ${s.concurrency}, ${s.rounds} round(s); in each round the alternatives run one after another in a balanced order (over every four rounds each runs in each position once and directly after each other alternative once), each after a full garbage collection (\`node --expose-gc\`) so none pays for the garbage of the one before it${(globalThis as { gc?: unknown }).gc ? "" : " (not in this run: started without --expose-gc)"}; medians over rounds.`,
-      "One emulator in a separate process (`node dist/emulator/cli.js emulator --no-rate-limits`): the spec's rate limits are off so the figure is the client's and the server's, not the limiter's.",
+      "One emulator in a separate process (`node dist/emulator/cli.js emulator --no-rate-limits`): the platform's rate limits are off so the figure is the client's and the server's, not the limiter's.",
       `\`status\` reads ${format.int(s.statusJobs)} completed \`echo\` jobs round-robin (answers carry output, delayTime, executionTime); \`run\` submits to an endpoint with no workers, so the emulator does no job work.`,
       "Every alternative parses the JSON answer and checks the job id; raw undici and ours use a keep-alive pool of the same size; one warm-up pass per alternative is not measured.",
       "Raw undici is `undici.request` and `body.json()`, the library's everyday API; ours sends through undici's lower-level `dispatch` with a handler that collects the body and resolves once (sdk/http-exchange.ts), which is why it can beat that floor while doing more per call (validation, typed errors, retry policy).",

@@ -18,7 +18,7 @@ export interface EmulatorBenchSettings {
   healthRounds: number;
 }
 
-/** The issue's sizes: 10 s per route; 100,000 and 1,000,000 held jobs. */
+/** The sizes: 10 s per route; 100,000 and 1,000,000 held jobs. */
 export const EMULATOR_FULL: EmulatorBenchSettings = {
   seconds: 10,
   connections: 50,
@@ -134,7 +134,7 @@ export async function runEmulatorBench(s: EmulatorBenchSettings, log: (line: str
   return {
     title: "2. Emulator",
     method: [
-      `Each route is loaded with autocannon for ${s.seconds} s over ${s.connections} keep-alive connections; the emulator runs in its own process with \`--no-rate-limits\` (the spec's limits would cap \`/status\` at 2000 per 10 s per endpoint) and autocannon runs in the benchmark's process, so the two share the machine's cores.`,
+      `Each route is loaded with autocannon for ${s.seconds} s over ${s.connections} keep-alive connections; the emulator runs in its own process with \`--no-rate-limits\` (the platform's limits would cap \`/status\` at 2000 per 10 s per endpoint) and autocannon runs in the benchmark's process, so the two share the machine's cores.`,
       "`/status` comes from bench/emulator-status.ts (1,000 completed `echo` jobs read round-robin); `/run` submits to an endpoint without workers (jobs stay queued); `/health` reads the same endpoint.",
       "`/health` beside a bare fastify route (bench/health-ratio.ts, bench/bare-fastify.ts: fastify's defaults, one route at the same path answering a body of the same shape): the emulator runs with its defaults (authentication, counters, the quota, faults and rate limits all on, as users run it); each round loads both one after the other in alternating order and the ratio is taken within the round, so the machine's slow swings cancel. Each server's CPU time per request comes from /proc; the CPU ratio (bare's over the emulator's) is what the throughput ratio would be with a core for each server.",
       "Memory: bench/emulator-memory.ts (heap used after GC, before and after submitting the jobs in process) in a fresh child process per size; RSS is that process's peak resident set minus its resident set before the jobs (it includes GC headroom and the benchmark's array of inputs).",

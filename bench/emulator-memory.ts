@@ -2,7 +2,7 @@ import { ManualClock, startEmulator } from "../emulator";
 import { JOB_DEFAULTS } from "../sdk/schemas";
 
 /**
- * Heap bytes per held job (issue: under 600 bytes per held job plus payload). Jobs are submitted
+ * Heap bytes per held job (target: under 600 bytes per held job plus payload). Jobs are submitted
  * in process to an endpoint without workers, so they all stay queued with their TTL timers armed.
  * Run with `node --expose-gc dist/bench/emulator-memory.js [jobs]`; prints figures, asserts nothing.
  */

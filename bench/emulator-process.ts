@@ -20,7 +20,7 @@ export const EMULATOR_CLI = path.join(__dirname, "..", "emulator", "cli.js");
 
 /**
  * Starts `node dist/emulator/cli.js emulator --port 0 --api-key KEY ...extraArgs` and resolves once
- * it prints its `ready` line. Benchmarks pass `--no-rate-limits`: the spec's limits (e.g. 2000
+ * it prints its `ready` line. Benchmarks pass `--no-rate-limits`: the platform's limits (e.g. 2000
  * `/status` per 10 s) would otherwise measure the limiter, not the code.
  */
 export async function startEmulatorProcess(apiKey: string, extraArgs: readonly string[]): Promise<EmulatorProcess> {

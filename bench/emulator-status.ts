@@ -15,9 +15,9 @@ async function call(url: string, method: string, body?: unknown): Promise<{ id: 
 }
 
 /**
- * `/status` throughput and latency (issue target: >= 10,000 req/s with p99 < 10 ms on 2 cores).
+ * `/status` throughput and latency (target: >= 10,000 req/s with p99 < 10 ms on 2 cores).
  * The emulator runs in its own process, as users run it; rate limits are off so the figure is the
- * server's, not the spec's 2000 per 10 s. Prints figures, asserts nothing.
+ * server's, not the platform's 2000 per 10 s. Prints figures, asserts nothing.
  */
 export async function measureStatusThroughput(seconds = 10, connections = 50, jobs = 1000) {
   const cli = path.join(__dirname, "../emulator/cli.js");

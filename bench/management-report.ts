@@ -23,9 +23,9 @@ export interface BurstSample {
   cpuMs: number;
 }
 
-/** Issue 27: v2 at least 0.95 of v1's management calls per second. */
+/** Target: v2 at least 0.95 of v1's management calls per second. */
 const DIALECT_TARGET = 0.95;
-/** Issue 27: a paced burst within 1.1 times the floor the quota sets. */
+/** Target: a paced burst within 1.1 times the floor the quota sets. */
 const FLOOR_TARGET = 1.1;
 
 const V1 = "v1";

@@ -1,4 +1,4 @@
-/** Sizes of the management benchmark (issue 27: management API v2's rate limits). */
+/** Sizes of the management benchmark (management API v2's rate limits). */
 export interface ManagementBenchSettings {
   /** Part (a): calls per alternative and round, concurrency, rounds (a multiple of 6 balances the order of three). */
   dialectCalls: number;

@@ -20,7 +20,7 @@ export const OPENAI_QUICK: OpenAiBenchSettings = { calls: 300, concurrency: 16, 
 
 const KEY = "bench-openai-key";
 const MODEL = "Qwen/Qwen3-0.6B";
-/** The issue's target: the OpenAI path costs at most 1.2x `/runsync`'s time per call. */
+/** The target: the OpenAI path costs at most 1.2x `/runsync`'s time per call. */
 const TARGET = 1.2;
 const RUNSYNC = "/runsync, typed client";
 const OPENAI = "openai chat.completions";

@@ -6,8 +6,8 @@ import { measureFootprint, type PodPreview, type StateFootprint } from "./state-
 import { timed } from "./stats";
 
 /*
- * Pods in the state and preview benchmarks (issue 22: "the state-per-resource target of the
- * existing resources holds for pods too"): stacks of only pods (bench/programs/pod-stack) deployed
+ * Pods in the state and preview benchmarks (the state-per-resource target of the
+ * existing resources holds for pods too): stacks of only pods (bench/programs/pod-stack) deployed
  * at two sizes against an in-process emulator, their checkpoint measured like the other
  * resources', and an unchanged preview timed and its API requests counted (it must send none).
  */

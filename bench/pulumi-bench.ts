@@ -101,7 +101,7 @@ export interface BenchEmulator {
 /**
  * An emulator in the benchmark's process for the runpod program, whose stacks talk the management
  * API it advertises (v2, the default; the state and preview benchmarks run on v2 and are held to
- * the targets set on v1). Rate limits stay as the spec has them: they apply to the job operations,
+ * the targets set on v1). Rate limits stay as the platform documents them: they apply to the job operations,
  * never to the management calls the stacks make. v2's per-user quota is on (the emulator's
  * default, as on the platform) unless `quota` is false.
  */

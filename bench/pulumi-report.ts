@@ -94,7 +94,7 @@ export function pulumiSection(result: PulumiBenchResult, s: PulumiBenchSettings)
       "Targets show a confidence interval of that median (CI): the k-th smallest to the k-th largest per-round value, with k chosen so that the interval holds the true median with at least 95% probability whatever the distribution of the rounds (bench/stats.ts `medianInterval`). A verdict is on the median; an interval that straddles the target says this run could not tell the two apart.",
       "Real Pulumi engine through the Automation API (the CLI from scripts/provide-pulumi.sh, a temporary file backend, a passphrase secrets provider); every operation runs with `parallel` = the number of resources (full parallelism; the CLI's default is 4 x cores = 8 here), the same for the baseline. Times include the CLI's own start-up, identical for both.",
       "Preview API calls, and the calls per operation: requests the emulator answered during the operation (`GET /_emulator/stats` before and after it), less those the quota refused with 429 (counted apart).",
-      "CPU time: user + system CPU of the processes the operation ran (the CLI waits for its language host and plugins; Linux `cutime + cstime`), excluding the emulator. It does not depend on what else the machine is doing, so it shows where our resources cost more than no-op ones when wall times are noisy. Targets are checked on wall time, as the issue states them; ratios are compared at the two decimals shown.",
+      "CPU time: user + system CPU of the processes the operation ran (the CLI waits for its language host and plugins; Linux `cutime + cstime`), excluding the emulator. It does not depend on what else the machine is doing, so it shows where our resources cost more than no-op ones when wall times are noisy. Targets are checked on wall time, as they are stated; ratios are compared at the two decimals shown.",
     ],
     tables: [
       {
@@ -187,7 +187,7 @@ export function upTarget(size: number): number {
 
 /*
  * The reasons below say where the time goes without quoting figures: the run measures those, and
- * a figure written here would go stale with the next change. Before issue 14, a no-op baseline
+ * a figure written here would go stale with the next change. Before the state was slimmed, a no-op baseline
  * padded to our then 5.8 KB of state per resource cost as much CPU as our resources, and our stack
  * with PULUMI_SKIP_CHECKPOINTS=true cost no more than the baseline: state size drove the overhead.
  */

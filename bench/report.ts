@@ -7,7 +7,7 @@ export interface Table {
   textColumns?: number;
 }
 
-/** One target of the issue and how this run did against it. */
+/** One target of a benchmark and how this run did against it. */
 export interface TargetCheck {
   benchmark: string;
   target: string;

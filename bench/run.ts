@@ -23,8 +23,8 @@ import { scaleSection } from "./scale-report";
 import { stateSection } from "./state-footprint";
 
 /*
- * `npm run bench` (= `npm run build && node --expose-gc dist/bench/run.js`): the benchmarks of the benchmarks
- * issue and the scale curve of issue 14, each running its alternatives side by side, interleaved,
+ * `npm run bench` (= `npm run build && node --expose-gc dist/bench/run.js`): the benchmarks of
+ * docs/benchmarks.md and the scale curve, each running its alternatives side by side, interleaved,
  * over several rounds. Prints a table per benchmark and the targets, and writes bench/RESULTS.md
  * (and the charts next to it, bench/scale.svg) after a full run.
  * It prints figures and never fails on a time; it exits non-zero only when a benchmark cannot run.

@@ -2,9 +2,9 @@ import type { BenchStack } from "./pulumi-stack";
 import type { BenchSection, TargetCheck } from "./report";
 import { format, shownRatio } from "./stats";
 
-/** Issue 14 ("Lean state and fewer round trips"): one copy of `__provider` at most 1,000 bytes. */
+/** Target (docs/benchmarks.md): one copy of `__provider` at most 1,000 bytes. */
 const PROVIDER_BYTES_TARGET = 1_000;
-/** Issue 14: our state per resource at most 1.5x the no-op dynamic resource's. */
+/** Target: our state per resource at most 1.5x the no-op dynamic resource's. */
 const STATE_RATIO_TARGET = 1.5;
 
 const PROVIDER_MISS =

@@ -18,7 +18,7 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --handlers DIR              load handler files NAME.js / NAME.mjs as templates NAME
   --time-scale N              one real ms counts as N platform ms (default 1; 0 = manual clock,
                               moved by POST /_emulator/clock/advance)
-  --no-rate-limits            turn the spec's rate limits off
+  --no-rate-limits            turn the platform's rate limits off
   --rate-limit-multiplier X   scale every base rate limit (default 1)
   --requests-per-worker N     requests_per_worker of the dynamic rate-limit rule (default 10)
   --management-quota SPEC     management API v2's per-user quota: comma-separated NAME=QUOTA

@@ -8,7 +8,7 @@ import type { RateLimitSettings } from "./limits/rate-limiter";
 export const DEFAULT_API_KEY = "emulator-key";
 /** Default listening port of the CLI and of `startEmulator`. */
 export const DEFAULT_PORT = 8787;
-/** Default listening address: loopback only (DESIGN.md). */
+/** Default listening address: loopback only, so the emulator is not reachable from other machines unless asked. */
 export const DEFAULT_HOST = "127.0.0.1";
 
 /** Options of `startEmulator` (the CLI flags map onto them one to one). */
@@ -31,7 +31,7 @@ export interface EmulatorOptions {
   timeScale?: number;
   /** A clock to use instead, e.g. `new ManualClock()` for deterministic tests. */
   clock?: EmulatorClock;
-  /** Rate limits of the spec: `false` turns them off; an object tunes them. Default on, as in the spec. */
+  /** The platform's rate limits: `false` turns them off; an object tunes them. Default on, as on the platform. */
   rateLimits?: boolean | Partial<RateLimitSettings>;
   /**
    * Management API v2's per-user quota (`RateLimit` / `RateLimit-Policy` on every authenticated

@@ -16,6 +16,6 @@ import { trackSecretInputs } from "./secret-inputs";
 trackSecretInputs();
 new PolicyPack(POLICY_PACK_NAME, {
   description:
-    "Guards RunPod serverless deployments: GPU priority lists, worker bounds and budgets, volume sizes, pinned images, endpoints placed where their volumes are, no contradictory inputs, serverless templates, an hourly cost ceiling, and no credentials written as plain text into env values.",
+    "Guards RunPod deployments (serverless endpoints, pods, volumes, templates) at preview: GPU lists and pools, worker bounds and budgets, volume sizes, pinned images, resources placed where their volumes are, no contradictory inputs, serverless templates, an hourly cost ceiling, pod limits, names known to the platform, and no credentials written as plain text into env values.",
   policies: runpodPolicies,
 });

@@ -10,7 +10,7 @@ import type { ServerlessEndpointArgs } from "../provider/serverless-endpoint";
 import type { TemplateArgs } from "../provider/template";
 
 /**
- * The engine-visible types of our dynamic resources (DESIGN.md "Contracts users rely on"):
+ * The engine-visible types of our dynamic resources (docs/design.md, "Contracts users rely on"):
  * `dynamic.Resource` registers `pulumi-nodejs:dynamic/<module>:<type>`, and the provider's classes
  * expose the same strings as their static `__pulumiType`.
  */
@@ -45,7 +45,7 @@ export type ResourceKind = keyof typeof RESOURCE_TYPES;
  * A resource's inputs as a policy sees them (`args.props`): its `Args` with every
  * `pulumi.Input` resolved, every field optional (the policy runs on whatever the program passed;
  * rules check the values at run time too), bookkeeping inputs (`adoptId`) left out. Derived from
- * the resources' own `Args` (issue 28), so a field a resource gains is a field the pack sees,
+ * the resources' own `Args`, so a field a resource gains is a field the pack sees,
  * with its documentation. `__provider` (the serialized dynamic provider) may also be present and is
  * never read or printed.
  */

@@ -59,7 +59,7 @@ export function adoptIdFailures(inputs: Record<string, unknown>): CheckFailure[]
 }
 
 /**
- * Failures for inputs the configured management API version cannot carry (issue 28: a storage
+ * Failures for inputs the configured management API version cannot carry (a storage
  * tier on v1, a pod reset field on v2), naming the field, both versions and how to switch. Values
  * still unknown at preview are judged once known.
  */

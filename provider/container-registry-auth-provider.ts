@@ -13,7 +13,7 @@ import { configureProvider, providerClient } from "./provider-config";
 
 type Props = Record<string, unknown>;
 
-// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error.
 type _SchemaMatchesFields = Expect<
   SchemaMatchesTable<typeof ContainerRegistryAuthCreateInputSchema, typeof CONTAINER_REGISTRY_AUTH_FIELDS>
 >;

@@ -8,7 +8,7 @@ import { isUnknown } from "./property-values";
 type Props = Record<string, unknown>;
 
 /*
- * What `check` judges of an endpoint beyond its schema, per management API version (issue 28):
+ * What `check` judges of an endpoint beyond its schema, per management API version:
  * the scaler a load-balancing endpoint can have, and on v2 whether every GPU type of `gpuTypeIds`
  * has a serverless pool to rent it from. A value the stack already holds was accepted when it was
  * deployed and is not sent again unless it changes, so only new or changed values are judged:

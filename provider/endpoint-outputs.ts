@@ -66,7 +66,7 @@ function addresses(endpoint: Endpoint, declared: Props, queueUrl: string): { url
  * leaves unset (such as the platform's full data center list) and platform bookkeeping
  * (`createdAt`, `userId`, `version`, `instanceIds`, the workers' `env`, which may hold the
  * template's secrets) are not echoed into the state: each stored byte is rewritten into every
- * checkpoint (issue 14).
+ * checkpoint of a `pulumi up` (docs/resources.md, "What is stored in state").
  */
 export function endpointOutputs(endpoint: Endpoint, declared: Props, queueUrl: string, version: ApiVersion): Props {
   const keys = ENDPOINT_INPUT_KEYS.filter((k) => k === "name" || k === "templateId" || declared[k] !== undefined);

@@ -28,7 +28,7 @@ export interface FieldRule {
   ordered?: boolean;
   /**
    * Arrays only: order is meaningful on this management API version alone; on the other, a
-   * reorder is no change (issue 28: v2 has no priority order among GPU types).
+   * reorder is no change (v2 rents from GPU pools and keeps no order among types).
    */
   orderedOnlyOn?: ApiVersion;
   /**
@@ -45,7 +45,7 @@ export interface FieldRule {
 export type BookkeepingInput = "adoptId";
 
 /**
- * The field table of a resource whose inputs are `Args`: exactly one rule per input (issue 29).
+ * The field table of a resource whose inputs are `Args`: exactly one rule per input.
  * An input added to `Args` without a rule, or a rule whose key is not an input (a typo), is a
  * `tsc` error where the table is declared.
  */

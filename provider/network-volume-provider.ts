@@ -19,14 +19,14 @@ type Props = Record<string, unknown>;
 /** Inputs as the provider sees them after `check`. */
 const VolumeInputsSchema = NetworkVolumeCreateInputSchema.extend({ adoptId: z.string().optional() });
 
-// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error.
 type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof VolumeInputsSchema, typeof NETWORK_VOLUME_FIELDS>>;
 
 /**
  * The outputs of a volume: its fields as the platform holds them (what refresh compares). The
  * storage tier is an output only when the program declares it (`declared`: the inputs, or the
  * previous outputs on refresh): a stack deployed through v1, which has no tiers, then refreshes
- * through v2 without a change (issue 28). The bookkeeping inputs (`adoptId`, `__autoNamed`) stay
+ * through v2 without a change (docs/api-versions.md). The bookkeeping inputs (`adoptId`, `__autoNamed`) stay
  * in the inputs only: nothing reads them from the outputs, and each stored byte is rewritten into
  * every checkpoint.
  */

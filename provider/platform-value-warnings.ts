@@ -9,7 +9,7 @@ import {
 import type { RunpodResourceType } from "./runpod-resource";
 
 /**
- * Warnings at preview about values this release does not know (issue 13). GPU types, data centers,
+ * Warnings at preview about values this release does not know. GPU types, data centers,
  * CUDA versions and CPU flavors grow on the platform between releases, so `check` lets a
  * well-formed value through and the platform decides at `pulumi up`; the warning says the value
  * is not in this release's list and, for a case or whitespace variant of a known value, which one

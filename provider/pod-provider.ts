@@ -30,7 +30,7 @@ const PodInputsSchema = PodCreateInputSchema.extend({
   adoptId: z.string().optional(),
 });
 
-// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error.
 type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof PodInputsSchema, typeof POD_FIELDS>>;
 
 /** `true` when `A` and `B` are the same set of keys, else the keys only one of them has. */

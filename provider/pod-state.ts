@@ -14,7 +14,7 @@ type Props = Record<string, unknown>;
 /** The inputs of the field table, in its order. */
 export const POD_INPUT_KEYS = Object.keys(POD_FIELDS);
 
-/** Env the platform injects into a pod: never drift, kept when the program's env changes (issue 28). */
+/** Env the platform injects into a pod: never drift, kept when the program's env changes. */
 export const INJECTED_ENV_KEYS = ["PUBLIC_KEY", "JUPYTER_PASSWORD"] as const;
 
 /**
@@ -56,7 +56,7 @@ function declaredEnv(
  * platform has them, the generated Jupyter password, and every input the program declares
  * (`declared`: the inputs, or the previous outputs on refresh), read back where {@link READ_BACK}
  * can. Platform bookkeeping (machine, timestamps, savings plans) is not stored: each stored byte is
- * rewritten into every checkpoint (issue 14).
+ * rewritten into every checkpoint of a `pulumi up` (docs/resources.md, "What is stored in state").
  */
 export function podOutputs(pod: Pod, declared: Props): Props {
   const outs: Props = {};

@@ -11,10 +11,11 @@ import { isSeed, seededRandom } from "../sdk/seeded-random";
 import { forgetListings } from "./listings";
 
 /**
- * Where the provider's credentials and addresses come from, in DESIGN.md's order: stack config
- * `runpod:apiKey` (secret), `runpod:apiUrl`, `runpod:queueUrl`; then `RUNPOD_API_KEY`,
+ * Where the provider's credentials and addresses come from, in this order (docs/configuration.md):
+ * stack config `runpod:apiKey` (secret), `runpod:apiUrl`, `runpod:queueUrl`; then `RUNPOD_API_KEY`,
  * `RUNPOD_API_URL`, `RUNPOD_QUEUE_URL`; then the client's defaults. Read at run time in the
- * provider process only: nothing here is ever an input, an output or part of the serialized provider.
+ * provider process only: nothing here is ever an input, an output or part of the serialized
+ * provider.
  */
 export interface ConfigSource {
   get(key: string): string | undefined;
@@ -94,7 +95,8 @@ function configure(next: RunpodClientOptions): void {
 
 /**
  * The retry jitter's source: seeded by `RUNPOD_RETRY_SEED` (a whole number), so a test run of the
- * engine can replay its retry delays (issue 15); `Math.random` otherwise. Not a secret, not state.
+ * engine can replay its retry delays (docs/reliability.md, "Seeds and replay"); `Math.random`
+ * otherwise. Not a secret, not state.
  */
 function retryRandom(): (() => number) | undefined {
   const raw = process.env.RUNPOD_RETRY_SEED;

@@ -15,7 +15,7 @@ const IMPL_KEYS: Record<RunpodResourceType, string> = {
   Secret: "secret",
 };
 
-/** The engine-visible type token of a resource (DESIGN.md "Contracts users rely on"). */
+/** The engine-visible type token of a resource (docs/design.md, "Contracts users rely on"). */
 export function typeToken(type: RunpodResourceType): string {
   return `pulumi-nodejs:dynamic/runpod:${type}`;
 }
@@ -39,7 +39,7 @@ export function pluginTypeToken(type: RunpodResourceType): string {
  *
  * `pulumi.dynamic.Resource` would serialize a provider object with Pulumi's closure serializer:
  * about 200 bytes of wrapping per method (1,968 bytes for seven), stored twice per resource and
- * rewritten into every checkpoint (issue 14). That serializer emits a `require` only for a module
+ * rewritten into every checkpoint. That serializer emits a `require` only for a module
  * it finds under a `node_modules` path, which depends on how npm, pnpm or a link installed the
  * package; the text below is that module reference written out directly, the same everywhere.
  */

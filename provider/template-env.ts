@@ -1,5 +1,5 @@
 /*
- * Env the platform injects into containers (issue 28): `PUBLIC_KEY` (the account's SSH keys, with
+ * Env the platform injects into containers on management API v2: `PUBLIC_KEY` (the account's SSH keys, with
  * `startSsh`) and a generated `JUPYTER_PASSWORD` (with `startJupyter`), each unless the env already
  * sets one. The platform writes them into the env it answers, but the program never declared them:
  * read back as part of `env` they would be drift at every refresh, and an env update that sends

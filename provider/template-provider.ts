@@ -30,7 +30,7 @@ const FIXED_KEYS = Object.entries(TEMPLATE_FIELDS)
   .filter(([, rule]) => rule.replaces)
   .map(([key]) => key);
 
-// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error (issue 29).
+// `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error.
 type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof TemplateCreateInputSchema, typeof TEMPLATE_FIELDS>>;
 
 /**

@@ -4,7 +4,7 @@ import { argsFromWords, type Endpoint, type Template } from "../sdk/schemas";
 import { sameValue } from "./property-values";
 
 /*
- * Rolling the endpoints of a template on management API v2 (issue 28). v1 links an endpoint to
+ * Rolling the endpoints of a template on management API v2. v1 links an endpoint to
  * its template and rolls it when the template changes; v2 copies a template's container settings
  * into the endpoint at create and keeps no link, so a template update alone changes no endpoint.
  * v2 re-applies a template to an endpoint with `PATCH {templateId}`. Which endpoints to re-apply

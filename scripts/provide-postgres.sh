@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Provides PostgreSQL's binaries (initdb, pg_ctl, createdb, psql, pg_dump), which the tests use to
-# start a private cluster for Pulumi's postgres:// backend (issue 23; docs/teams.md). Contributors
+# start a private cluster for Pulumi's postgres:// backend (docs/teams.md). Contributors
 # only: the published package does not ship this script. It starts nothing.
 #
 # Prints ONE line on stdout: the directory holding them. Progress goes to stderr.

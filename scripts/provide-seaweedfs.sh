@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Provides SeaweedFS's `weed`, the S3-compatible server the tests run Pulumi's s3:// backend on
-# (issue 23; docs/teams.md). Contributors only: the published package does not ship this script.
+# (docs/teams.md). Contributors only: the published package does not ship this script.
 #
 # Prints ONE line on stdout: the directory holding `weed`. Progress goes to stderr.
 #

@@ -1,7 +1,7 @@
 import { ConfigurationError } from "./errors";
 
 /**
- * Default management API base (DESIGN.md): v2, since the platform retired v1 on 2026-11-15
+ * Default management API base (docs/configuration.md): v2, since the platform retired v1 on 2026-11-15
  * (`https://rest.runpod.io/v1`, {@link V1_API_URL}, still selects v1).
  */
 export const DEFAULT_API_URL = "https://api.runpod.io/v2";
@@ -16,7 +16,7 @@ export type ApiVersion = "v1" | "v2";
 
 /** The management API versions this client speaks, oldest first. */
 export const API_VERSIONS: readonly ApiVersion[] = ["v1", "v2"];
-/** Default job API base (DESIGN.md). */
+/** Default job API base (docs/configuration.md). */
 export const DEFAULT_QUEUE_URL = "https://api.runpod.ai/v2";
 
 /** Options of {@link RunpodClient}. Each falls back to an environment variable, then a default. */
@@ -110,7 +110,7 @@ export function apiVersionOf(apiUrl: string, name = "apiUrl"): ApiVersion {
   );
 }
 
-/** Resolves options: explicit option, then environment, then DESIGN.md's defaults. */
+/** Resolves options: explicit option, then environment, then the defaults above. */
 export function resolveClientConfig(
   options: RunpodClientOptions = {},
   env: NodeJS.ProcessEnv = process.env,

@@ -1,6 +1,6 @@
 /**
  * Seeded randomness, so that every random choice of a test run (faults, kill points, retry
- * jitter, fuzzing) can be replayed from one printed number (issue 15). Not for anything secret.
+ * jitter, fuzzing) can be replayed from one printed number (docs/reliability.md, "Seeds and replay"). Not for anything secret.
  */
 
 /** The largest seed: seeds are whole numbers in [0, 2^31). */

@@ -123,7 +123,8 @@ export class Transport {
   /**
    * Sends a request with retries; resolves to the validated body. Not an async function, and the
    * retry state (the error's request info, the retry decision) is built only after a failure: the
-   * common first-attempt success runs through one async frame, `attempt` (issue 14).
+   * common first-attempt success runs through one async frame, `attempt` (a large `pulumi up` sends
+   * thousands).
    */
   send<T>(req: TransportRequest<T>): Promise<T> {
     let apiKey: string;

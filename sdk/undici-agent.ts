@@ -13,10 +13,10 @@ const MOVED = new Set(["MODULE_NOT_FOUND", "ERR_PACKAGE_PATH_NOT_EXPORTED"]);
  * Loads undici's `Agent` from its own module instead of undici's index. The index loads all of
  * undici (fetch, WebSocket, EventSource, the cache, proxy and mock layers), about 43 ms at every
  * process start on the benchmark machine against about 7 ms for the connection pool the client
- * uses; in the Pulumi provider that time is spent before the first create can send anything
- * (issue 14). The class is the one the index exports (test/unit/sdk/undici-agent.test.ts). Only
- * `dispatch`, `close` and `destroy` are used: the index is also what adds `request` and `stream`
- * to dispatchers, so the transport keeps its dispatcher to itself.
+ * uses; in the Pulumi provider that time is spent before the first create can send anything.
+ * The class is the one the index exports (test/unit/sdk/undici-agent.test.ts). Only `dispatch`,
+ * `close` and `destroy` are used: the index is also what adds `request` and `stream` to
+ * dispatchers, so the transport keeps its dispatcher to itself.
  *
  * Should a later undici move the module or stop exporting its path, the index is loaded instead:
  * slower, never broken.

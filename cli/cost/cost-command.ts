@@ -18,7 +18,7 @@ const STD: CostOutput = {
   err: (text) => process.stderr.write(text),
 };
 
-/** The `--json` document (DESIGN.md: `{ stack, since, until, currency, total, resources }`). */
+/** The `--json` document: `{ stack, since, until, currency, total, resources }` (docs/cost.md). */
 export function costJson(report: SpendReport): Record<string, unknown> {
   return {
     stack: report.stack,
@@ -43,7 +43,7 @@ async function run(args: CostArgs, io: CostOutput): Promise<number> {
   try {
     const resources = await reader.resources();
     const settings = await reader.settings();
-    // Stack config first, then the environment (DESIGN.md's order); v2 unless the URL names v1.
+    // Stack config first, then the environment (docs/configuration.md); v2 unless the URL names v1.
     const client = new RunpodClient({ apiKey: settings.apiKey, apiUrl: settings.apiUrl });
     try {
       const now = Date.now();
@@ -77,7 +77,7 @@ async function run(args: CostArgs, io: CostOutput): Promise<number> {
 }
 
 /**
- * `runpod-iac cost` (issue 22): what a stack's resources were billed, as a table, JSON or a chart.
+ * `runpod-iac cost`: what a stack's resources were billed, as a table, JSON or a chart.
  * Resolves to the exit code: 0, 1 when the engine or the platform failed, 2 for a usage mistake.
  */
 export async function costCommand(argv: string[], io: CostOutput = STD): Promise<number> {

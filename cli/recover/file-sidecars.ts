@@ -6,7 +6,7 @@ import type { FileBackend } from "./file-backend";
  * What only a file backend can break. The storage library (gocloud.dev's fileblob) rewrites a
  * file's `.attrs` sidecar in place (create-truncate, then write) before it renames the new file
  * into place, so a kill between the two leaves an empty sidecar next to an intact file, and every
- * later read of that file fails with `failed to load checkpoint: EOF` (issue 15): `pulumi cancel`
+ * later read of that file fails with `failed to load checkpoint: EOF`: `pulumi cancel`
  * and `pulumi stack import` included, so this repair cannot go through the engine. A missing
  * sidecar reads as defaults, so deleting a broken one is always safe. Object stores and
  * PostgreSQL keep a value's attributes with the value, in one write: nothing to repair there.

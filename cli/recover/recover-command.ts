@@ -12,7 +12,7 @@ import { parseStackArg, resolveStack, stackNames } from "./stack-ref";
 export { RECOVER_USAGE, recoverySteps } from "./recover-args";
 
 /**
- * `runpod-iac recover` (issues 15 and 23): a killed `pulumi up`/`destroy` made good on any
+ * `runpod-iac recover` (docs/reliability.md, docs/teams.md): a killed `pulumi up`/`destroy` made good on any
  * backend. Only what the engine cannot do itself is done by hand, and only on a file backend
  * (emptied sidecars break every engine command there); the lock and the pending operations go
  * through the engine (release-stack.ts), then the refresh and `up`/`destroy` as before. It reads

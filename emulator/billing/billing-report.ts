@@ -4,7 +4,7 @@ import { amountFor } from "./prices";
 import type { UsageRecord, UsageSegment } from "./usage-record";
 
 /*
- * The billing arithmetic (issue 22: billed from the emulator clock, by the second): each span of
+ * The billing arithmetic, billed from the emulator clock by the second: each span of
  * usage contributes its rate times the time it overlaps each bucket, grouped as the caller says.
  * Pure: records, a window and `now` in, sums out.
  */

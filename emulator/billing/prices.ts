@@ -1,5 +1,5 @@
 /*
- * What the emulated platform charges (issue 22: billing from the emulator clock). Pods and
+ * What the emulated platform charges, billed from the emulator clock. Pods and
  * serverless workers take the catalog's prices (sdk/schemas/platform-catalog.ts plus `--add-*`
  * values); the choices the catalog does not make are made here, once:
  * - interruptible (spot) pods cost half the on-demand price of their cloud;

@@ -1,5 +1,5 @@
 /**
- * The emulated platform's machines, as counts (issue 22: capacity is finite): each data center
+ * The emulated platform's machines, as counts (capacity is finite, as on the platform): each data center
  * holds a stock of GPUs of each GPU type and of vCPUs of each CPU flavor, shared by every account,
  * as the platform's machines are. What runs on it (pods, serverless workers) reserves from the
  * stock and gives it back when it stops; the catalog's availability levels are read from what is

@@ -1,9 +1,9 @@
 import { performance } from "node:perf_hooks";
 
 /**
- * The emulator's notion of platform time. Every duration of the spec (TTL, retention, execution
- * timeout, idle timeout, webhook retry delay, `wait`, the `sleep` template) is measured on it
- * (DESIGN.md "Emulator clock"). Times are platform milliseconds since the clock's origin, so
+ * The emulator's notion of platform time. Every duration the platform documents (TTL, retention,
+ * execution timeout, idle timeout, webhook retry delay, `wait`, the `sleep` template) is measured
+ * on it (docs/emulator.md, "Jobs, workers and time"). Times are platform milliseconds since the clock's origin, so
  * they stay small integers in compact job records.
  */
 export interface EmulatorClock {

@@ -21,7 +21,7 @@ export class SleepAbortedError extends Error {
 
 /**
  * Every deadline of the emulator in one min-heap, driven by a single real `setTimeout` for the
- * earliest one (issue: TTL and retention expiry cost O(log n) per job, never a scan). With a
+ * earliest one (TTL and retention expiry cost O(log n) per job, never a scan). With a
  * manual clock no real timer is armed: `ManualClock.advance` fires deadlines through `advanceTo`.
  */
 export class Scheduler implements ClockDriver {

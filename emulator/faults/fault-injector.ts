@@ -70,7 +70,7 @@ export function injectFaults(
 /**
  * `onSend` hook: a request marked by {@link injectFaults} has been handled and its effect kept.
  * To lose its answer, destroy the connection instead of answering, so the client sees a dropped
- * connection after the fact (the "create whose response was lost" of the issue "Resilience");
+ * connection after the fact (the "create whose response was lost" of docs/reliability.md);
  * writing the answer to the destroyed socket afterwards is a no-op. To hold it, send it
  * `holdResponseMs` later, or as soon as the client has gone (a killed client must not keep the
  * emulator from closing).

@@ -9,7 +9,7 @@ const ms = z
   .max(60_000, "must be at most 60000");
 
 /**
- * One fault rule (issue "Fault injection"). `route` is `[METHOD ]PATH_PREFIX`: `/v1`, `POST /v2`,
+ * One fault rule (docs/emulator.md, "Fault injection and admin routes"). `route` is `[METHOD ]PATH_PREFIX`: `/v1`, `POST /v2`,
  * `*`. A `*` in the path matches any characters but `/`, so `GET /v2/` + `*` + `/status` matches
  * every status call.
  */
@@ -27,14 +27,14 @@ export const FaultRuleSchema = z.object({
   dropRate: rate.default(0),
   /**
    * Share of requests that are handled, their effect kept, and whose connection is then destroyed
-   * instead of answered: the platform did the work, the client never learns it (issue
-   * "Resilience": a create whose response was lost).
+   * instead of answered: the platform did the work, the client never learns it (a
+   * create whose response was lost).
    */
   lostResponseRate: rate.default(0),
   /**
    * Real-time delay between handling a request (its effect kept) and sending its answer: a window
    * in which a test can kill the client after the platform acted and before the client learned
-   * it (issue 15). The answer is sent at once if the client goes away first.
+   * it (docs/reliability.md). The answer is sent at once if the client goes away first.
    */
   holdResponseMs: ms.default(0),
 });

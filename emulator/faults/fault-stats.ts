@@ -1,6 +1,6 @@
 // The counters apart from the injector: they are part of the emulator's public types (the store's
 // stats), and the injector's declarations import fastify's, which a program compiled without
-// esModuleInterop cannot type-check (issue 29 item 7).
+// esModuleInterop cannot type-check (test/package/ compiles such programs).
 
 /** Counters of injected faults (shown by `GET /_emulator/stats`). */
 export interface FaultStats {

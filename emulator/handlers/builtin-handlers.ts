@@ -10,7 +10,7 @@ function nonNegativeNumber(value: unknown, field: string, fallback?: number): nu
   return value;
 }
 
-/** `echo`: the output is the job's input (DESIGN.md "Emulator handlers"). */
+/** `echo`: the output is the job's input (docs/emulator.md, "Templates and handlers"). */
 const echo = ({ input }: JobContext) => Promise.resolve(input);
 
 /** `sleep`: waits `input.seconds` on the emulator clock, then outputs `{ slept: seconds }`. */
@@ -26,7 +26,7 @@ function fail({ input }: JobContext): never {
 }
 
 /**
- * `stream`: streams `input.chunks` (default 3) text chunks in the spec's stream-chunk shape, one
+ * `stream`: streams `input.chunks` (default 3) text chunks in the platform's stream-chunk shape, one
  * every `input.delayMs` (default 0) on the emulator clock.
  */
 async function* stream({ input, sleep: wait }: JobContext): AsyncGenerator<StreamChunk> {

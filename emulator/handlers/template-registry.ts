@@ -15,7 +15,7 @@ function handlerOf(mod: Record<string, unknown>): JobHandler | undefined {
 
 /**
  * Loads `NAME.js` / `NAME.mjs` / `NAME.cjs` handler files of `dir` as templates `NAME`
- * (DESIGN.md: a handler file in `--handlers DIR` adds template `NAME`).
+ * (docs/emulator.md: a handler file in `--handlers DIR` adds template `NAME`).
  */
 export async function loadHandlerFiles(dir: string): Promise<Template[]> {
   const entries = await readdir(dir, { withFileTypes: true });

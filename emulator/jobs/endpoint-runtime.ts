@@ -49,7 +49,7 @@ export class EndpointRuntime {
     this.pump();
   }
 
-  /** Spec table row 1: a submitted job enters IN_QUEUE; its TTL starts now (rule 4). */
+  /** A submitted job enters IN_QUEUE; its TTL starts now (docs/platform.md "States and transitions"). */
   submit(request: JobRequest, retentionMs: number, source: RequestSource = "run"): Job {
     const now = this.services.scheduler.now();
     const policy = request.policy ?? {};
@@ -125,7 +125,7 @@ export class EndpointRuntime {
     return this.watchers.wait(job, ms, done, (j) => this.jobs.get(j.id) !== j);
   }
 
-  /** Spec "Health result": counts of held jobs by state and of workers. */
+  /** The health result (docs/platform.md "Job record"): counts of held jobs by state and of workers. */
   health(): HealthView {
     return this.counts.health({ idle: this.pool.idle, running: this.pool.running, unhealthy: this.pool.unhealthy });
   }
@@ -229,7 +229,7 @@ export class EndpointRuntime {
     this.move(job, event, false);
   }
 
-  /** Spec rule 3: the execution timeout fires only while the worker executes the job. */
+  /** The execution timeout fires only while the worker executes the job. */
   private timeOut(worker: Worker): void {
     const job = worker.job;
     if (!job) return;

@@ -1,6 +1,6 @@
 import type { JobStatus } from "../../sdk/schemas";
 
-/** `/health` answer (spec "Health result"; the extra worker fields are those the official SDK types list). */
+/** `/health` answer (docs/platform.md "Job record"; the extra worker fields are those the official SDK types list). */
 export interface HealthView {
   jobs: { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
   workers: { idle: number; running: number; initializing: number; ready: number; throttled: number; unhealthy: number };
@@ -44,7 +44,7 @@ export class JobCounts {
     if (wasRetried) this.retried--;
   }
 
-  /** Spec "Health result": FAILED and TIMED_OUT both count as failed. */
+  /** The documented health result: FAILED and TIMED_OUT both count as failed. */
   health(workers: { idle: number; running: number; unhealthy?: number }): HealthView {
     const c = this.byStatus;
     return {

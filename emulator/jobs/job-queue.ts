@@ -46,7 +46,7 @@ class LazyFifo {
 
 /**
  * An endpoint's queue: normal jobs and `lowPriority` jobs in two FIFOs, so scaling can count and
- * serve only the jobs allowed to trigger it (spec `policy.lowPriority`). Jobs are removed from the
+ * serve only the jobs allowed to trigger it (`policy.lowPriority`). Jobs are removed from the
  * middle (cancel, purge, TTL) in O(1) by setting `order = -1`.
  */
 export class JobQueue {

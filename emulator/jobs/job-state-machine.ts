@@ -13,17 +13,18 @@ interface Transition {
 }
 
 /**
- * The job lifecycle (spec "States and transitions"). Rows the spec shows are cited; the worker
- * rows (start, complete, fail, timeOut) are the ones the spec mentions but does not show.
+ * The job lifecycle (docs/platform.md "States and transitions"). Rows the platform's documentation
+ * shows are cited; the worker rows (start, complete, fail, timeOut) are the ones the platform's
+ * documentation mentions but does not show.
  */
 export const JOB_TRANSITIONS: Readonly<Record<JobEvent, Transition>> = {
-  // A worker picks the job up (not shown in the spec's table, implied by IN_PROGRESS).
+  // A worker picks the job up (not shown in the platform's table, implied by IN_PROGRESS).
   start: { from: ["IN_QUEUE"], to: "IN_PROGRESS" },
   // The handler returned (not shown): COMPLETED.
   complete: { from: ["IN_PROGRESS"], to: "COMPLETED" },
-  // The handler threw, or rejected its input (spec "Failed job: worker error or input validation failure").
+  // The handler threw, or rejected its input (docs/platform.md "States and transitions").
   fail: { from: ["IN_PROGRESS"], to: "FAILED" },
-  // Spec rule 3: executionTimeout is enforced only while a worker is executing the job.
+  // executionTimeout is enforced only while a worker is executing the job.
   timeOut: { from: ["IN_PROGRESS"], to: "TIMED_OUT" },
   // Table rows 2 and 3: a queued job is removed before it starts; a running job is stopped.
   cancel: { from: ["IN_QUEUE", "IN_PROGRESS"], to: "CANCELLED" },

@@ -13,9 +13,9 @@ export interface JobExtras {
 }
 
 /**
- * One job, held compactly (issue: < 600 bytes per held job plus payload). All times are platform
- * ms on the emulator clock; -1 means "not yet". The job is its own expiry timer: `at` is the
- * moment it is deleted (TTL, or retention after completion, whichever comes first).
+ * One job, held compactly (under 600 bytes per held job plus payload: the emulator holds many). All
+ * times are platform ms on the emulator clock; -1 means "not yet". The job is its own expiry timer:
+ * `at` is the moment it is deleted (TTL, or retention after completion, whichever comes first).
  */
 export class Job implements Scheduled {
   at = 0;
@@ -38,12 +38,12 @@ export class Job implements Scheduled {
     readonly input: Record<string, unknown>,
     /** When the job (last) entered the queue. */
     public queuedAt: number,
-    /** Spec rule 4: TTL runs from submission and covers queue and execution time. */
+    /** TTL runs from submission and covers queue and execution time. */
     public ttlAt: number,
     readonly executionTimeoutMs: number,
     /** How long results are kept after completion (30 min for `/run`, 1 or 5 min for `/runsync`). */
     readonly retentionMs: number,
-    /** Spec `policy.lowPriority`: the job never triggers scaling. */
+    /** `policy.lowPriority`: the job never triggers scaling. */
     readonly lowPriority: boolean,
     readonly extras: JobExtras | undefined,
   ) {}
@@ -53,7 +53,7 @@ export class Job implements Scheduled {
   }
 }
 
-/** The job record of `/status`, `/runsync` and webhooks (spec "Job record"). */
+/** The job record of `/status`, `/runsync` and webhooks (docs/platform.md "Job record"). */
 export interface JobRecordView {
   id: string;
   status: JobStatus;

@@ -28,7 +28,7 @@ export function splitText(text: string, limit: number): string[] {
 }
 
 /**
- * The outputs of the chunks one yielded value becomes (spec rule 4 of the job operations: a
+ * The outputs of the chunks one yielded value becomes (the platform's `/stream` rule: a
  * streamed chunk is at most 1 MB; larger output is split over several chunks). A value within the
  * limit stays whole; a larger string is cut into substrings, any other larger value into pieces
  * of its JSON text (concatenate them and parse to rebuild it). Throws for values JSON cannot encode.
@@ -41,7 +41,7 @@ export function splitChunkOutput(value: unknown, limit: number = LIMITS.streamCh
 }
 
 /**
- * Chunks streamed since the last call (spec `/stream`, read the way the official SDKs poll it). A
+ * Chunks streamed since the last call (`/stream`, read the way the official SDKs poll it). A
  * job whose handler does not stream yields its output as one chunk, once, when it completes.
  */
 export function takeStreamChunks(job: Job): StreamChunk[] {

@@ -21,8 +21,9 @@ export function emptyWebhookStats(): WebhookStats {
 }
 
 /**
- * Calls job webhooks (spec "Events"): a POST of the job record as JSON on completion; the receiver
- * must answer 200; a failed call is retried up to 2 more times, 10 s apart on the emulator clock.
+ * Calls job webhooks (docs/platform.md "Events"): a POST of the job record as JSON on completion;
+ * the receiver must answer 200; a failed call is retried up to 2 more times, 10 s apart on the
+ * emulator clock.
  */
 export class WebhookSender {
   private readonly inFlight = new Set<AbortController>();

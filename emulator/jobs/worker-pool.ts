@@ -56,7 +56,7 @@ export class Worker {
   /** Incremented per job run, so a late result of an abandoned run is recognised and ignored. */
   run = 0;
   readonly startedAt: number;
-  /** Execution timeout of the current job (spec rule 3: enforced only while executing). */
+  /** Execution timeout of the current job (enforced only while executing). */
   readonly timeout: Timer;
   /** Scale-down deadline while idle above `workersMin`. */
   readonly idle: Timer;
@@ -88,7 +88,7 @@ export class Worker {
 }
 
 /**
- * An endpoint's workers (issue "Simulated workers"): `workersMin` are always up; more start, up
+ * An endpoint's simulated workers: `workersMin` are always up; more start, up
  * to `workersMax`, when jobs queue; an idle worker above the minimum stops after `idleTimeout`.
  * The pool only counts and scales; the runtime decides which job a worker runs.
  *

@@ -2,10 +2,11 @@ import { type Item, serializeList } from "structured-headers";
 import type { EmulatorClock } from "../clock/clock";
 
 /**
- * Management API v2's per-user quota (spec "management-api-v2.md": rate limits per user and per
+ * Management API v2's per-user quota (docs/platform.md "Rate limits per user": per user and per
  * window; the OpenAPI's `RateLimit` / `RateLimit-Policy` headers and its 429 answers).
  *
- * Semantics (the spec and the OpenAPI leave them open; docs/emulator.md states them):
+ * Semantics (the platform's documentation and its OpenAPI leave them open; docs/emulator.md states
+ * them):
  * - Fixed windows on the emulator clock, aligned to its origin: a window of `seconds` s covers
  *   platform time [i × seconds, (i + 1) × seconds) for each whole i, the same instants for every
  *   account.

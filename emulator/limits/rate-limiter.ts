@@ -17,7 +17,7 @@ export interface RateLimitSettings {
   requestsPerWorker: number;
 }
 
-/** Default settings: the spec's table as is. */
+/** Default settings: the platform's table as is. */
 export const DEFAULT_RATE_LIMIT_SETTINGS: RateLimitSettings = {
   enabled: true,
   multiplier: 1,
@@ -38,7 +38,7 @@ export type RateDecision =
 const ALLOWED_UNTRACKED: RateDecision = { ok: true, bucket: undefined };
 
 /**
- * The spec's rate limits, per endpoint and per user: a fixed 10 s window on the emulator clock
+ * The platform's rate limits, per endpoint and per user: a fixed 10 s window on the emulator clock
  * for the rate, a counter of requests in flight for the concurrency column, and the dynamic rule
  * raising the rate with the number of running workers.
  */

@@ -3,7 +3,7 @@ import { EndpointSchema } from "../../sdk/schemas";
 
 /**
  * What the emulator keeps of an endpoint: the version-neutral answer's fields (v1's names), plus
- * what only v2 says (issue 27: one record, answered in both dialects). A record created through
+ * what only v2 says (one record, answered in both dialects). A record created through
  * v1 holds v1's fields only; one created or changed through v2 may hold:
  *
  * - `type` (`QUEUE` | `LOAD_BALANCER`), chosen at create;

@@ -81,7 +81,7 @@ export function updateEndpointRecord(current: EndpointRecord, input: EndpointUpd
 
 /**
  * Rules that need the account's state, checked on the record as it would be stored: the template
- * is one of the account's serverless templates or a handler (DESIGN.md: unknown `templateId` is a
+ * is one of the account's serverless templates or a handler (an unknown `templateId` is a
  * 400; the platform runs endpoints from serverless templates only, never from Pod templates),
  * attached volumes exist, and `workersMin <= workersMax` after defaults and merging.
  */

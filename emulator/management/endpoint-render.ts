@@ -12,8 +12,8 @@ import type { PlatformCatalog } from "./platform-catalog";
 import type { TemplateRecord } from "./template-record-schema";
 
 /*
- * One endpoint record answered in two dialects (issue 27: an endpoint created through v1 is read
- * and updated through v2 and the other way round, under one id). Each answer is rendered from the
+ * One endpoint record answered in two dialects: an endpoint created through v1 is read
+ * and updated through v2 and the other way round, under one id. Each answer is rendered from the
  * record, so v1's keeps matching v1's OpenAPI (none of v2's fields) and v2's matches v2's.
  */
 

@@ -2,8 +2,8 @@ import type { NetworkVolume } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
 
 /**
- * A network volume record is one fact answered in two dialects (issue 27: a volume created
- * through v1 is read, grown and deleted through v2 and the other way round, under one id).
+ * A network volume record is one fact answered in two dialects: a volume created
+ * through v1 is read, grown and deleted through v2 and the other way round, under one id.
  */
 
 /** The storage tier of a volume created without one (v1 has no tiers): every data center's primary tier. */

@@ -19,7 +19,7 @@ import { badRequest } from "../server/http-errors";
  * versions and CPU flavors (sdk/schemas/platform-enums.ts) plus the values a test or a user added
  * (`additionalGpuTypeIds` and the like, `--add-gpu-type` and the like), so a GPU type the real
  * platform added after this release can be deployed against the emulator too. The shared request
- * schemas judge only shape (issue 13); membership is judged here, as the platform does.
+ * schemas judge only shape; membership is judged here, as the platform does.
  */
 /** A GPU type of the emulated catalog: the snapshot's, or one added by an option (id open). */
 export type CatalogGpuType = Omit<GpuCatalogEntry, "id"> & { id: string };

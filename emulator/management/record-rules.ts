@@ -26,7 +26,7 @@ export function nameTakenProblem(
 }
 
 /**
- * The platform refuses to delete a resource that another one uses (issue 12: "a template that an
+ * The platform refuses to delete a resource that another one uses ("a template that an
  * endpoint uses cannot be deleted"): a 400 naming the field, the id and each user, so the caller
  * knows what to change first.
  */

@@ -5,7 +5,7 @@ import type { JobContext, Template } from "../handlers/handler-types";
 import { randomId } from "../store/ids";
 import { encodePng } from "./png";
 
-/** Pre-deployed image models the emulator serves at `POST /v2/<model_id>/runsync` (spec "Pre-deployed model endpoints"). */
+/** Pre-deployed image models the emulator serves at `POST /v2/<model_id>/runsync` (docs/platform.md "Pre-deployed models"). */
 export const IMAGE_MODEL_IDS = ["sdxl-turbo"] as const;
 
 /** Image side bounds of the emulator's image model, in pixels. */
@@ -18,7 +18,7 @@ const side = z
   .max(IMAGE_SIDE.max, `must be at most ${IMAGE_SIDE.max}`)
   .default(IMAGE_SIDE.default);
 
-/** `input` of an image model job: `prompt`, `width`, `height` (spec), plus an optional `seed`. */
+/** `input` of an image model job: `prompt`, `width`, `height` (documented), plus an optional `seed`. */
 const ImageInputSchema = z.object({
   prompt: z.string().min(1, "must not be empty").max(10_000, "must be at most 10000 characters"),
   width: side,

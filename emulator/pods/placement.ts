@@ -1,7 +1,7 @@
 import type { PlacementPriority } from "../../sdk/schemas";
 
 /*
- * Where a pod goes (issue 22: capacity is finite): the first GPU type (or CPU flavor) of the
+ * Where a pod goes (capacity is finite): the first GPU type (or CPU flavor) of the
  * pod's list with enough free units in one of its data centers, in v1's priority semantics.
  * `custom` takes the list's order; `availability` takes the most free first (ties: the list's
  * order). Pure: the caller passes what is free.

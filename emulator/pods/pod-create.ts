@@ -13,7 +13,7 @@ import { EMULATED_MACHINE, logLine, type PodPlacement, type PodRecord } from "./
 import type { PodSpec } from "./pod-spec";
 
 /*
- * A pod's creation (issue 22), the same through v1 and v2: every input checked against the
+ * A pod's creation, the same through v1 and v2: every input checked against the
  * catalog (400s naming the field as the request named it), the container filled from the
  * template, the pod placed on free GPUs (or vCPUs) of the stock, and created RUNNING holding them.
  */
@@ -33,7 +33,7 @@ export interface PodServices {
   capacity: Capacity;
 }
 
-/** The highest CUDA version the emulated hosts report that the spec accepts; undefined when none does. */
+/** The highest CUDA version the emulated hosts report that the pod's spec accepts; undefined when none does. */
 function hostCudaVersion(catalog: PlatformCatalog, spec: PodSpec): string | undefined {
   const versions = catalog
     .values("cudaVersion")

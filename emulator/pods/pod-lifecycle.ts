@@ -4,7 +4,7 @@ import type { Account } from "../store/account";
 import { logLine, type PodRecord } from "./pod-record";
 
 /*
- * A pod's life (issue 22), the same through v1 and v2, after its creation (pod-create.ts): stop
+ * A pod's life, the same through v1 and v2, after its creation (pod-create.ts): stop
  * to EXITED, its units back to the stock; start to RUNNING on its machine's units again (or a 400
  * when they are taken); restart; a container wipe (v1's reset and reset update, v2's container
  * PATCH); preemption of an interruptible pod; delete. Each function changes the record and stages

@@ -31,7 +31,7 @@ function same(a: Held | undefined, b: Held | undefined): boolean {
 }
 
 /**
- * The stock one account's running pods hold (issue 22: a stopped pod's GPUs go back to the
+ * The stock one account's running pods hold (a stopped pod's GPUs go back to the
  * stock). A start or a create reserves first (`tryReserve`: it fails when the units are not
  * free); every write of a pod then `sync`s, which releases what a stopped or deleted pod held and,
  * for a running pod loaded from the state file, takes its units again: reservations are

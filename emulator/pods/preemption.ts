@@ -7,7 +7,7 @@ import { stopPod } from "./pod-lifecycle";
 import type { PodRecord } from "./pod-record";
 
 /*
- * Preemption of interruptible pods (issue 22): the platform may stop an interruptible pod at any
+ * Preemption of interruptible pods: the platform may stop an interruptible pod at any
  * time to give its GPUs to someone else. The emulator does it on request
  * (`POST /_emulator/pods/{id}/preempt`) and, with a preemption rate, by chance: once a platform
  * minute each running interruptible pod is preempted with the probability that makes `rate` the

@@ -7,7 +7,7 @@ declare module "fastify" {
     account: Account;
   }
   interface FastifyContextConfig {
-    /** Row of the spec's rate-limit table this route counts against. */
+    /** Row of the platform's rate-limit table this route counts against. */
     op?: RateLimitedOperation;
     /** No authentication (served images). */
     public?: boolean;

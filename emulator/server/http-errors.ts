@@ -83,7 +83,7 @@ export class HttpError extends Error {
   }
 }
 
-/** 400 naming each field, its value and the broken rule (issue: `field = value: rule; ...`). */
+/** 400 naming each field, its value and the broken rule (`field = value: rule; ...`). */
 export function badRequest(problems: FieldProblem[]): HttpError {
   return new HttpError(400, { error: "bad_request", message: describeProblems(problems), problems });
 }

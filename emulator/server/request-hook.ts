@@ -17,9 +17,9 @@ const MISSING_KEY = {
 const WRONG_KEY = { error: "unauthorized", message: "the API key is not valid for this emulator" };
 
 /**
- * The one `onRequest` hook, in order: request id header; bearer authentication (spec
- * "Authentication": a missing or wrong key is a 401); per-account counters; management API v2's
- * per-user quota (before faults, as a gateway would count it); fault injection; the spec's rate
+ * The one `onRequest` hook, in order: request id header; bearer authentication (docs/platform.md
+ * "Addresses and authentication": a missing or wrong key is a 401); per-account counters; management API v2's
+ * per-user quota (before faults, as a gateway would count it); fault injection; the platform's rate
  * limits. Callback style, so the common path adds no promise.
  */
 export function createRequestHook(store: EmulatorStore, limiter: RateLimiter, quota: ManagementQuota) {

@@ -8,7 +8,7 @@ export interface AccountStats {
   requests: number;
   /** Requests per route, keyed `METHOD /route/pattern`. */
   byRoute: Map<string, number>;
-  /** Requests refused with 429 by the spec's rate limits (not by fault injection). */
+  /** Requests refused with 429 by the platform's rate limits (not by fault injection). */
   rateLimited: number;
   /** Requests refused with 429 by management API v2's per-user quota. */
   managementQuotaRefused: number;

@@ -50,7 +50,7 @@ export interface AccountDeps {
 }
 
 /**
- * One API key's world (issue: each key is its own account and sees only its own volumes,
+ * One API key's world (each key is its own account and sees only its own volumes,
  * endpoints, templates, registry auths and jobs): management records, job runtimes, fault rules,
  * counters.
  */

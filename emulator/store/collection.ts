@@ -10,7 +10,7 @@ export interface CollectionHooks<T> {
  * One management collection of an account (volumes, endpoints, ...): records by id. Every write
  * (`put`, `delete`) persists the account's state and resolves once it is on disk (or at once
  * without a state file), so a route that awaits its write answers only after the write is
- * durable, and no route has to remember to persist (issue 29). `load` and `clear` are the
+ * durable, and no route has to remember to persist. `load` and `clear` are the
  * store's own (loading a state file, `/_emulator/reset`) and persist nothing themselves.
  */
 export class Collection<T extends { id: string }> {

@@ -12,7 +12,7 @@ import { SecretRecordSchema } from "../secrets/secret-record";
 import type { Collection } from "./collection";
 
 /**
- * The management collections of an account, declared once (issue 29): each name is the account's
+ * The management collections of an account, declared once: each name is the account's
  * property, the state file's key and `/_emulator/state`'s key, and each schema is what a record
  * is (and what the state file holds of it). Loading, snapshots and reset follow from this table,
  * so a new collection is one line here.

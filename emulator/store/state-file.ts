@@ -16,7 +16,7 @@ export const StateFileSchema = z.object({
 export type StateFileData = z.infer<typeof StateFileSchema>;
 
 /**
- * The state file (issue: `--state-file FILE` persists every management collection per account,
+ * The state file (`--state-file FILE` persists every management collection per account,
  * so a restart loses nothing). Writes are atomic (temporary file, then rename) and serialized; a
  * write requested while one runs is coalesced into the next.
  */

@@ -1,7 +1,7 @@
 import { A40, COST_CONFIG, H100, L4, L40S, RTX4090, workerTemplate } from "./deployment-fixtures";
 import type { PolicyScenario } from "./types";
 
-/** Scenarios of the contradictory-inputs, serverless-template and stack-cost-ceiling policies (issue 12). */
+/** Scenarios of the contradictory-inputs, serverless-template and stack-cost-ceiling policies. */
 export const RULE_SCENARIOS: readonly PolicyScenario[] = [
   {
     name: "contradictory-inputs-violations",

@@ -3,7 +3,7 @@ import { COST_CONFIG, DIGEST, IMAGE_CONFIG, L4, L40S, A40, workerTemplate } from
 import type { PolicyScenario } from "./types";
 
 /**
- * Scenarios of the deployment-wide policies (issue 12): image pinning, volume locality,
+ * Scenarios of the deployment-wide policies: image pinning, volume locality,
  * contradictory inputs, serverless templates and the stack cost ceiling. Scenarios with a
  * `Template` or `ContainerRegistryAuth` run on the real engine once the package has those classes
  * (test/e2e/policy-pack.test.ts lists which scenarios it runs).

@@ -1,19 +1,19 @@
 import type { PolicyScenario } from "./types";
 
 /**
- * Scenarios of pods (issue 22): the README's pod program passes the pack as written, and a program
- * that breaks every rule pods meet (GPU lists, known values, pinning, volume locality,
- * contradictions, pod limits, the cost ceiling) is refused with exact messages. No prop is
- * version-only (`interruptible`, the `min*` filters, `startSsh`), so the provider's `check` accepts
- * them on either management API version and only the policies speak.
+ * Scenarios of pods: the pod program of docs/resources.md and examples/training-pod passes the pack
+ * as written, and a program that breaks every rule pods meet (GPU lists, known values, pinning,
+ * volume locality, contradictions, pod limits, the cost ceiling) is refused with exact messages. No
+ * prop is version-only (`interruptible`, the `min*` filters, `startSsh`), so the provider's `check`
+ * accepts them on either management API version and only the policies speak.
  */
 
 const H100 = "NVIDIA H100 80GB HBM3";
 const A40 = "NVIDIA A40";
 const L40S = "NVIDIA L40S";
 
-/** The pods of the README and examples/training-pod, as their program declares them. */
-const README_PODS: PolicyScenario["resources"] = [
+/** The pods of docs/resources.md and examples/training-pod, as their program declares them. */
+const DOCUMENTED_PODS: PolicyScenario["resources"] = [
   { type: "NetworkVolume", name: "datasets", props: { size: 100, dataCenterId: "EU-RO-1" } },
   {
     type: "Pod",
@@ -46,13 +46,13 @@ export const POD_SCENARIOS: readonly PolicyScenario[] = [
   {
     name: "compliant-pods",
     description:
-      "The README's pod program (a volume, a GPU pod on it, a CPU pod on a pod-only flavor) within the pod limits and the cost ceiling, prices from the catalog.",
+      "The pod program of docs/resources.md (a volume, a GPU pod on it, a CPU pod on a pod-only flavor) within the pod limits and the cost ceiling, prices from the catalog.",
     stack: "dev",
     config: {
       "runpod-pod-limits": { maxGpuCount: 1, allowedCloudTypes: ["SECURE"] },
       "runpod-stack-cost-ceiling": { maxAlwaysOnPerHour: 2, maxWorstCasePerHour: 2 },
     },
-    resources: README_PODS,
+    resources: DOCUMENTED_PODS,
     expect: { mandatory: [], advisory: [] },
   },
   {

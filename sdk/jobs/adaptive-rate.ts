@@ -2,7 +2,7 @@
  * How fast one operation of one endpoint may go, given what the platform answered: pure logic
  * (no timers, the time is passed in), so the rules below have table tests.
  *
- * The platform states a limit per window (spec "Rate limits"), but another process on the same
+ * The platform states a limit per window (docs/platform.md "Rate limits"), but another process on the same
  * account spends the same budget, and a 429 may also be a plain fault. The rules tell the two
  * apart by how refusals cluster:
  *

@@ -40,10 +40,10 @@ export interface SubmitManyOptions {
   pollIntervalMs?: number | undefined;
   /** Longest wait for a job's end, from its submission, in ms. Default 24 h (the platform's default TTL). */
   resultTimeoutMs?: number | undefined;
-  /** The platform's limits, when yours differ from the spec's table (an account with raised limits). */
+  /** The platform's limits, when yours differ from the platform's table (an account with raised limits). */
   limits?: RateLimitOverrides | undefined;
   /**
-   * `requests_per_worker` of the spec's dynamic rule (effective limit = max(table, running
+   * `requests_per_worker` of the platform's dynamic rule (effective limit = max(table, running
    * workers x this)). The platform does not publish it; when set, the batch reads `/health` once
    * per window and paces to the higher limit. Default: unset, so only the table applies.
    */

@@ -75,7 +75,7 @@ export class ResultCollector<O> {
       const answer = await this.read(entry, this.b.pacers.stream, streamPath, StreamResponseSchema);
       if (!answer) return;
       for (const chunk of answer.stream) chunks.push(chunk);
-      // A bare array (the spec's shape) carries no status: ask `/status` whether the job ended.
+      // A bare array (the platform's shape) carries no status: ask `/status` whether the job ended.
       const status = answer.status ?? (answer.stream.length === 0 ? await this.statusOf(entry, statusPath) : undefined);
       if (status === null) return;
       if (status !== undefined && TERMINAL_JOB_STATUSES.has(status)) break;

@@ -132,7 +132,7 @@ export class EndpointJobs {
    * Submits many jobs at the platform's own pace and yields one outcome per input, in the order
    * they end (docs/client.md, "Batches"). `inputs` is read lazily, at most `concurrency` ahead,
    * so a million inputs never sit in memory. `/run` and `/status` are paced per endpoint to the
-   * spec's limits, adapting to 429s; a `/run` whose answer was lost is reported `unknown`, never
+   * platform's limits, adapting to 429s; a `/run` whose answer was lost is reported `unknown`, never
    * sent twice, unless `delivery: "at-least-once"`. Bad options throw at once, naming the field.
    *
    * ```ts

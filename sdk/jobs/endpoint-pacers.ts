@@ -5,23 +5,23 @@ import { OperationPacer, type PacerLimit } from "./operation-pacer";
 /** The operations a batch sends many of. */
 export type PacedOperation = "run" | "status" | "stream";
 
-/** One operation's limit as a caller overrides it (fields left out keep the spec's value). */
+/** One operation's limit as a caller overrides it (fields left out keep the platform's value). */
 export interface RateLimitOverride {
-  /** Requests per window. Default: the spec's table (`/run` 1000, `/status` and `/stream` 2000). */
+  /** Requests per window. Default: the platform's table (`/run` 1000, `/status` and `/stream` 2000). */
   perWindow?: number | undefined;
-  /** Window length in ms. Default 10000 (spec). */
+  /** Window length in ms. Default 10000 (documented). */
   windowMs?: number | undefined;
-  /** Requests in flight at once. Default: the spec's table (`/run` 200, `/status` and `/stream` 400). */
+  /** Requests in flight at once. Default: the platform's table (`/run` 200, `/status` and `/stream` 400). */
   concurrent?: number | undefined;
 }
 
-/** Overrides of the spec's limits, per operation. */
+/** Overrides of the platform's limits, per operation. */
 export type RateLimitOverrides = Partial<Record<PacedOperation, RateLimitOverride>>;
 
 /** The pacers of one endpoint: one per operation. */
 export type EndpointPacers = Readonly<Record<PacedOperation, OperationPacer>>;
 
-/** The limit an operation is paced to: the spec's row, with the caller's overrides. */
+/** The limit an operation is paced to: the platform's row, with the caller's overrides. */
 export function pacerLimit(op: PacedOperation, override: RateLimitOverride | undefined): PacerLimit {
   const row = RATE_LIMITS[op];
   return {
@@ -74,7 +74,7 @@ export type CallOperation = "requests" | "openai";
 const callRegistry = new WeakMap<Transport, Map<string, OperationPacer>>();
 
 /**
- * The pacer of one of an endpoint's single-call operations on a client, at the spec's row
+ * The pacer of one of an endpoint's single-call operations on a client, at the platform's row
  * (`/requests` 10 per 10 s and 2 at once; `/openai/*` 2000 per 10 s and 400 at once): every call
  * the client makes to that endpoint and operation shares it, as the platform counts them.
  */

@@ -10,7 +10,7 @@ export interface RunSyncOptions extends CallOptions {
 
 /** Options of `EndpointJobs.status`. */
 export interface StatusOptions extends CallOptions {
-  /** Sets this job's time-to-live in ms (spec: `/status?ttl=`). */
+  /** Sets this job's time-to-live in ms (documented: `/status?ttl=`). */
   ttl?: number | undefined;
 }
 

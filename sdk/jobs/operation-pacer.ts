@@ -60,7 +60,7 @@ export class OperationPacer {
 
   /**
    * The dynamic rule: the stated limit is the higher of the base limit and running workers x
-   * `requests_per_worker` (spec "Rate limits").
+   * `requests_per_worker` (docs/platform.md "Rate limits").
    */
   setStatedLimit(limit: number): void {
     this.adaptive.setStatedLimit(Math.max(this.base.perWindow, limit), this.now());
@@ -80,7 +80,7 @@ export class OperationPacer {
   /** Hands back a permit after the request's answer (or its failure). */
   release(answer: PacedAnswer): void {
     const now = this.now();
-    // A refused request was not one of the limit's (spec: "requests above the effective limit
+    // A refused request was not one of the limit's (documented: "requests above the effective limit
     // receive 429"); were the window spent, the refusals in a row that follow pause the
     // operation (adaptive-rate.ts), so this never becomes a storm.
     this.budget.onAnswer(now, !answer.refused);

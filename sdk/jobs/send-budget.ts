@@ -16,7 +16,7 @@
  * measure differently: a window that counts both its edges, or a clock running slower than ours
  * by less than 1%. A request without an answer (a lost connection, a timeout) counts as one the
  * platform took. A request the platform refused (429) is not one of its limit's ("requests
- * above the effective limit receive 429", spec) and stops counting at its answer.
+ * above the effective limit receive 429", docs/platform.md) and stops counting at its answer.
  *
  * **The pace: the count alone.** An idle account may spend a whole window at once, so nothing
  * evens the pace out: a batch sends as fast as the count and the concurrency cap (the pacer's)

@@ -1,9 +1,7 @@
 import { AbortError, RequestValidationError, RunpodError } from "../errors";
 import { sleepUnlessAborted } from "../polling";
-import { backoffDelay } from "../retry-policy";
-import { HealthSchema, JobAckSchema, type JobRequest, RATE_WINDOW_MS } from "../schemas";
+import { HealthSchema, type JobRequest, RATE_WINDOW_MS } from "../schemas";
 import { Transport } from "../transport";
-import { classifySubmitFailure, retryAfterOf } from "./batch-failures";
 import { type BatchEntry, InputReader, runBody } from "./batch-inputs";
 import {
   type BatchOutcome,
@@ -12,15 +10,9 @@ import {
   type SubmitManyOptions,
 } from "./batch-options";
 import { type BatchControl, ResultCollector } from "./batch-results";
+import { submitEntry } from "./batch-submit";
 import { type EndpointPacers, endpointPacers } from "./endpoint-pacers";
 import { gridDelay } from "./wake-grid";
-
-/** Refusals (429, 502-504, a connection that never opened) of one request before its input is reported as an error. */
-const MAX_REFUSALS = 20;
-/** With at-least-once delivery: resends of one input after lost answers before it is reported `unknown`. */
-const MAX_RESENDS = 5;
-/** Backoff between attempts when the platform gave no `Retry-After`. */
-const BACKOFF = { baseDelayMs: 250, maxDelayMs: 20_000 };
 
 /** What the caller may pass as the inputs. */
 export type BatchInputs<I> = Iterable<JobRequest<I>> | AsyncIterable<JobRequest<I>>;
@@ -48,11 +40,11 @@ export function submitMany<I, O>(
 }
 
 /**
- * One batch. Each input read becomes a {@link BatchEntry} handled by its own async task
- * (`handle`: submit, then collect), and every path of that task ends in exactly one call of
- * `finish`, which queues the outcome for the iterator. At most `concurrency` entries exist at
- * once (an entry counts until its outcome has been taken by the caller), so memory does not
- * grow with the number of inputs, and a caller who stops reading stops the batch.
+ * One batch. Each input read becomes a {@link BatchEntry} handled by its own async task (`handle`:
+ * submit (batch-submit.ts), then collect (batch-results.ts)), and every path of that task ends in
+ * exactly one call of `finish`, which queues the outcome for the iterator. At most `concurrency`
+ * entries exist at once (an entry counts until its outcome has been taken by the caller), so memory
+ * does not grow with the number of inputs, and a caller who stops reading stops the batch.
  */
 class Batch<I, O> implements BatchControl<O> {
   /** One attempt per request: the batch retries itself, paced, and never resends a `/run` blindly. */
@@ -163,7 +155,7 @@ class Batch<I, O> implements BatchControl<O> {
   /** One input from submission to outcome. */
   private async handle(entry: BatchEntry): Promise<void> {
     try {
-      if (!(await this.submit(entry))) return;
+      if (!(await submitEntry(this, entry))) return;
       if (!this.options.waitForResults)
         this.finish(entry, { kind: "submitted", index: entry.index, jobId: entry.jobId! });
       else if (this.halted) this.finishStopped(entry, "status");
@@ -174,48 +166,6 @@ class Batch<I, O> implements BatchControl<O> {
       const wrapped =
         error instanceof RunpodError ? error : new RunpodError("api_error", String(error), { cause: error });
       this.finish(entry, { kind: "error", index: entry.index, jobId: entry.jobId, error: wrapped });
-    }
-  }
-
-  /** Sends `/run` until it is accepted (true), or finishes the entry (false). */
-  private async submit(entry: BatchEntry): Promise<boolean> {
-    let refusals = 0;
-    let resends = 0;
-    for (;;) {
-      if (!(await this.pacers.run.acquire(this.stop.signal))) return this.finishStopped(entry, "run");
-      let ack: { id: string };
-      try {
-        // No abort signal: a `/run` once sent is left to answer, so its job id is never lost to an abort.
-        ack = await this.transport.send({
-          method: "POST",
-          base: this.transport.config.queueUrl,
-          path: `${this.prefix}run`,
-          body: entry.body,
-          idempotent: false,
-          schema: JobAckSchema,
-        });
-      } catch (error) {
-        const kind = classifySubmitFailure(error);
-        const retryAfterMs = retryAfterOf(error);
-        this.pacers.run.release(kind === "rate-limited" ? { refused: true, retryAfterMs } : { refused: false });
-        const failure = error as RunpodError;
-        if (kind === "fatal") this.halt(failure);
-        if (kind === "fatal" || kind === "rejected") return this.fail(entry, failure);
-        if (kind === "maybe-delivered") {
-          if (!this.options.atLeastOnce || ++resends > MAX_RESENDS) {
-            this.finish(entry, { kind: "unknown", index: entry.index, error: failure });
-            return false;
-          }
-        } else if (++refusals > MAX_REFUSALS) return this.fail(entry, failure);
-        const delay = retryAfterMs ?? backoffDelay(refusals + resends, BACKOFF);
-        if (!(await this.sleep(delay))) return this.finishStopped(entry, "run");
-        continue;
-      }
-      this.pacers.run.release({ refused: false });
-      entry.jobId = ack.id;
-      entry.body = undefined;
-      entry.submittedAt = Date.now();
-      return true;
     }
   }
 
@@ -233,7 +183,7 @@ class Batch<I, O> implements BatchControl<O> {
     });
   }
 
-  /** Reads `/health` once per window and moves the stated limits with the running workers (spec's dynamic rule). */
+  /** Reads `/health` once per window and moves the stated limits with the running workers (platform's dynamic rule). */
   private async healthLoop(requestsPerWorker: number): Promise<void> {
     const windowMs = this.options.limits.run?.windowMs ?? RATE_WINDOW_MS;
     while (!this.halted) {

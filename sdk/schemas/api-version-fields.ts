@@ -2,7 +2,7 @@ import type { ApiVersion } from "../config";
 import { BILLING_VERSION_FIELDS, POD_VERSION_FIELDS } from "./pod-version-fields";
 import { type FieldProblem, renderValue } from "./validation";
 
-/** An input that only one management API version can carry (issue 28: it fails on the other, naming both). */
+/** An input that only one management API version can carry: it fails on the other, naming both. */
 export interface VersionOnlyField {
   /** The version that has it. */
   only: ApiVersion;

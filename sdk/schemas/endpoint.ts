@@ -11,7 +11,7 @@ const nonNegativeInt = (what: string) =>
 const endpointMutableFields = {
   name: z.string().max(LIMITS.endpointNameMaxLength, `must be at most ${LIMITS.endpointNameMaxLength} characters`),
   templateId: z.string().min(1, "must not be empty"),
-  // GPU types: any well-formed id (issue 13: the platform judges membership). A repeat is allowed
+  // GPU types: any well-formed id (the platform judges membership). A repeat is allowed
   // here, unlike in the other lists: the platform takes the first occurrence, and the engine runs
   // a provider's check before a policy pack's remediations (pkg/resource/deploy/step_generator.go),
   // so a refusal here would leave the pack's `remediate` level, which removes repeats, nothing to do.
@@ -64,7 +64,7 @@ export const EndpointCreateInputShape = z
 /**
  * Body of `POST /v1/endpoints` as v1 takes it (v1 OpenAPI `EndpointCreateInput`; only
  * `templateId` is required): what the emulator's v1 route parses, and what the resources take
- * until they gain v2's inputs (issue 28).
+ * until they gain v2's inputs.
  */
 export const EndpointCreateInputV1Schema = EndpointCreateInputShape.refine(workersOrdered, workersOrderedRule);
 

@@ -2,9 +2,9 @@ import type { FieldProblem } from "./validation";
 
 /*
  * GPU types (v1 `gpuTypeIds`) and GPU pools (v2 `gpu.pools` narrowed by `gpu.excludedTypes`),
- * each into the other, from a catalog that says which pool holds which type (issue 28: "gpuTypeIds
+ * each into the other, from a catalog that says which pool holds which type: `gpuTypeIds`
  * on v2 becomes the pools that hold those types, with every other type of those pools excluded,
- * so `these cards and no others` holds on both versions"). The catalog is the live one
+ * so "these cards and no others" holds on both versions (docs/api-versions.md). The catalog is the live one
  * (`GET /v2/catalog/gpus`), so a type or pool the platform added after this release maps too.
  */
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
 
-/** Every job state of the spec. */
+/** Every job state the platform documents. */
 export const JOB_STATUSES = ["IN_QUEUE", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"] as const;
 /** A job state. */
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -15,7 +15,7 @@ const boundedMs = (bounds: { min: number; max: number }, what: string) =>
     .min(bounds.min, `${what} must be at least ${bounds.min} ms`)
     .max(bounds.max, `${what} must be at most ${bounds.max} ms`);
 
-/** `policy` of a job request (spec: `executionTimeout`, `lowPriority`, `ttl`). */
+/** `policy` of a job request (documented: `executionTimeout`, `lowPriority`, `ttl`). */
 export const JobPolicySchema = z.object({
   executionTimeout: boundedMs(LIMITS.executionTimeoutMs, "executionTimeout").optional(),
   lowPriority: z.boolean().optional(),
@@ -34,7 +34,7 @@ export const S3ConfigSchema = z.object({
 /** Object-storage settings for a job. */
 export type S3Config = z.infer<typeof S3ConfigSchema>;
 
-/** Body of `/run` and `/runsync` (spec "Job request"). `input` is required and must be a JSON object. */
+/** Body of `/run` and `/runsync` (docs/platform.md "Job request"). `input` is required and must be a JSON object. */
 export const JobRequestSchema = z.object({
   input: z.record(z.string(), z.unknown(), { error: "input is required and must be a JSON object" }),
   webhook: z.url({ protocol: /^https?$/, error: "webhook must be an http(s) URL" }).optional(),
@@ -44,14 +44,14 @@ export const JobRequestSchema = z.object({
 /** A job request. */
 export type JobRequest<I = Record<string, unknown>> = Omit<z.infer<typeof JobRequestSchema>, "input"> & { input: I };
 
-/** `/runsync?wait=` (spec: 1000..300000 ms). */
+/** `/runsync?wait=` (documented: 1000..300000 ms). */
 export const RunSyncWaitSchema = boundedMs(LIMITS.runSyncWaitMs, "wait");
 /** `/status/<id>?ttl=` in ms. */
 export const StatusTtlSchema = boundedMs(LIMITS.statusTtlMs, "ttl");
 
 const jobStatus = z.string() as z.ZodType<JobStatus>;
 
-/** A job record: `/runsync` and `/status` answers (spec "Job record"). Extra fields are tolerated. */
+/** A job record: `/runsync` and `/status` answers (docs/platform.md "Job record"). Extra fields are tolerated. */
 export const JobRecordSchema = z.object({
   id: z.string(),
   status: jobStatus,
@@ -69,7 +69,7 @@ export const JobAckSchema = z.object({ id: z.string(), status: jobStatus });
 /** A job id and status. */
 export type JobAck = z.infer<typeof JobAckSchema>;
 
-/** One element of a `/stream` answer (spec "Stream chunk"). */
+/** One element of a `/stream` answer (docs/platform.md "Job record"). */
 export const StreamChunkSchema = z.object({
   output: z.unknown(),
   metrics: z.record(z.string(), z.unknown()).optional(),
@@ -78,8 +78,9 @@ export const StreamChunkSchema = z.object({
 export type StreamChunk<O = unknown> = { output: O; metrics?: Record<string, unknown> };
 
 /**
- * `/stream/<id>` answer. The spec calls it "a JSON array of stream chunks"; the platform and its
- * official SDKs wrap it as `{ status, stream: [...] }` (DESIGN.md), so both forms are accepted.
+ * `/stream/<id>` answer. The platform's documentation calls it "a JSON array of stream chunks"; the
+ * platform and its official SDKs wrap it as `{ status, stream: [...] }` (docs/platform.md "Job
+ * record"), so both forms are accepted.
  */
 export const StreamResponseSchema = z.union([
   z.object({ status: jobStatus, stream: z.array(StreamChunkSchema).default([]) }),

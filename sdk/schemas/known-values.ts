@@ -8,7 +8,7 @@ import {
 import { type FieldProblem, renderValue } from "./validation";
 
 /**
- * The open value sets (issue 13): GPU types, data centers, CUDA versions and CPU flavors. The
+ * The open value sets: GPU types, data centers, CUDA versions and CPU flavors. The
  * platform adds values faster than this package is released, so the shared request schemas judge
  * only a value's shape (platform-values.ts); whether the platform knows a value is judged here,
  * against this release's snapshot plus additions: by the emulator (it plays the platform), by the

@@ -1,9 +1,10 @@
 /**
- * Every documented bound of the platform, in one place (spec "Limits" and the OpenAPI
- * minimum/maximum values). The client, the emulator and the provider's `check` read them here.
+ * Every documented bound of the platform, in one place (docs/platform.md "Payloads and retention"
+ * and the OpenAPI minimum/maximum values). The client, the emulator and the provider's `check` read
+ * them here.
  */
 export const LIMITS = {
-  /** Network volume size in GB (spec: 0 to 4000, must grow on update). */
+  /** Network volume size in GB (documented: 0 to 4000, must grow on update). */
   volumeSizeGb: { min: 0, max: 4000 },
   /** Network volume size in GB on management API v2 (OpenAPI v2: 10 to 4096, must not shrink). */
   volumeSizeGbV2: { min: 10, max: 4096 },
@@ -26,30 +27,30 @@ export const LIMITS = {
   scalerValueMin: 1,
   /** vCPUs per CPU worker; the OpenAPI gives only a default of 2, a worker needs at least one. */
   vcpuCountMin: 1,
-  /** `policy.executionTimeout` in ms (spec: min 5 s, max 7 days). */
+  /** `policy.executionTimeout` in ms (documented: min 5 s, max 7 days). */
   executionTimeoutMs: { min: 5_000, max: 604_800_000 },
-  /** `policy.ttl` in ms (spec: min 10 s, max 7 days). */
+  /** `policy.ttl` in ms (documented: min 10 s, max 7 days). */
   ttlMs: { min: 10_000, max: 604_800_000 },
-  /** `/status?ttl=` in ms; the spec's own example is 6000, so only positivity and the 7-day cap apply. */
+  /** `/status?ttl=` in ms; the platform's own example is 6000, so only positivity and the 7-day cap apply. */
   statusTtlMs: { min: 1, max: 604_800_000 },
-  /** `/runsync?wait=` in ms (spec: 1000 to 300000, default 90 s). */
+  /** `/runsync?wait=` in ms (documented: 1000 to 300000, default 90 s). */
   runSyncWaitMs: { min: 1_000, max: 300_000, default: 90_000 },
-  /** Request payload limits in bytes (spec: 10 MB for `/run`, 20 MB for `/runsync`; MB = 1024 * 1024 bytes). */
+  /** Request payload limits in bytes (documented: 10 MB for `/run`, 20 MB for `/runsync`; MB = 1024 * 1024 bytes). */
   runPayloadBytes: 10 * 1024 * 1024,
   runSyncPayloadBytes: 20 * 1024 * 1024,
-  /** A single streamed chunk (spec: 1 MB). */
+  /** A single streamed chunk (documented: 1 MB). */
   streamChunkBytes: 1024 * 1024,
 } as const;
 
-/** Spec defaults for job policies and retention. */
+/** The platform's documented defaults for job policies and retention. */
 export const JOB_DEFAULTS = {
   executionTimeoutMs: 600_000,
   ttlMs: 86_400_000,
-  /** Result retention after completion of a `/run` job (spec: 30 minutes). */
+  /** Result retention after completion of a `/run` job (documented: 30 minutes). */
   runRetentionMs: 30 * 60_000,
-  /** Result retention after completion of a `/runsync` job (spec: 1 minute). */
+  /** Result retention after completion of a `/runsync` job (documented: 1 minute). */
   runSyncRetentionMs: 60_000,
-  /** Result retention of a `/runsync` job that used `wait` (spec: up to 5 minutes). */
+  /** Result retention of a `/runsync` job that used `wait` (documented: up to 5 minutes). */
   runSyncWaitRetentionMs: 5 * 60_000,
   /** Webhook delivery: one call plus up to 2 retries, 10 s apart. */
   webhookRetries: 2,

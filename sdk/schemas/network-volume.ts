@@ -42,7 +42,7 @@ export type NetworkVolumeCreateInput = z.infer<typeof NetworkVolumeCreateInputSc
 
 /**
  * Body of `PATCH /networkvolumes/{id}` and its synonym `POST /networkvolumes/{id}/update`
- * (spec `NetworkVolumeUpdateInput`: no field required; `size` must exceed the current size,
+ * (the OpenAPI's `NetworkVolumeUpdateInput`: no field required; `size` must exceed the current size,
  * which only the caller that knows the current size can check).
  */
 export const NetworkVolumeUpdateInputSchema = z.object({
@@ -53,7 +53,7 @@ export const NetworkVolumeUpdateInputSchema = z.object({
 export type NetworkVolumeUpdateInput = z.infer<typeof NetworkVolumeUpdateInputSchema>;
 
 /**
- * The spec's size-only-grows rule (NetworkVolumeUpdateInput.size: "Must be greater than the
+ * The platform's size-only-grows rule (NetworkVolumeUpdateInput.size: "Must be greater than the
  * current size"). Returns a reason when `requested` is not allowed, else undefined.
  */
 export function volumeSizeChangeProblem(current: number, requested: number): string | undefined {

@@ -3,7 +3,7 @@
  * (`management-api-v1.openapi.json`, version 0.1.0): a snapshot as of this release.
  *
  * GPU types, data centers, CUDA versions and CPU flavors grow on the platform between our
- * releases (issue 13), so their types are open: "a value this release knows, or any string".
+ * releases, so their types are open: "a value this release knows, or any string".
  * Editors still complete the known values; a `string[]` read from stack config compiles. The
  * request schemas judge only their shape (platform-values.ts); membership is the platform's call,
  * the emulator's for its snapshot, and the policy pack's where a team narrows the lists.

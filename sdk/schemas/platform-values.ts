@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PLATFORM_VALUE_LABELS, type PlatformValueKind } from "./known-values";
 
 /**
- * The shape rules of the open value sets (issue 13): what can never be right, whatever the
+ * The shape rules of the open value sets: what can never be right, whatever the
  * platform sells (an empty id, a CUDA version that is not `major.minor`, a repeat in a set).
  * Membership is not judged here (see known-values.ts): the client sends a GPU type the platform
  * added after this release, and the platform answers.

@@ -1,9 +1,9 @@
 /**
- * The spec's rate limits ("Rate limits (per endpoint, per user)"), in one place: the client's
+ * The platform's rate limits (docs/platform.md "Rate limits"), in one place: the client's
  * pacing (sdk/jobs/) starts from them and the emulator's limiter (emulator/limits/) enforces them.
  */
 
-/** Job operations the spec's rate-limit table names (`openai` is every call under `/openai/`). */
+/** Job operations the platform's rate-limit table names (`openai` is every call under `/openai/`). */
 export type RateLimitedOperation =
   "runsync" | "run" | "status" | "stream" | "cancel" | "purge-queue" | "openai" | "requests";
 
@@ -32,8 +32,9 @@ export const RATE_LIMITS: Readonly<Record<RateLimitedOperation, RateLimit>> = {
 };
 
 /**
- * The spec's dynamic rule: the effective limit per window is the higher of the table's base
- * limit and running workers x `requests_per_worker` (a value the spec does not give).
+ * The platform's dynamic rule: the effective limit per window is the higher of the table's base
+ * limit and running workers x `requests_per_worker` (a value the platform's documentation does not
+ * give).
  */
 export function effectiveRateLimit(base: number, runningWorkers: number, requestsPerWorker: number): number {
   return Math.max(base, runningWorkers * requestsPerWorker);

@@ -69,7 +69,7 @@ const templateFields = {
 /**
  * Body of `POST /v1/templates` as v1 takes it (v1 OpenAPI `TemplateCreateInput`; `name` and
  * `imageName` are required): what the emulator's v1 route parses, and what the `Template`
- * resource takes until it gains v2's inputs (issue 28).
+ * resource takes until it gains v2's inputs.
  */
 export const TemplateCreateInputV1Schema = z
   .object(templateFields)

@@ -7,7 +7,7 @@ import { runProvideScript } from "../../scripts/pulumi-cli";
 import { freePort } from "./free-port";
 
 /**
- * A private PostgreSQL cluster for Pulumi's postgres:// backend (issue 23): `initdb` into a temp
+ * A private PostgreSQL cluster for Pulumi's postgres:// backend (docs/teams.md): `initdb` into a temp
  * directory, the server on a free loopback port (TCP on 127.0.0.1 only, its Unix socket in the
  * same directory), password authentication with a random password, stopped and removed by
  * `stop()`. The binaries come from scripts/provide-postgres.sh (the test setup provides them, as

@@ -6,7 +6,7 @@ import { runProvideScript } from "../../scripts/pulumi-cli";
 import { freePorts } from "./free-port";
 
 /**
- * A private SeaweedFS (`weed server -s3`) for Pulumi's s3:// backend (issue 23): master, volume
+ * A private SeaweedFS (`weed server -s3`) for Pulumi's s3:// backend (docs/teams.md): master, volume
  * server, filer and S3 gateway in one process, every port (HTTP and gRPC) set to a free loopback
  * one, data in a temp directory. Without an identity configuration its S3 gateway accepts any
  * request, signed with any key pair or unsigned, so the engine logs in with made-up AWS keys and

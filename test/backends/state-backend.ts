@@ -6,7 +6,7 @@ import { startPostgres } from "./postgres-cluster";
 import { startSeaweedfs } from "./seaweedfs-server";
 
 /**
- * The state backends the suite runs the engine on (issue 23): a file backend in a temp
+ * The state backends the suite runs the engine on (docs/teams.md): a file backend in a temp
  * directory, a private PostgreSQL cluster, and a private S3-compatible server (SeaweedFS). Each is
  * started for one test file and stopped after it; `storedText` hands the secret searches every
  * byte the backend keeps, decoded where the backend encodes it.

@@ -5,7 +5,7 @@ import { REPO_ROOT } from "../../scripts/pulumi-cli";
 import { apiUrlOf, createE2EStack, type E2EApiVersion, type E2EStack } from "./harness";
 
 /**
- * Issue 28, "Stacks carry over": a stack deployed through one management API version shows no
+ * Stacks carry over (docs/api-versions.md): a stack deployed through one management API version shows no
  * changes in `pulumi preview` once `runpod:apiUrl` names the other, and again after `pulumi
  * refresh`; ids, outputs and secrets stay as they are; nothing is replaced, and an unchanged
  * preview sends no request. The whole deployment (registry credential, template, volume,

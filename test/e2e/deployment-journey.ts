@@ -6,12 +6,12 @@ import { type BackendKind, openStateBackend, type StateBackend } from "../backen
 import { copyExample, createE2EStack, defaultE2EApiVersion, type E2EApiVersion, type E2EStack } from "./harness";
 
 /**
- * Issue 12: a whole deployment (registry credential -> template -> volume -> endpoint -> a job)
+ * A whole deployment (registry credential -> template -> volume -> endpoint -> a job)
  * through the real engine against the emulator, one stack through its life: the quickstart
  * program (examples/quickstart), as `npm start` deploys it. The steps build on each other, so
  * they run in order. Every secret of the program is searched for afterwards, in everything the
  * backend stores. `deployment.test.ts` runs it on a file backend; the shared backends' test files
- * (test/resilience/backend-*.test.ts) on PostgreSQL and S3 (issue 23).
+ * (test/resilience/backend-*.test.ts) on PostgreSQL and S3.
  */
 const PASSWORD = "rpg_PASSWORD_one_7f3c1a";
 const ROTATED = "rpg_PASSWORD_two_91bd44";

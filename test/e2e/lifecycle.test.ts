@@ -3,7 +3,7 @@ import { createE2EStack, type E2EApiVersion, type E2EStack } from "./harness";
 
 /**
  * The real Pulumi engine against the emulator, one stack through its whole life, on each
- * management API version (issue 28: v2 first; v1 where the GPU list is a priority order and a
+ * management API version (v2 first; v1 where the GPU list is a priority order and a
  * storage tier is refused at preview). The steps build on each other, so they run in order.
  */
 const out = (outputs: Record<string, { value: unknown }>, key: string) => outputs[key]?.value;

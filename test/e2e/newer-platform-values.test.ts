@@ -5,7 +5,7 @@ import { REPO_ROOT } from "../../scripts/pulumi-cli";
 import { createE2EStack, type E2EApiVersion, type E2EStack } from "./harness";
 
 /**
- * Issue 13 on the real engine: a GPU type the platform added after this release passes preview
+ * Open value sets on the real engine: a GPU type the platform added after this release passes preview
  * with a warning, is refused by the policy pack by name unless the team lists it, and deploys
  * against an emulator told about it; what can never be right is still refused at preview.
  */

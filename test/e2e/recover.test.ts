@@ -8,7 +8,7 @@ import { type PostgresCluster, startPostgres } from "../backends/postgres-cluste
 import { createE2EStack, type E2EStack } from "./harness";
 
 /**
- * `runpod-iac recover` as a user runs it (issues 15 and 23), with the real engine: on a file
+ * `runpod-iac recover` as a user runs it (docs/reliability.md), with the real engine: on a file
  * backend a deployed stack's emptied sidecar and locks of other runs (another machine's, a live
  * one's), and on PostgreSQL what it says about a stack that is not there or a backend it cannot
  * reach, never printing a password. Recovering killed runs end to end is in test/resilience/

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectWithPackedPackage } from "./packed-package";
 
-// Issue 29 item 7: a user's program that imports every public entry point type-checks against the
+// A user's program that imports every public entry point type-checks against the
 // packed package under each generation of Pulumi's TypeScript template, and under `bundler`
 // resolution, with the template's own settings: no esModuleInterop, no skipLibCheck added.
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type PackedFile, packedFiles } from "./packed-package";
 
-// What `npm publish` ships (issue 29 item 5; DESIGN.md "Versions": the published package holds no
-// test or benchmark code). Lists the real tarball's files with `npm pack --dry-run --json`.
+// What `npm publish` ships (docs/design.md, "Contracts users rely on": the published package
+// holds no test or benchmark code). Lists the real tarball's files with `npm pack --dry-run --json`.
 describe("the published package", () => {
   let files: PackedFile[];
   let paths: string[];

@@ -10,7 +10,7 @@ fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: SEED });
 announceSeed("account-isolation", SEED);
 
 /**
- * Issue "Resilience" 5: account isolation under concurrent clients of several keys. Thousands of
+ * Account isolation under concurrent clients of several keys. Thousands of
  * randomized attempts to read, change, delete, cancel or query another account's volumes,
  * endpoints, templates, registry auths and jobs, sent concurrently; every one is refused (404 as
  * if absent, 400 for attaching another account's volume, template or registry auth, 401 for a bad

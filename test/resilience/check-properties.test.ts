@@ -22,7 +22,7 @@ fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: SEED });
 announceSeed("check-properties", SEED);
 
 /**
- * Issue "Resilience" 3, the resources' `check`: thousands of random and malformed inputs. It
+ * Property-based bad input, the resources' `check`: thousands of random and malformed inputs. It
  * never throws (a throw is an opaque engine error), every failure names a property the user can
  * find, and no failure repeats a value, so a secret typed into the wrong field stays out of logs.
  */

@@ -12,7 +12,7 @@ fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: SEED });
 announceSeed("client-validation", SEED);
 
 /**
- * Issue "Resilience" 3, the client's request validation: random and malformed inputs to every
+ * Property-based bad input, the client's request validation: random and malformed inputs to every
  * operation that validates. Each call either is refused before anything is sent, with a
  * RequestValidationError naming the field, or is sent once (the server answers 500, no retry);
  * it never throws anything else, and no error repeats a credential.

@@ -8,8 +8,8 @@ import { killTree } from "./process-tree";
 import { announceSeed, resilienceSeed, seedStreams, withSeed } from "./seed";
 
 /**
- * Issue "Resilience" 2: a `pulumi up` killed with SIGKILL while it creates resources, then the
- * documented recovery (README "Reliability"), ends with zero orphans and zero duplicates. Half of
+ * A `pulumi up` killed with SIGKILL while it creates resources, then the
+ * documented recovery (docs/reliability.md), ends with zero orphans and zero duplicates. Half of
  * the creates lose their answer and every lookup is slow, and each kill is timed to land after the
  * platform created a resource and before Pulumi recorded it: the lost create the recovery must
  * find and adopt. The seed picks the kill schedule, the emulator's faults and the provider's retry

@@ -9,7 +9,7 @@ import { ensureBuilt } from "./engine-harness";
 import { announceSeed, resilienceSeed, seedStreams, withSeed } from "./seed";
 
 /**
- * Issue 15, item 5: the emulator's `--state-file` survives SIGKILL. A management workload (4
+ * The emulator's `--state-file` survives SIGKILL. A management workload (4
  * concurrent writers creating, growing, renaming and deleting volumes and endpoints) runs against
  * the emulator CLI; the emulator is SIGKILLed after a seeded number of acknowledged writes, then
  * restarted on the same file, 5 times. After every restart the file loads (nothing corrupt) and

@@ -7,7 +7,7 @@ import { managementRoutes } from "./management-routes";
 import { announceSeed, resilienceSeed, seedStreams, withSeed } from "./seed";
 
 /**
- * Issue "Resilience" 1: `pulumi up` of a 20-resource stack while the management API misbehaves
+ * `pulumi up` of a 20-resource stack while the management API misbehaves
  * converges in at most 3 runs, with nothing duplicated and nothing orphaned; `destroy` under the
  * same faults leaves nothing behind. The seed picks the faults and the provider's retry jitter
  * (RESILIENCE_SEED replays them for the same requests in the same order).
@@ -16,7 +16,7 @@ const KEY = "rpa_RESILIENCEFAULTS0001";
 const MAX_RUNS = 3;
 const SEED = resilienceSeed();
 const streams = seedStreams(SEED, "faults");
-/** The issue's mix: 500s, 429s, dropped connections and latency jitter on the management API. */
+/** The fault mix of docs/reliability.md: 500s, 429s, dropped connections and latency jitter on the management API. */
 const MIX = { errorRate: 0.2, rateLimitRate: 0.1, dropRate: 0.05, latencyMs: 5, jitterMs: 60 };
 /**
  * Plus lost answers (handled, effect kept, connection dropped): 5% of every request, and 30% of

@@ -3,7 +3,7 @@ import { type FleetOptions, fleetFigures, runFleet } from "./fleet/run-fleet";
 import { announceSeed, resilienceSeed, withSeed } from "./seed";
 
 /**
- * Issue 23: a small fleet on one account in every `npm test` (`npm run fleet` runs the full one,
+ * A small fleet on one account in every `npm test` (`npm run fleet` runs the full one,
  * 4 environments x 5 regions with 4 runners): 2 environments x 2 regions, one volume and one
  * endpoint each, 2 runners, one file backend shared by the four stacks, the emulator's rate
  * limits on and 10% of management requests answered 429 (about 17 requests in `up`, so a seed

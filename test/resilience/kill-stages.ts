@@ -8,7 +8,7 @@ import { checkpointSidecar, hold, killWhenHeld, readState, runRecover, setFaults
 import { seedStreams, withSeed } from "./seed";
 
 /**
- * Issue 15: `pulumi up` and `pulumi destroy` SIGKILLed at every step (update, replacement,
+ * `pulumi up` and `pulumi destroy` SIGKILLed at every step (update, replacement,
  * destroy, create with a broken checkpoint sidecar), each followed by the documented recovery
  * (`runpod-iac recover --run up|destroy`). Each stage kills inside its window (see
  * kill-window.ts), proves the kill left the platform and the state apart, recovers, and requires
@@ -253,7 +253,7 @@ export async function killDuringDestroy(ctx: StageContext): Promise<string> {
  * unrecorded, and `recover` must adopt every one of them, creating none twice. With
  * `breakSidecar` (file backends), the checkpoint's `.attrs` sidecar is then emptied as a kill
  * between its truncate and its write does: every `pulumi` command then fails (`failed to load
- * checkpoint: EOF`, the CI failure of issue 15), and `recover` must repair that first.
+ * checkpoint: EOF`, as a killed CI run once left it), and `recover` must repair that first.
  */
 export async function killDuringCreate(ctx: StageContext, options: { breakSidecar?: boolean } = {}): Promise<string> {
   const stage = options.breakSidecar ? "checkpoint" : "create";

@@ -14,7 +14,7 @@ import {
 import { announceSeed, resilienceSeed } from "./seed";
 
 /**
- * Issue 15: kills at every step, not only create, each followed by `runpod-iac recover` (the
+ * Kills at every step, not only create, each followed by `runpod-iac recover` (the
  * runbook of docs/reliability.md). The stages run in order on one stack of 3 volumes and 3
  * endpoints; the seed picks each kill point (RESILIENCE_SEED replays a run). The stack is `dev` of
  * project `team-backend-app` with passphrase `team`: what `recover` reads from the engine holds the

@@ -8,10 +8,10 @@ import { managementRoutes } from "./management-routes";
 import { announceSeed, resilienceSeed, seedStreams, withSeed } from "./seed";
 
 /**
- * Issue 15, item 4: 200 resources (100 volumes, 100 endpoints) with `pulumi up --parallel 32`
- * against the emulator with the spec's rate limits on and 10% of management requests answered 429
+ * 200 resources (100 volumes, 100 endpoints) with `pulumi up --parallel 32`
+ * against the emulator with the platform's rate limits on and 10% of management requests answered 429
  * (`Retry-After: 1`). `up` converges in one run and stays within the platform's limits, which for
- * a `pulumi up` means (docs/reliability.md "Load"): no request refused by the spec's limits (the
+ * a `pulumi up` means (docs/reliability.md "Load"): no request refused by the platform's limits (the
  * limiter stays on; `up` calls only the management API, which has no published limit), at most 32
  * requests in flight at once (what `--parallel 32` allows), and every injected 429 retried, none
  * given up on. `destroy` under the same 429s leaves nothing.
@@ -74,7 +74,7 @@ describe("200 resources with pulumi up --parallel 32 under rate limits and 10% 4
       duplicates: [],
       doubleRecorded: [],
     });
-    expect(up.rateLimited, withSeed(SEED, "requests refused by the spec's limits")).toBe(0);
+    expect(up.rateLimited, withSeed(SEED, "requests refused by the platform's limits")).toBe(0);
     expect(up.peakInFlight, withSeed(SEED, "requests in flight at once")).toBeLessThanOrEqual(PARALLEL);
     expect(up.faults.rateLimit, withSeed(SEED, "injected 429s")).toBeGreaterThan(0);
 

@@ -1,6 +1,6 @@
 /**
  * Fault and kill routes of the management API the emulator advertises (`apiUrl`: v2 by default),
- * so the resilience stages follow the version the stacks talk instead of naming `/v1` (issue 28).
+ * so the resilience stages follow the version the stacks talk instead of naming `/v1`.
  * A fault rule's route is `METHOD /path-prefix` (emulator/faults/route-pattern.ts).
  */
 export interface ManagementRoutes {

@@ -8,7 +8,7 @@ import { RunpodClient } from "../../sdk/client";
 import { createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
 
 /**
- * Issue "Resilience" 4: everything a run leaves behind, searched for the API key and the
+ * Everything a run leaves behind, searched for the API key and the
  * object-storage credentials: the state export with secrets shown, the engine's verbose logs,
  * the messages of failed operations (a refused create, a wrong key), what the emulator logs, the
  * backend's files, and the benchmark report when there is one. Zero occurrences.

@@ -1,7 +1,7 @@
 import { deriveSeed, freshSeed, isSeed, seededRandom } from "../../sdk/seeded-random";
 
 /**
- * One seed drives every random choice of a resilience run (issue 15): the emulator's faults, the
+ * One seed drives every random choice of a resilience run: the emulator's faults, the
  * provider's retry jitter, the kill points and the fuzzers each draw from their own stream derived
  * from it. `RESILIENCE_SEED=N` replays a run; without it each run takes a fresh seed. The seed is
  * printed when a test file starts and is part of every failure message.

@@ -15,7 +15,7 @@ import { announceSeed, resilienceSeed } from "./seed";
 import { twoRunnersAtOnce } from "./two-runners";
 
 /**
- * Issue 23: a team's stack on a shared backend. On one backend of `kind` (a private PostgreSQL
+ * A team's stack on a shared backend (docs/teams.md). On one backend of `kind` (a private PostgreSQL
  * cluster or S3 server) and one stack of one volume and one endpoint: two runners at once, then a
  * runner SIGKILLed during updates (its lock made another machine's, so `--force-unlock` is
  * needed), replacements, destroy and creates, each followed by `runpod-iac recover --run`, with

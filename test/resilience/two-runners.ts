@@ -3,7 +3,7 @@ import { setFaults } from "./kill-window";
 import { must, mustBeNoOp, mustMatchPlatform, type StageContext, UP } from "./kill-stages";
 
 /**
- * Two CI runners starting `pulumi up` of one stack at once (issue 23): the backend's lock lets
+ * Two CI runners starting `pulumi up` of one stack at once: the backend's lock lets
  * exactly one through. Runner A's management requests are slowed (1.5 s each), so it is surely
  * mid-run, holding the lock it takes before its program starts, when runner B starts; B must be
  * refused by that lock, naming A's pid, and change nothing; A must land, with state equal to the

@@ -38,7 +38,7 @@ const AdvanceSchema = z.object({
 const admin = { config: { admin: true } } as const;
 
 /**
- * Emulator-only routes under `/_emulator/` (DESIGN.md: state inspection, fault injection, clock).
+ * Emulator-only routes under `/_emulator/` (docs/emulator.md: state inspection, fault injection, clock).
  * They take the same bearer key and act on that key's account; the clock is shared by all.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): void {

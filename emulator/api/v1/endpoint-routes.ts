@@ -25,7 +25,7 @@ function endpointOf(account: Account, id: string): EndpointRecord {
   return e;
 }
 
-/** Management routes of endpoints (OpenAPI tag "endpoints"; spec "Endpoint creation input"). */
+/** Management routes of endpoints (OpenAPI tag "endpoints"; docs/platform.md "Management API v1"). */
 export function registerEndpointRoutesV1(app: FastifyInstance, ctx: ServerContext): void {
   const epochIso = (t: number) => new Date(ctx.scheduler.clock.epochOrigin + t).toISOString();
 

@@ -21,7 +21,7 @@ function volumeOf(account: Account, id: string): NetworkVolume {
 }
 
 /**
- * Spec NetworkVolumeUpdateInput.size: "Must be greater than the current size". The shared helper
+ * The OpenAPI's NetworkVolumeUpdateInput.size: "Must be greater than the current size". The shared helper
  * accepts an unchanged size, so equality is refused here as well.
  */
 function sizeProblem(current: number, requested: number): string | undefined {
@@ -33,7 +33,7 @@ function sizeProblem(current: number, requested: number): string | undefined {
   );
 }
 
-/** Management routes of network volumes (spec "Management REST"; OpenAPI tag "network volumes"). */
+/** Management routes of network volumes (docs/platform.md "Management API v1"; OpenAPI tag "network volumes"). */
 export function registerNetworkVolumeRoutesV1(app: FastifyInstance, ctx: ServerContext): void {
   app.post("/networkvolumes", async (req) => {
     const input = parseOr400(NetworkVolumeCreateInputSchema, req.body);

@@ -52,7 +52,7 @@ function msQuery(raw: unknown, field: "wait" | "ttl"): number | undefined {
 
 const done = (job: Job) => isTerminal(job.status);
 
-/** The eight job operations of a queue-based endpoint (spec "Queue-based endpoint operations"), plus `/status-sync`. */
+/** The eight job operations of a queue-based endpoint (docs/platform.md "Queue-based endpoint operations"), plus `/status-sync`. */
 export function registerJobRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
   const runtimeOf = (account: Account, endpointId: string) => queueRuntimeOf(account, endpointId, ctx.origin());
 
@@ -99,7 +99,7 @@ export function registerJobRoutesV2(app: FastifyInstance, ctx: ServerContext): v
     },
   );
 
-  // Not in the spec: the official JS SDK's runSync polls /status-sync/<id>?wait=, a /status that waits.
+  // Not documented by the platform: the official JS SDK's runSync polls /status-sync/<id>?wait=, a /status that waits.
   app.get<JobParams & { Querystring: { wait?: string } }>(
     "/:endpointId/status-sync/:jobId",
     { config: { op: "status" } },
@@ -137,7 +137,7 @@ export function registerJobRoutesV2(app: FastifyInstance, ctx: ServerContext): v
         `only FAILED or TIMED_OUT jobs can be retried; job ${job.id} is ${renderValue(job.status)}`,
       );
     }
-    // The spec's answer is IN_QUEUE, the state the retry puts the job in, even if a worker took it since.
+    // The platform's answer is IN_QUEUE, the state the retry puts the job in, even if a worker took it since.
     reply.send({ id: job.id, status: "IN_QUEUE" });
   });
 

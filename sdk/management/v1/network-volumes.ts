@@ -40,7 +40,7 @@ export class NetworkVolumesV1
 
   /**
    * Renames and/or grows a volume. A size that does not grow is refused here, before the update
-   * is sent (spec: "size in an update must exceed the current size").
+   * is sent (documented: "size in an update must exceed the current size").
    */
   async update(id: string, input: NetworkVolumeUpdateInput, options?: VolumeUpdateOptions): Promise<NetworkVolume> {
     const body = this.validated(NetworkVolumeUpdateInputSchema, input, "update");

@@ -4,7 +4,7 @@ import { z } from "zod";
  * Building blocks of the management API v2 wire schemas (`management-api-v2.openapi.json`,
  * "Runpod REST API" 2.0.0). Enumerations the platform grows (volume tiers, pools, GPU types,
  * data centers) are read and sent as open strings: a value the platform adds after this release
- * is usable the same day (issue 28). Closed ones (`type` of an endpoint, pod actions) are enums.
+ * is usable the same day. Closed ones (`type` of an endpoint, pod actions) are enums.
  */
 
 /** A non-empty string, as the OpenAPI's `minLength: 1`. */

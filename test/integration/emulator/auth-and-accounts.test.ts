@@ -6,7 +6,7 @@ import { clientFor, createEndpoint, runJob, useTestEmulator } from "./helpers";
 const ctx = useTestEmulator({}, "file");
 const { api, other } = ctx;
 
-describe("authentication (spec 'Authentication')", () => {
+describe("authentication (docs/platform.md 'Addresses and authentication')", () => {
   const routes: [string, string][] = [
     ["GET", "/v1/networkvolumes"],
     ["POST", "/v1/endpoints"],

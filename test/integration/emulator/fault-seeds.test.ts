@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../../emulator/cli-args";
 import { KEY, useTestEmulator } from "./helpers";
 
-/** Issue 15: the emulator's faults replay from a seed; `holdResponseMs` holds an answer after the effect. */
+/** The emulator's faults replay from a seed; `holdResponseMs` holds an answer after the effect. */
 const ctx = useTestEmulator({}, "manual");
 const { api } = ctx;
 

@@ -11,7 +11,7 @@ async function fetchPng(url: string) {
   return { status: res.statusCode, type: res.headers["content-type"], body };
 }
 
-describe("pre-deployed image model (spec 'Pre-deployed model endpoints')", () => {
+describe("pre-deployed image model (docs/platform.md 'Pre-deployed models')", () => {
   it("answers /runsync with output.image_url, a PNG of the requested size served without authentication", async () => {
     const res = await api.post("/v2/sdxl-turbo/runsync", {
       input: { prompt: "a lighthouse at dusk", width: 320, height: 200 },

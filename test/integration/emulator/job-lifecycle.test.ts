@@ -7,7 +7,7 @@ const { api } = ctx;
 
 const status = (ep: string, id: string) => api.get(`/v2/${ep}/status/${id}`);
 
-describe("job lifecycle (spec 'States and transitions')", () => {
+describe("job lifecycle (docs/platform.md 'States and transitions')", () => {
   it("answers /run with the job id and IN_QUEUE, and the job completes with delayTime and executionTime", async () => {
     const ep = await createEndpoint(api, { templateId: "sleep", workersMax: 1 });
     const run = await api.post(`/v2/${ep}/run`, { input: { seconds: 3 } });

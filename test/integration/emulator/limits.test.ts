@@ -12,7 +12,7 @@ function bodyOfSize(bytes: number): string {
   return head + "x".repeat(bytes - head.length - tail.length) + tail;
 }
 
-describe("payload limits (spec 'Payloads and retention')", () => {
+describe("payload limits (docs/platform.md 'Payloads and retention')", () => {
   it("accepts a /run body of exactly 10 MB and refuses one byte more with 413", async () => {
     await start();
     const ep = await createEndpoint(api, { workersMax: 0 });
@@ -34,7 +34,7 @@ describe("payload limits (spec 'Payloads and retention')", () => {
   });
 });
 
-describe("policy bounds (spec 'policy object')", () => {
+describe("policy bounds (docs/platform.md 'Job request')", () => {
   it.each([
     [{ ttl: 9_999 }, "policy.ttl", "ttl must be at least 10000 ms"],
     [{ ttl: 604_800_001 }, "policy.ttl", "ttl must be at most 604800000 ms"],
@@ -62,7 +62,7 @@ describe("policy bounds (spec 'policy object')", () => {
   });
 });
 
-describe("rate limits (spec 'Rate limits', per endpoint and per user)", () => {
+describe("rate limits (docs/platform.md 'Rate limits', per endpoint and per user)", () => {
   it("answers the third /purge-queue within 10 s with 429 and Retry-After, and allows it again in the next window", async () => {
     await start();
     const ep = await createEndpoint(api);

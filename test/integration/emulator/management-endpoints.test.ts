@@ -12,7 +12,7 @@ const ECHOED_INPUT_FIELDS = ["flashboot", "cpuFlavorIds", "vcpuCount"];
 const ctx = useTestEmulator({}, "file");
 const { api } = ctx;
 
-describe("endpoints (spec 'Endpoint creation input', OpenAPI 'endpoints')", () => {
+describe("endpoints (docs/platform.md 'Management API v1', OpenAPI 'endpoints')", () => {
   it("creates an endpoint with the OpenAPI defaults, createdAt, userId and version", async () => {
     const res = await api.post("/v1/endpoints", { templateId: "echo", name: "my-endpoint", gpuTypeIds: ["NVIDIA L4"] });
     expect(res.status).toBe(200);

@@ -12,7 +12,7 @@ async function createVolume(size = 10, name = "data") {
   return res.body as { id: string; name: string; size: number; dataCenterId: string };
 }
 
-describe("network volumes (spec 'Management REST', OpenAPI 'network volumes')", () => {
+describe("network volumes (docs/platform.md 'Management API v1', OpenAPI 'network volumes')", () => {
   it("creates a volume and answers 200 with it, with a 10-character lowercase alphanumeric id", async () => {
     const v = await createVolume(25, "models");
     expect(v).toEqual({

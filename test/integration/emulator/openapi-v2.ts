@@ -5,8 +5,8 @@ import addFormats from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats";
 
 /**
- * Conformance to the platform's management API v2 OpenAPI description (issue 27: every v2
- * answer validates, with a real JSON Schema validator). The fixture is the platform's public
+ * Conformance to the platform's management API v2 OpenAPI description: every v2
+ * answer validates, with a real JSON Schema validator. The fixture is the platform's public
  * description ("Runpod REST API" 2.0.0), kept in the repository so the tests run anywhere.
  */
 const DOC_FILE = path.join(__dirname, "fixtures/management-api-v2.openapi.json");

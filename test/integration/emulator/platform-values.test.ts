@@ -4,7 +4,7 @@ import { DATA_CENTER_IDS } from "../../../sdk/schemas";
 import { useTestEmulator } from "./helpers";
 
 /**
- * Issue 13: the emulator plays the platform, so it judges membership against its snapshot of GPU
+ * Open value sets: the emulator plays the platform, so it judges membership against its snapshot of GPU
  * types, data centers, CUDA versions and CPU flavors; a test adds what the real platform added
  * after this release (`additionalGpuTypeIds` and the like) and deploys against it.
  */

@@ -96,7 +96,7 @@ describe("/runsync (rule 1 of the job operations)", () => {
 });
 
 describe("/stream (rule 4 of the job operations)", () => {
-  it("answers { status, stream } with the chunks produced since the last call, in the spec's chunk shape", async () => {
+  it("answers { status, stream } with the chunks produced since the last call, in the platform's chunk shape", async () => {
     const ep = await createEndpoint(api, { templateId: "stream", workersMax: 1 });
     const id = await runJob(api, ep, { input: { chunks: 4, delayMs: 1000, prompt: "two words" } });
     await ctx.clock.advance(2000);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, createEndpoint, useTestEmulator } from "./helpers";
 
 /**
- * How a declared template runs (issue 12, DESIGN.md "Emulator handlers"): its `imageName` picks
+ * How a declared template runs (docs/emulator.md, "Templates and handlers"): its `imageName` picks
  * the handler by the image's last path segment without tag or digest.
  */
 let dir: string;

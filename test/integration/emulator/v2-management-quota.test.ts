@@ -4,7 +4,7 @@ import { parseQuotaSpec } from "../../../emulator";
 import { type Answer, KEY, useTestEmulator } from "./helpers";
 import { v2HeaderProblems, v2ResponseProblems } from "./openapi-v2";
 
-// Issue 27 item 4: management API v2's per-user quota. Manual clock: windows move only when a test
+// Management API v2's per-user quota (docs/platform.md "Rate limits per user"). Manual clock: windows move only when a test
 // advances time, so every `t` below is exact.
 const ctx = useTestEmulator({ managementQuota: true }, "manual");
 const { api } = ctx;

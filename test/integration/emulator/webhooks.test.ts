@@ -37,7 +37,7 @@ afterEach(() => new Promise((r) => receiver.close(r)));
 
 const stats = async () => (await api.get("/_emulator/stats")).body.webhooks;
 
-describe("webhooks (spec 'Events')", () => {
+describe("webhooks (docs/platform.md 'Events')", () => {
   it("POSTs the job record as JSON when the job completes", async () => {
     const ep = await createEndpoint(api, { templateId: "sleep" });
     const id = await runJob(api, ep, { input: { seconds: 2 }, webhook: hookUrl });

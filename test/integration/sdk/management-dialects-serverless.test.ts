@@ -3,7 +3,7 @@ import { type RunningEmulator, startEmulator } from "../../../emulator";
 import { type ApiVersion, NotFoundError, RequestValidationError, RunpodClient } from "../../../sdk";
 
 /**
- * The version-neutral endpoint, template and registry auth operations (issue 27, item 2) on v1
+ * The version-neutral endpoint, template and registry auth operations on v1
  * and on v2 against the emulator over HTTP, on one account: the same inputs (v1's names) give the
  * same answers; what one version cannot carry is refused before sending on the other.
  */

@@ -9,7 +9,7 @@ import {
 } from "../../../sdk";
 
 /**
- * One client, two dialects (issue 27, item 2): the version-neutral operations do the same thing
+ * One client, two dialects: the version-neutral operations do the same thing
  * on v1 and on v2 against the emulator over HTTP, on one account, and what only one version has
  * fails on the other before anything is sent.
  */

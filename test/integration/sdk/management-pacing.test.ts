@@ -10,7 +10,7 @@ import { AbortError, QuotaExhaustedError, RunpodClient, type RunpodClientOptions
 import { clientFor, eventually } from "../emulator/helpers";
 
 /**
- * Issue 27 item 3: the client paces its management requests on v2 by the account's quota, over
+ * The client paces its management requests on v2 by the account's quota, over
  * real HTTP against the emulator. Tests on the real clock use one-second windows, so each takes
  * a few seconds; the others use a manual emulator clock and are exact.
  */

@@ -11,7 +11,7 @@ import {
 } from "../../../sdk";
 
 /**
- * Pods and billing through one client, two dialects (issue 27 item 2, issue 22 item 2): the
+ * Pods and billing through one client, two dialects: the
  * version-neutral operations behave alike on v1 and v2 against the emulator over HTTP, on one
  * account; what one version cannot do is refused before anything is sent.
  */

@@ -5,7 +5,7 @@ import { endpointPacers } from "../../../sdk/jobs/endpoint-pacers";
 
 /**
  * `submitMany` against the emulator over real HTTP. The emulator runs 10x fast (`timeScale: 10`)
- * with a tenth of the spec's limits (`multiplier: 0.1`): its 10 s window lasts 1 real second and
+ * with a tenth of the platform's limits (`multiplier: 0.1`): its 10 s window lasts 1 real second and
  * allows 100 `/run` and 200 `/status`, so a test meets the limit within a second or two. The
  * client is told the same limits, as a user with raised or lowered limits would tell it.
  */

@@ -1,5 +1,5 @@
 // A fresh program as a user writes it (docs/ci.md, "runtime matrix"): the GPU list comes from
-// stack config as a plain string[], which must compile against the package's types (issue 13).
+// stack config as a plain string[], which must compile against the package's types (open value sets).
 import * as pulumi from "@pulumi/pulumi";
 import { NetworkVolume, ServerlessEndpoint } from "runpod-iac";
 

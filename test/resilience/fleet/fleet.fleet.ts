@@ -4,7 +4,7 @@ import { withSeed } from "../seed";
 import { type FleetOptions, fleetFigures, runFleet } from "./run-fleet";
 
 /**
- * `npm run fleet` (not part of `npm test`): the full fleet of issue 23, one project with a stack
+ * `npm run fleet` (not part of `npm test`): the full fleet (docs/teams.md), one project with a stack
  * per environment and region (4 x 5 by default) on one account, updated by parallel runners
  * under the emulator's rate limits and 10% 429s. Settings come from fleet.mjs (FLEET_*); prints
  * one line of figures (`fleet: ...`), which docs/teams.md quotes.

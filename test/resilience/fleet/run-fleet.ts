@@ -7,7 +7,7 @@ import { seedStreams } from "../seed";
 import { type RecordingProxy, startRecordingProxy } from "./recording-proxy";
 
 /**
- * A fleet on one account (issue 23): one project, a stack per environment and region, all on one
+ * A fleet on one account (docs/teams.md): one project, a stack per environment and region, all on one
  * shared state backend and one emulator account with its rate limits on and 10% of management
  * requests answered 429, updated by a few parallel runners (CI jobs) that each take the next
  * stack. Every stack must converge in one `pulumi up`, touch no other stack's resources, and

@@ -13,7 +13,7 @@ import { age, judgeLock, parseLockError } from "../../../cli/recover/stack-lock"
 import { parseStackArg, resolveStack } from "../../../cli/recover/stack-ref";
 
 /**
- * The pure parts of `runpod-iac recover` (issues 15 and 23): backend URLs and their redaction,
+ * The pure parts of `runpod-iac recover` (docs/reliability.md, docs/teams.md): backend URLs and their redaction,
  * the engine's lock messages, stack names, the file backend's layout and sidecars. The command
  * itself runs the real engine: test/e2e/recover.test.ts, and the kill stages of test/resilience/
  * on every backend.

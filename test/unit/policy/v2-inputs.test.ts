@@ -13,7 +13,7 @@ import {
 import { checkStackCostCeiling } from "../../../policy/stack-cost-ceiling";
 import { checkWorkerBounds } from "../../../policy/worker-bounds";
 
-/** Issue 28: the pack judges v2's inputs (pools, load balancers, storage tiers) and can read the live catalog. */
+/** The pack judges v2's inputs (pools, load balancers, storage tiers) and can read the live catalog. */
 const ep = (props: Record<string, unknown>) => ({ templateId: "echo", ...props });
 
 describe("the GPU list policy on GPU pools", () => {

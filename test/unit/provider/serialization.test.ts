@@ -2,7 +2,7 @@ import requireFromString from "require-from-string";
 import { describe, expect, it } from "vitest";
 import { providerReference, type RunpodResourceType } from "../../../provider/runpod-resource";
 
-/** Issue 14: the serialized provider is one small module reference (target: at most 1,000 bytes). */
+/** The serialized provider is one small module reference (target: at most 1,000 bytes). */
 const BUDGET_BYTES = 1000;
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"];
 const TYPES: RunpodResourceType[] = ["NetworkVolume", "ServerlessEndpoint", "Cluster", "Secret"];

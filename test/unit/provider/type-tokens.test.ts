@@ -4,7 +4,7 @@ import { NetworkVolume, ServerlessEndpoint } from "../../../provider";
 import { typeToken } from "../../../provider/runpod-resource";
 
 describe("type tokens", () => {
-  it("are DESIGN.md's tokens, and the policy pack matches resources by the same ones", () => {
+  it("are the documented tokens (docs/design.md), and the policy pack matches resources by the same ones", () => {
     expect(NetworkVolume.__pulumiType).toBe("pulumi-nodejs:dynamic/runpod:NetworkVolume");
     expect(ServerlessEndpoint.__pulumiType).toBe("pulumi-nodejs:dynamic/runpod:ServerlessEndpoint");
     expect(RESOURCE_TYPES.NetworkVolume).toBe(NetworkVolume.__pulumiType);

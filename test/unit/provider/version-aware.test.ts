@@ -9,7 +9,7 @@ import { networkVolumeProvider as volumes } from "../../../provider/network-volu
 import { containerOfTemplate, holdsSettings } from "../../../provider/template-rollout";
 
 /**
- * Issue 28 at the provider level, without a platform: what each API version refuses at preview,
+ * Both management API versions at the provider level, without a platform: what each API version refuses at preview,
  * the GPU pool check (snapshot first, the live catalog only for a new unknown type), outputs in the
  * program's order and spelling, injected env, and which endpoints hold a template's settings.
  */

@@ -117,7 +117,7 @@ export function countBetween(times: readonly number[], from: number, to: number)
   return n;
 }
 
-/** `/run` at the spec's limit, answered within a few ms, never refused, for 100 s. */
+/** `/run` at the platform's limit, answered within a few ms, never refused, for 100 s. */
 export const STEADY = {
   perWindow: 1000,
   windowMs: 10_000,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deriveSeed, freshSeed, isSeed, MAX_SEED, seededRandom } from "../../../sdk/seeded-random";
 
-describe("seeded randomness (issue 15)", () => {
+describe("seeded randomness", () => {
   it("replays the same sequence for the same seed, in [0, 1), and another for another seed", () => {
     const take = (seed: number) => Array.from({ length: 1000 }, seededRandom(seed));
     const a = take(42);

@@ -67,7 +67,7 @@ describe("SendBudget at the start of a batch and after stalls", () => {
     );
   });
 
-  it("3,000 requests at the spec's /run limit from an idle account (200 in flight, 5 ms each way): the last goes two holds and a few round trips after the first, and no 10 s holds more than 1,000", () => {
+  it("3,000 requests at the platform's /run limit from an idle account (200 in flight, 5 ms each way): the last goes two holds and a few round trips after the first, and no 10 s holds more than 1,000", () => {
     const spec = { perWindow: 1000, windowMs: 10_000, concurrent: 200, latencyMs: 5, refusedShare: 0, stalls: [] };
     const { sent, counted } = simulate({ ...spec, horizonMs: 60_000, random: seededRandom(11) });
     const { holdMs } = budgetShape(1000, 10_000);

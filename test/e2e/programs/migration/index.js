@@ -2,7 +2,7 @@
 // that pulls with it (a secret env value), a volume and an endpoint naming GPU types in an order
 // that is not the catalog's, flash boot as v1's boolean, and two pods: a GPU pod on the volume with
 // a secret env value and a CPU pod on a pod-only flavor. Deployed through one management API
-// version, then previewed and refreshed through the other (issue 28).
+// version, then previewed and refreshed through the other (docs/api-versions.md).
 const pulumi = require("@pulumi/pulumi");
 const { ContainerRegistryAuth, NetworkVolume, Pod, ServerlessEndpoint, Template } = require("runpod-iac");
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Declarations for programs that resolve modules the old way (`"moduleResolution": "node"`, as
 // Pulumi's TypeScript template had it before March 2026), which reach the subpaths through
-// package.json `typesVersions` (docs/client.md; the root `runpod-iac` too: `typesVersions` redirects the `types`
-// file, `dist/index.d.ts`, to this copy). zod's CommonJS declarations (`index.d.cts`, what
+// package.json `typesVersions` (docs/client.md; the root `runpod-iac` too: `typesVersions`
+// redirects the `types` file, `dist/index.d.ts`, to this copy). zod's CommonJS declarations (`index.d.cts`, what
 // `"zod"` resolves to there) default-import `export =` modules, which a program without
 // `esModuleInterop` refuses (TS1259, 63 times in zod's locales). zod's ES declarations
 // (`zod/index.d.ts`) declare the same types with `export default`, which every setting accepts,

@@ -1,7 +1,7 @@
 import type { PluginAlternative, PluginBenchResult } from "./plugin-bench";
 import type { LifecycleTimes } from "./pulumi-bench";
 import type { BenchSection, TargetCheck } from "./report";
-import { format, median, medianInterval, pairedRatio, perRoundRatios, shownRatio } from "./stats";
+import { format, median, medianIntervalNote, pairedRatio, perRoundRatios, shownRatio } from "./stats";
 
 /*
  * The provider plugin's targets: `up` through the plugin at most 1.05x the dynamic resources' time
@@ -22,13 +22,6 @@ const PREVIEW_MISS =
 const OPS = ["up", "preview", "destroy"] as const;
 const wall = (samples: readonly LifecycleTimes[], op: (typeof OPS)[number]) => samples.map((t) => t[op]);
 const cpu = (samples: readonly LifecycleTimes[], op: (typeof OPS)[number]) => samples.map((t) => t.cpu[op]);
-
-/** " (96% CI low to high)" of the per-round ratios' median; empty when the rounds are too few for one. */
-function ratioInterval(perRound: number[]): string {
-  const interval = medianInterval(perRound);
-  if (!interval) return "";
-  return ` (${Math.floor(interval.coverage * 100)}% CI ${format.ratio(interval.low)} to ${format.ratio(interval.high)})`;
-}
 
 /** Benchmark 8's tables and targets: the plugin against the dynamic resources, the same program, the same run. */
 export function pluginSection(result: PluginBenchResult): BenchSection {
@@ -51,7 +44,7 @@ export function pluginSection(result: PluginBenchResult): BenchSection {
     {
       benchmark: `plugin (${size})`,
       target: `up through the plugin <= ${UP_TARGET}x the dynamic resources'`,
-      measured: `${format.ratio(upRatio)}${ratioInterval(perRound)}; ${load}`,
+      measured: `${format.ratio(upRatio)}${medianIntervalNote(perRound)}; ${load}`,
       met: shownRatio(upRatio) <= UP_TARGET,
       whyMissed: UP_MISS,
     },

@@ -1,6 +1,6 @@
 import type { Alternative, LifecycleTimes, Operation } from "./pulumi-bench";
 import type { Table, TargetCheck } from "./report";
-import { format, median, medianInterval, perRoundRatios, shownRatio } from "./stats";
+import { format, median, medianIntervalNote, perRoundRatios, shownRatio } from "./stats";
 
 /*
  * Benchmark 3's management calls per operation, and its targets on them: a refresh within 1.1x
@@ -51,12 +51,6 @@ export function callsTable(alternatives: readonly Alternative[]): Table {
   };
 }
 
-/** " (96% CI a to b)", or nothing when there are too few rounds for one. */
-function interval(perRound: number[]): string {
-  const i = medianInterval(perRound);
-  return i ? ` (${Math.floor(i.coverage * 100)}% CI ${format.ratio(i.low)} to ${format.ratio(i.high)})` : "";
-}
-
 /** `refresh` of `alt` within {@link REFRESH_TARGET} of the baseline, with its calls. */
 export function refreshTarget(size: number, alt: Alternative, baseline: Alternative, why: string): TargetCheck {
   const perRound = perRoundRatios(wall(alt, "refresh"), wall(baseline, "refresh"));
@@ -65,7 +59,7 @@ export function refreshTarget(size: number, alt: Alternative, baseline: Alternat
   return {
     benchmark: `pulumi (${size})`,
     target: `refresh${under} <= ${REFRESH_TARGET}x baseline`,
-    measured: `${format.ratio(ratio)}${interval(perRound)}, ${format.int(mostCalls(alt, "refresh"))} calls`,
+    measured: `${format.ratio(ratio)}${medianIntervalNote(perRound)}, ${format.int(mostCalls(alt, "refresh"))} calls`,
     met: shownRatio(ratio) <= REFRESH_TARGET,
     whyMissed: why,
   };
@@ -83,7 +77,7 @@ export function quotaFloorTarget(size: number, alt: Alternative, baseline: Alter
   return {
     benchmark: `pulumi (${size})`,
     target: `${op} under the default v2 quota <= ${QUOTA_FLOOR_TARGET}x its floor`,
-    measured: `${format.ratio(ratio)}${interval(perRound)} of max(quota floor ${format.seconds(median(floors))} for ${format.int(mostCalls(alt, op))} calls, no-op ${format.seconds(median(wall(baseline, op)))})`,
+    measured: `${format.ratio(ratio)}${medianIntervalNote(perRound)} of max(quota floor ${format.seconds(median(floors))} for ${format.int(mostCalls(alt, op))} calls, no-op ${format.seconds(median(wall(baseline, op)))})`,
     met: shownRatio(ratio) <= QUOTA_FLOOR_TARGET,
     whyMissed: QUOTA_MISS,
   };

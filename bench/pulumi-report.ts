@@ -4,7 +4,7 @@ import type { BenchSection, TargetCheck } from "./report";
 import {
   format,
   median,
-  medianInterval,
+  medianIntervalNote,
   pairedDifference,
   pairedRatio,
   perRoundDifferences,
@@ -20,18 +20,8 @@ const med = (alt: Alternative, op: Operation) => median(wall(alt, op));
 /** Median over rounds of this round's time over the same round's baseline time. */
 const ratio = (alt: Alternative, base: Alternative, op: Operation) => pairedRatio(wall(alt, op), wall(base, op));
 
-/**
- * " (96% CI low to high)": the distribution-free confidence interval of the median of per-round
- * values (bench/stats.ts `medianInterval`), so a verdict can be told apart from the machine's
- * noise; empty when there are too few rounds for one.
- */
-function intervalNote(perRound: number[], show: (n: number) => string): string {
-  const interval = medianInterval(perRound);
-  if (!interval) return "";
-  return ` (${Math.floor(interval.coverage * 100)}% CI ${show(interval.low)} to ${show(interval.high)})`;
-}
 const ratioInterval = (alt: Alternative, base: Alternative, op: Operation) =>
-  intervalNote(perRoundRatios(wall(alt, op), wall(base, op)), format.ratio);
+  medianIntervalNote(perRoundRatios(wall(alt, op), wall(base, op)), format.ratio);
 
 /** How the rows under the quota were run, when there are any. */
 function quotaMethod(s: PulumiBenchSettings): string[] {
@@ -158,7 +148,7 @@ function sizeTargets(size: number, row: Alternative[], baseline: Alternative): T
     targets.push({
       benchmark: `pulumi (${size})`,
       target: `up at ${alt.latencyMs} ms <= baseline + ${budget} ms`,
-      measured: `baseline ${format.deltaMs(extra)}${intervalNote(perRound, format.deltaMs)}${fromLatency}`,
+      measured: `baseline ${format.deltaMs(extra)}${medianIntervalNote(perRound, format.deltaMs)}${fromLatency}`,
       met: extra <= budget,
       whyMissed: LATENCY_MISS,
     });

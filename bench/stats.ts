@@ -160,3 +160,14 @@ export const format = {
   mib: (n: number) => (Number.isFinite(n) ? `${(n / 1024 / 1024).toFixed(1)} MiB` : "n/a"),
   us: (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} µs` : "n/a"),
 };
+
+/**
+ * " (96% CI low to high)": the distribution-free confidence interval of the median of per-round
+ * values ({@link medianInterval}), so a verdict can be told apart from the machine's noise; empty
+ * when there are too few rounds for one.
+ */
+export function medianIntervalNote(perRound: readonly number[], show: (n: number) => string = format.ratio): string {
+  const interval = medianInterval(perRound);
+  if (!interval) return "";
+  return ` (${Math.floor(interval.coverage * 100)}% CI ${show(interval.low)} to ${show(interval.high)})`;
+}

@@ -16,7 +16,15 @@
 # The Pulumi CLI is the one scripts/provide-pulumi.sh provides; Node.js binaries come from
 # scripts/provide-node.sh (cached outside the repository).
 #
+# Two plans (PULUMI_RUNPOD_MATRIX_PLAN): `full` (the default, `npm run test:matrix`) runs every
+# combination above; `pairs` (what .ci/run runs, to keep CI within its time budget) runs each Node
+# line and each @pulumi/pulumi release at least once, in pairs: the lowest release on the oldest
+# line (22) and the newest on the newest line (24), each with its build, its unit tests and its
+# journey, and the pinned release's whole unit tier on Node 22 (its journey on 24 is the main
+# suite's end-to-end tier, through the engine on the same code).
+#
 #   bash scripts/runtime-matrix.sh
+#   PULUMI_RUNPOD_MATRIX_PLAN=pairs bash scripts/runtime-matrix.sh
 #   PULUMI_RUNPOD_MATRIX_NODES="24" PULUMI_RUNPOD_MATRIX_PULUMI="3.270.0" bash scripts/runtime-matrix.sh
 #
 # Prints a line per run, the wall time, and a last line "runtime-matrix: N passed, N failed".
@@ -38,6 +46,19 @@ PINNED_PULUMI="$(node -p 'require("./package.json").devDependencies["@pulumi/pul
 PULUMI_UNIT_DIRS=(test/unit/provider test/unit/policy test/unit/plugin test/unit/cli)
 read -r -a NODE_MAJORS <<<"${PULUMI_RUNPOD_MATRIX_NODES:-22 24}"
 read -r -a PULUMI_VERSIONS <<<"${PULUMI_RUNPOD_MATRIX_PULUMI:-$LOWEST_PULUMI $PINNED_PULUMI $NEWEST_PULUMI}"
+
+PLAN="${PULUMI_RUNPOD_MATRIX_PLAN:-full}"
+case "$PLAN" in full | pairs) ;; *) echo "PULUMI_RUNPOD_MATRIX_PLAN=$PLAN: must be full or pairs" >&2; exit 2 ;; esac
+
+# plan_nodes PULUMI_VERSION: the Node lines that version runs on under the plan.
+plan_nodes() {
+  if [ "$PLAN" = full ]; then echo "${NODE_MAJORS[@]}"; return; fi
+  case "$1" in
+    "$LOWEST_PULUMI") echo "${NODE_MAJORS[0]}" ;;
+    "$NEWEST_PULUMI") echo "${NODE_MAJORS[-1]}" ;;
+    *) echo "${NODE_MAJORS[@]}" ;;
+  esac
+}
 
 log() { echo "runtime-matrix: $*"; }
 started=$SECONDS
@@ -150,28 +171,33 @@ run_journey() {
   record "journey ($mode), Node $2, @pulumi/pulumi $3" "$ok" "$bad" $((SECONDS - t0))
 }
 
+log "plan: $PLAN"
 for pv in "${PULUMI_VERSIONS[@]}"; do
   t0=$SECONDS
-  project="$(consumer "$pv")"
+  read -r -a majors <<<"$(plan_nodes "$pv")"
   if [ "$pv" = "$PINNED_PULUMI" ]; then
     # The repository already has this version and was built above: no copy to make. Node 24 with it
-    # is the main suite's run (npm test), so only the other lines run the unit tier here.
-    log "@pulumi/pulumi $pv installed in a fresh project ($((SECONDS - t0)) s); unit tests in the repository"
-    for major in "${NODE_MAJORS[@]}"; do
+    # is the main suite's run (npm test), so only the other lines run the unit tier here; under
+    # `pairs` its journey is the main suite's end-to-end tier, so no consumer project either.
+    project=""
+    [ "$PLAN" = full ] && project="$(consumer "$pv")"
+    log "@pulumi/pulumi $pv${project:+ installed in a fresh project} ($((SECONDS - t0)) s); unit tests in the repository"
+    for major in "${majors[@]}"; do
       [ "$major" = "$MAIN_SUITE_NODE" ] || run_unit "$REPO" "$major" "$pv"
-      run_journey "$project" "$major" "$pv"
+      [ -z "$project" ] || run_journey "$project" "$major" "$pv"
     done
   else
+    project="$(consumer "$pv")"
     repo_copy="$(unit_copy "$pv")"
     log "@pulumi/pulumi $pv installed in a copy of the repository and in a fresh project ($((SECONDS - t0)) s)"
     build_copy "$repo_copy" "$pv"
-    for major in "${NODE_MAJORS[@]}"; do
+    for major in "${majors[@]}"; do
       run_unit "$repo_copy" "$major" "$pv" "${PULUMI_UNIT_DIRS[@]}"
       run_journey "$project" "$major" "$pv"
     done
     rm -rf "$repo_copy"
   fi
-  rm -rf "$project"
+  [ -z "$project" ] || rm -rf "$project"
 done
 
 log "what ran (Pulumi CLI $("$PULUMI_BIN/pulumi" version)):"

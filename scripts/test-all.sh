@@ -6,6 +6,9 @@
 # load dist/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Node's on-disk cache of compiled modules (as .ci/run sets it): each engine operation starts two
+# node processes that load @pulumi/pulumi, and this saves about 0.4 s of CPU in each.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-${PULUMI_RUNPOD_CACHE:-$HOME/.cache/pulumi-runpod}/node-compile-cache}"
 
 lint_log="$(mktemp)"
 npm run --silent lint >"$lint_log" 2>&1 &

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator";
-import { type CliResult, createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
+import {
+  type CliResult,
+  createEngineStack,
+  type EngineStack,
+  ensureBuilt,
+  RAISED_MANAGEMENT_QUOTA,
+} from "./engine-harness";
 import { accountCounters, platformInventory, reconcile, stateInventory } from "./inventory";
 import { runRecover, setFaults } from "./kill-window";
 import { managementRoutes } from "./management-routes";
@@ -32,6 +38,7 @@ beforeAll(async () => {
     port: 0,
     apiKeys: [KEY],
     rateLimits: false,
+    managementQuota: RAISED_MANAGEMENT_QUOTA,
   });
   // On the routes of the API the emulator advertises (v2 by default).
   const base = managementRoutes(emulator.apiUrl).base;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultRule, type RunningEmulator, startEmulator } from "../../emulator";
-import { createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
+import { createEngineStack, type EngineStack, ensureBuilt, RAISED_MANAGEMENT_QUOTA } from "./engine-harness";
 import { accountCounters, platformInventory, reconcile, stateInventory } from "./inventory";
 import { setFaults } from "./kill-window";
 import { managementRoutes } from "./management-routes";
@@ -40,6 +40,7 @@ beforeAll(async () => {
     apiKeys: [KEY],
     rateLimits: false,
     seed: streams.emulator,
+    managementQuota: RAISED_MANAGEMENT_QUOTA,
   });
   // On the routes of the API the emulator advertises (v2 by default).
   await setFaults(emulator, KEY, faultsOn(managementRoutes(emulator.apiUrl).base));

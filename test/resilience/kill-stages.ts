@@ -1,7 +1,14 @@
 import * as fs from "node:fs";
 import { type FaultRule, type RunningEmulator, startEmulator } from "../../emulator";
 import type { StateBackend } from "../backends/state-backend";
-import { type CliResult, createEngineStack, type EngineStack, ensureBuilt, type StackNaming } from "./engine-harness";
+import {
+  type CliResult,
+  createEngineStack,
+  type EngineStack,
+  ensureBuilt,
+  RAISED_MANAGEMENT_QUOTA,
+  type StackNaming,
+} from "./engine-harness";
 import { drift, platformInventory, reconcile, stateInventory } from "./inventory";
 import { managementRoutes } from "./management-routes";
 import { checkpointSidecar, hold, killWhenHeld, readState, runRecover, setFaults } from "./kill-window";
@@ -13,8 +20,9 @@ import { seedStreams, withSeed } from "./seed";
  * (`runpod-iac recover --run up|destroy`). Each stage kills inside its window (see
  * kill-window.ts), proves the kill left the platform and the state apart, recovers, and requires
  * state equal to the platform, zero orphans, zero duplicates and a second `up` with no changes.
- * The stages run in order on one stack of the fleet program; `kills.test.ts` runs them once per
- * `npm test`, `npm run soak` over many seeds.
+ * The stages run in order on one stack of the fleet program: `npm test` runs them all on PostgreSQL
+ * and S3 (shared-backend-scenarios.ts) and the broken-sidecar one on files (kills.test.ts);
+ * `npm run soak` runs them all on files over many seeds.
  */
 
 /** One stack, its emulator and the seeded choices of a run of the stages. */
@@ -45,7 +53,13 @@ export async function openStages(
   ensureBuilt();
   const streams = seedStreams(seed, label);
   const key = `rpa_KILLSTAGES${seed}`;
-  const emulator = await startEmulator({ port: 0, apiKeys: [key], rateLimits: false, seed: streams.emulator });
+  const emulator = await startEmulator({
+    port: 0,
+    apiKeys: [key],
+    rateLimits: false,
+    seed: streams.emulator,
+    managementQuota: RAISED_MANAGEMENT_QUOTA,
+  });
   const e = await createEngineStack(
     "fleet",
     { apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, apiKey: key },

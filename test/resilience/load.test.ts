@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator";
-import { DEFAULT_QUOTA_WINDOWS } from "../../emulator/limits/management-quota";
-import { type CliResult, createEngineStack, type EngineStack, ensureBuilt } from "./engine-harness";
+import {
+  type CliResult,
+  createEngineStack,
+  type EngineStack,
+  ensureBuilt,
+  RAISED_MANAGEMENT_QUOTA,
+} from "./engine-harness";
 import { accountCounters, platformInventory, reconcile, stateInventory } from "./inventory";
 import { setFaults } from "./kill-window";
 import { managementRoutes } from "./management-routes";
@@ -32,10 +37,8 @@ beforeAll(async () => {
     port: 0,
     apiKeys: [KEY],
     seed: streams.emulator,
-    // v2's per-user quota stays on, at ten times the default a minute (an account with a raised
-    // limit): at 60 a minute the run's ~450 management calls would spend about 7 minutes waiting
-    // for the quota's windows, which the quota's own tests and the pulumi benchmark already cover.
-    managementQuota: [{ name: "minute", quota: 600, seconds: 60 }, ...DEFAULT_QUOTA_WINDOWS.slice(1)],
+    // At 60 a minute the run's ~450 management calls would spend about 7 minutes waiting.
+    managementQuota: RAISED_MANAGEMENT_QUOTA,
   });
   // On the routes of the API the emulator advertises (v2 by default).
   await setFaults(emulator, KEY, [{ route: managementRoutes(emulator.apiUrl).base, rateLimitRate: 0.1 }]);

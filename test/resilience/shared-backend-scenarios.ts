@@ -20,7 +20,8 @@ import { twoRunnersAtOnce } from "./two-runners";
  * runner SIGKILLed during updates (its lock made another machine's, so `--force-unlock` is
  * needed), replacements, destroy and creates, each followed by `runpod-iac recover --run`, with
  * state equal to the platform, zero orphans, zero duplicates and a second `up` that changes
- * nothing after each. The same stages as test/resilience/kills.test.ts, which runs them on files.
+ * nothing after each. The same stages as `npm run soak` runs on files (kills.test.ts runs the
+ * broken-sidecar one there).
  * The stack is `dev` of project `team-backend-app` with passphrase `team` (`PASSPHRASE_IN_NAMES`):
  * every recovery reads names holding the passphrase from the engine, and must print none of it.
  */

@@ -16,8 +16,7 @@ import {
  * seeds: a fleet created under the seeded fault mix, then kills during updates, replacements,
  * destroy and creates with an emptied checkpoint sidecar, each recovered with `runpod-iac
  * recover`. Prints one line per seed and the failure rate with the failing seeds; replay one
- * with `RESILIENCE_SEED=<seed> npx vitest run test/resilience/kills.test.ts` or
- * `npm run soak -- --seeds 1 --first <seed>`. Settings come from soak.mjs (SOAK_*).
+ * with `npm run soak -- --seeds 1 --first <seed>`. Settings come from soak.mjs (SOAK_*).
  */
 const SEEDS = Number(process.env.SOAK_SEEDS ?? 10);
 const FIRST = Number(process.env.SOAK_FIRST ?? 1);

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { PASSPHRASE_IN_NAMES } from "./engine-harness";
-import {
-  closeStages,
-  destroyFleet,
-  killWithBrokenCheckpoint,
-  openStages,
-  type StageContext,
-} from "./kill-stages";
+import { closeStages, destroyFleet, killWithBrokenCheckpoint, openStages, type StageContext } from "./kill-stages";
 import { announceSeed, resilienceSeed } from "./seed";
 
 /**

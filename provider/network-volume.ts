@@ -24,9 +24,8 @@ export interface NetworkVolumeArgs {
    */
   type?: pulumi.Input<string>;
   /**
-   * Id of an existing volume to take under management instead of creating one (the import path,
-   * since `pulumi import` does not work for dynamic resources). Its data center must match; its
-   * name and size are converged to these inputs.
+   * Id of an existing volume to take under management instead of creating one. Its data center
+   * must match; its name and size are converged to these inputs.
    */
   adoptId?: pulumi.Input<string>;
 }

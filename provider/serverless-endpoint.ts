@@ -89,7 +89,7 @@ export interface ServerlessEndpointArgs {
   cpuFlavorIds?: pulumi.Input<pulumi.Input<CpuFlavorId>[]>;
   /** vCPUs per CPU worker (platform default 2). */
   vcpuCount?: pulumi.Input<number>;
-  /** Id of an existing endpoint to take under management instead of creating one (see README, "Adopting"). */
+  /** Id of an existing endpoint to take under management instead of creating one. */
   adoptId?: pulumi.Input<string>;
 }
 

@@ -65,11 +65,30 @@ function propertiesOf(members: ts.NodeArray<ts.TypeElement>, checker: ts.TypeChe
     if (!m.type) throw unsupported(m, "a property without a type");
     return {
       name: m.name.getText(),
-      optional: m.questionToken !== undefined,
+      // A property that may be null (the platform's "none": a GPU type no serverless pool holds)
+      // is as optional as one that may be absent: SDKs must not require it.
+      optional: m.questionToken !== undefined || admitsNone(m.type),
       doc: docOf(m, checker),
       type: tsTypeOf(m.type, checker),
     };
   });
+}
+
+/** Whether a type node admits `null` or `undefined` (through parentheses and `pulumi.Input`/`Output`). */
+function admitsNone(node: ts.TypeNode): boolean {
+  if (ts.isParenthesizedTypeNode(node)) return admitsNone(node.type);
+  if (isPulumiWrapper(node, "Input") || isPulumiWrapper(node, "Output")) {
+    const arg = node.typeArguments?.[0];
+    return arg !== undefined && admitsNone(arg);
+  }
+  return (
+    ts.isUnionTypeNode(node) &&
+    node.types.some(
+      (t) =>
+        t.kind === ts.SyntaxKind.UndefinedKeyword ||
+        (ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword),
+    )
+  );
 }
 
 /** The model of a type node, `pulumi.Input<...>` and `pulumi.Output<...>` taken off at any depth. */

@@ -99,6 +99,11 @@ describe("the plugin schema generator", () => {
       type: "boolean",
     });
     expect(gpus.description).toContain("GET /v2/catalog/gpus");
+    // `pool: string | null` (null when serverless cannot rent the type): present, but not required,
+    // so the Go SDK types it *string and the Python SDK Optional[str].
+    expect(gpuType.properties!.pool).toMatchObject({ type: "string" });
+    expect(gpuType.required).toEqual(expect.arrayContaining(["id", "name", "memory"]));
+    expect(gpuType.required).not.toContain("pool");
   });
 
   it("gives every resource its type token, its inputs (its Args) and its dynamic type as an alias", () => {

@@ -83,7 +83,7 @@ func (NetworkVolumeState) ElementType() reflect.Type {
 }
 
 type networkVolumeArgs struct {
-	// Id of an existing volume to take under management instead of creating one (the import path, since `pulumi import` does not work for dynamic resources). Its data center must match; its name and size are converged to these inputs.
+	// Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
 	AdoptId *string `pulumi:"adoptId"`
 	// Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
 	DataCenterId string `pulumi:"dataCenterId"`
@@ -103,7 +103,7 @@ type networkVolumeArgs struct {
 
 // The set of arguments for constructing a NetworkVolume resource.
 type NetworkVolumeArgs struct {
-	// Id of an existing volume to take under management instead of creating one (the import path, since `pulumi import` does not work for dynamic resources). Its data center must match; its name and size are converged to these inputs.
+	// Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
 	AdoptId pulumi.StringPtrInput
 	// Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
 	DataCenterId pulumi.StringInput

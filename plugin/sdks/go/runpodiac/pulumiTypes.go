@@ -331,7 +331,7 @@ type CatalogGpuType struct {
 	// Short display name, e.g. `RTX 4090`.
 	Name string `pulumi:"name"`
 	// The serverless GPU pool holding it, or null when serverless cannot rent it.
-	Pool string `pulumi:"pool"`
+	Pool *string `pulumi:"pool"`
 	// Dollars per hour of one GPU: pods per cloud, and serverless workers of its pool.
 	Price CatalogGpuTypePrice `pulumi:"price"`
 	// Offered on secure cloud.
@@ -398,8 +398,8 @@ func (o CatalogGpuTypeOutput) Name() pulumi.StringOutput {
 }
 
 // The serverless GPU pool holding it, or null when serverless cannot rent it.
-func (o CatalogGpuTypeOutput) Pool() pulumi.StringOutput {
-	return o.ApplyT(func(v CatalogGpuType) string { return v.Pool }).(pulumi.StringOutput)
+func (o CatalogGpuTypeOutput) Pool() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CatalogGpuType) *string { return v.Pool }).(pulumi.StringPtrOutput)
 }
 
 // Dollars per hour of one GPU: pods per cloud, and serverless workers of its pool.

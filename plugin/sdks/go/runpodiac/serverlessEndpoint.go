@@ -122,7 +122,7 @@ func (ServerlessEndpointState) ElementType() reflect.Type {
 }
 
 type serverlessEndpointArgs struct {
-	// Id of an existing endpoint to take under management instead of creating one (see README, "Adopting").
+	// Id of an existing endpoint to take under management instead of creating one.
 	AdoptId *string `pulumi:"adoptId"`
 	// Acceptable CUDA versions (order does not matter).
 	AllowedCudaVersions []string `pulumi:"allowedCudaVersions"`
@@ -192,7 +192,7 @@ type serverlessEndpointArgs struct {
 
 // The set of arguments for constructing a ServerlessEndpoint resource.
 type ServerlessEndpointArgs struct {
-	// Id of an existing endpoint to take under management instead of creating one (see README, "Adopting").
+	// Id of an existing endpoint to take under management instead of creating one.
 	AdoptId pulumi.StringPtrInput
 	// Acceptable CUDA versions (order does not matter).
 	AllowedCudaVersions pulumi.StringArrayInput

@@ -31,7 +31,7 @@ class NetworkVolumeArgs:
         :param pulumi.Input[_builtins.int] size: Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
                
                Checked at preview: a whole number, from 0 to 4000.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one (the import path, since `pulumi import` does not work for dynamic resources). Its data center must match; its name and size are converged to these inputs.
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
                
                Checked at preview: not empty.
@@ -78,7 +78,7 @@ class NetworkVolumeArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Id of an existing volume to take under management instead of creating one (the import path, since `pulumi import` does not work for dynamic resources). Its data center must match; its name and size are converged to these inputs.
+        Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -132,7 +132,7 @@ class NetworkVolume(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one (the import path, since `pulumi import` does not work for dynamic resources). Its data center must match; its name and size are converged to these inputs.
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
         :param pulumi.Input[_builtins.str] data_center_id: Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
                

@@ -310,12 +310,12 @@ class CatalogGpuType(dict):
                  max_count: 'outputs.CatalogGpuTypeMaxCount',
                  memory: _builtins.float,
                  name: _builtins.str,
-                 pool: _builtins.str,
                  price: 'outputs.CatalogGpuTypePrice',
                  secure: _builtins.bool,
                  availability: Optional[_builtins.str] = None,
                  cuda_versions: Optional[Sequence['outputs.CatalogGpuTypeCudaVersions']] = None,
-                 data_centers: Optional[Sequence['outputs.CatalogAvailability']] = None):
+                 data_centers: Optional[Sequence['outputs.CatalogAvailability']] = None,
+                 pool: Optional[_builtins.str] = None):
         """
         :param _builtins.bool community: Offered on community cloud.
         :param _builtins.str id: The id pods, clusters and endpoints name (`gpuTypeIds`, `gpuTypeId`).
@@ -323,12 +323,12 @@ class CatalogGpuType(dict):
         :param 'CatalogGpuTypeMaxCount' max_count: The most GPUs of this type one pod may have, per cloud.
         :param _builtins.float memory: GPU memory in GB.
         :param _builtins.str name: Short display name, e.g. `RTX 4090`.
-        :param _builtins.str pool: The serverless GPU pool holding it, or null when serverless cannot rent it.
         :param 'CatalogGpuTypePrice' price: Dollars per hour of one GPU: pods per cloud, and serverless workers of its pool.
         :param _builtins.bool secure: Offered on secure cloud.
         :param _builtins.str availability: Overall availability for the requested products (with `include: ["AVAILABILITY"]`).
         :param Sequence['CatalogGpuTypeCudaVersions'] cuda_versions: The CUDA versions offered, and whether each is available (with `include`).
         :param Sequence['CatalogAvailability'] data_centers: Availability in each data center (with `include`).
+        :param _builtins.str pool: The serverless GPU pool holding it, or null when serverless cannot rent it.
         """
         pulumi.set(__self__, "community", community)
         pulumi.set(__self__, "id", id)
@@ -336,7 +336,6 @@ class CatalogGpuType(dict):
         pulumi.set(__self__, "max_count", max_count)
         pulumi.set(__self__, "memory", memory)
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "pool", pool)
         pulumi.set(__self__, "price", price)
         pulumi.set(__self__, "secure", secure)
         if availability is not None:
@@ -345,6 +344,8 @@ class CatalogGpuType(dict):
             pulumi.set(__self__, "cuda_versions", cuda_versions)
         if data_centers is not None:
             pulumi.set(__self__, "data_centers", data_centers)
+        if pool is not None:
+            pulumi.set(__self__, "pool", pool)
 
     @_builtins.property
     @pulumi.getter
@@ -396,14 +397,6 @@ class CatalogGpuType(dict):
 
     @_builtins.property
     @pulumi.getter
-    def pool(self) -> _builtins.str:
-        """
-        The serverless GPU pool holding it, or null when serverless cannot rent it.
-        """
-        return pulumi.get(self, "pool")
-
-    @_builtins.property
-    @pulumi.getter
     def price(self) -> 'outputs.CatalogGpuTypePrice':
         """
         Dollars per hour of one GPU: pods per cloud, and serverless workers of its pool.
@@ -441,6 +434,14 @@ class CatalogGpuType(dict):
         Availability in each data center (with `include`).
         """
         return pulumi.get(self, "data_centers")
+
+    @_builtins.property
+    @pulumi.getter
+    def pool(self) -> Optional[_builtins.str]:
+        """
+        The serverless GPU pool holding it, or null when serverless cannot rent it.
+        """
+        return pulumi.get(self, "pool")
 
 
 @pulumi.output_type

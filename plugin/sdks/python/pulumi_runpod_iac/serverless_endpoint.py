@@ -49,7 +49,7 @@ class ServerlessEndpointArgs:
         :param pulumi.Input[_builtins.str] template_id: Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing endpoint to take under management instead of creating one (see README, "Adopting").
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing endpoint to take under management instead of creating one.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: Acceptable CUDA versions (order does not matter).
         :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`. A change REPLACES the endpoint.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors in priority order (CPU endpoints).
@@ -154,7 +154,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Id of an existing endpoint to take under management instead of creating one (see README, "Adopting").
+        Id of an existing endpoint to take under management instead of creating one.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -470,7 +470,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing endpoint to take under management instead of creating one (see README, "Adopting").
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing endpoint to take under management instead of creating one.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: Acceptable CUDA versions (order does not matter).
         :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`. A change REPLACES the endpoint.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors in priority order (CPU endpoints).

@@ -15,6 +15,9 @@ import type { RunpodResourceType } from "../provider/runpod-resource";
 import { INJECTED_ENV_NAMES } from "../provider/template-env";
 import { containerOfTemplate, holdsSettings } from "../provider/template-rollout";
 import { ClusterInputsSchema } from "../provider/cluster-state";
+import { podOutputs } from "../provider/pod-state";
+import { podFromV2 } from "../sdk/management/neutral/over-v2/pod-translation";
+import type * as V2 from "../sdk/schemas/v2";
 import { SecretInputsSchema } from "../provider/secret-provider";
 
 type Props = Record<string, unknown>;
@@ -86,11 +89,46 @@ function podPlacement(record: object): Props {
   };
 }
 
-/** A cluster's type and shape, named as the inputs name them (v2 nests them under `compute`). */
-function clusterShape(record: object): Props {
-  const cluster = record as { type?: string; compute?: Record<string, unknown> };
+/** The container settings of a pod read as a pod's refresh reads them, for a cluster's import. */
+const MEMBER_SETTINGS = [
+  "imageName",
+  "ports",
+  "containerDiskInGb",
+  "volumeInGb",
+  "volumeMountPath",
+  "dockerStartCmd",
+] as const;
+
+/** Marks a setting to be read from the member (podOutputs reads back only what is declared). */
+const FROM_MEMBER = Object.freeze({});
+
+/**
+ * A cluster's type and shape, named as the inputs name them (v2 nests them under `compute`), and
+ * the container settings every member runs, which v2's cluster record does not hold: read from
+ * its first member as a pod's refresh reads a pod (so the printed code previews no change).
+ */
+async function clusterShape(record: object, client: RunpodClient): Promise<Props> {
+  const cluster = record as V2.Cluster;
   const { gpuTypeId, gpuCountPerPod, podCount } = cluster.compute ?? {};
-  return { type: cluster.type, gpuTypeId, gpuCountPerPod, podCount };
+  const rank = (p: V2.Pod) => p.cluster?.rank ?? Number.POSITIVE_INFINITY;
+  const [first] = (await client.v2.clusters.pods(cluster.id)).sort((a, b) => rank(a) - rank(b));
+  return {
+    type: cluster.type,
+    gpuTypeId,
+    gpuCountPerPod,
+    podCount,
+    ...(first ? memberSettings(podFromV2(first)) : {}),
+  };
+}
+
+function memberSettings(pod: Pod): Props {
+  const networkVolumeId = pod.networkVolume?.id;
+  const declared: Props = { networkVolumeId, ...Object.fromEntries(MEMBER_SETTINGS.map((k) => [k, FROM_MEMBER])) };
+  const read = podOutputs(pod, declared);
+  const settings = MEMBER_SETTINGS.map((k) => [k, read[k]] as const).filter(
+    ([, v]) => v !== FROM_MEMBER && v !== undefined,
+  );
+  return { ...Object.fromEntries(settings), networkVolumeId, env: envOfProgram(pod.env ?? undefined) };
 }
 
 /** The resource types the plugin serves: every type of `RunpodResourceType`. */

@@ -79,15 +79,9 @@ TS_NODE="$(dep_version ts-node)"
 TYPES_NODE="$(dep_version @types/node)"
 POLICY="$(dep_version @pulumi/policy)"
 
-passed=0
-failed=0
-summary=()
-
-# record LABEL PASSED FAILED SECONDS
+# record LABEL PASSED FAILED SECONDS: into the results of the running lane (one per release).
 record() {
-  passed=$((passed + $2))
-  failed=$((failed + $3))
-  summary+=("$(printf '%-48s %3d passed, %d failed  %4d s' "$1" "$2" "$3" "$4")")
+  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$WORK/results-$LANE"
   log "$1: $2 passed, $3 failed ($4 s)"
 }
 
@@ -171,9 +165,10 @@ run_journey() {
   record "journey ($mode), Node $2, @pulumi/pulumi $3" "$ok" "$bad" $((SECONDS - t0))
 }
 
-log "plan: $PLAN"
-for pv in "${PULUMI_VERSIONS[@]}"; do
-  t0=$SECONDS
+# run_release VERSION: everything the plan runs with that @pulumi/pulumi release, in order.
+run_release() {
+  local pv="$1" t0=$SECONDS project repo_copy major
+  LANE="$pv"
   read -r -a majors <<<"$(plan_nodes "$pv")"
   if [ "$pv" = "$PINNED_PULUMI" ]; then
     # The repository already has this version and was built above: no copy to make. Node 24 with it
@@ -198,6 +193,36 @@ for pv in "${PULUMI_VERSIONS[@]}"; do
     rm -rf "$repo_copy"
   fi
   [ -z "$project" ] || rm -rf "$project"
+}
+
+# One lane per release, all at once: a lane spends much of its time in single-threaded steps
+# (npm install, tsc, one engine at a time), so lanes side by side fill both cores. Each lane's
+# lines are printed together once every lane has ended; a lane that stopped before its end (an
+# install that failed) counts as a failure.
+log "plan: $PLAN; one lane per @pulumi/pulumi release, side by side"
+lanes=()
+for pv in "${PULUMI_VERSIONS[@]}"; do
+  (run_release "$pv"; touch "$WORK/done-$pv") >"$WORK/lane-$pv.log" 2>&1 &
+  lanes+=($!)
+done
+wait "${lanes[@]}" || true
+
+passed=0
+failed=0
+summary=()
+for pv in "${PULUMI_VERSIONS[@]}"; do
+  cat "$WORK/lane-$pv.log"
+  if [ -f "$WORK/results-$pv" ]; then
+    while IFS=$'\t' read -r label ok bad secs; do
+      passed=$((passed + ok))
+      failed=$((failed + bad))
+      summary+=("$(printf '%-48s %3d passed, %d failed  %4d s' "$label" "$ok" "$bad" "$secs")")
+    done <"$WORK/results-$pv"
+  fi
+  if [ ! -f "$WORK/done-$pv" ]; then
+    failed=$((failed + 1))
+    summary+=("@pulumi/pulumi $pv: the lane stopped before its end (its lines above say where)")
+  fi
 done
 
 log "what ran (Pulumi CLI $("$PULUMI_BIN/pulumi" version)):"

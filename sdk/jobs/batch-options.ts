@@ -52,7 +52,8 @@ export interface SubmitManyOptions {
 
 const positiveInt = (rule: string) => z.number().int(rule).min(1, rule);
 const positiveMs = z.number().int("must be a whole number of ms").min(1, "must be at least 1 ms");
-const limitOverride = z
+/** A {@link RateLimitOverride} as callers may give one (batches' `limits`, `openAiFetch({ limit })`). */
+export const RateLimitOverrideSchema = z
   .object({
     perWindow: positiveInt("must be a whole number of requests, at least 1").optional(),
     windowMs: positiveMs.optional(),
@@ -73,7 +74,11 @@ const OptionsSchema = z.object({
   pollIntervalMs: positiveMs.optional(),
   resultTimeoutMs: positiveMs.optional(),
   limits: z
-    .object({ run: limitOverride.optional(), status: limitOverride.optional(), stream: limitOverride.optional() })
+    .object({
+      run: RateLimitOverrideSchema.optional(),
+      status: RateLimitOverrideSchema.optional(),
+      stream: RateLimitOverrideSchema.optional(),
+    })
     .strict()
     .optional(),
   requestsPerWorker: positiveInt("must be a whole number, at least 1").optional(),

@@ -23,13 +23,24 @@ import {
 } from "../schemas";
 import type { CallOptions, Transport } from "../transport";
 import type { PollOptions, RunSyncOptions, StatusOptions } from "./job-options";
-import type { BatchOutcome, SubmitManyOptions } from "./batch-options";
+import { type BatchOutcome, RateLimitOverrideSchema, type SubmitManyOptions } from "./batch-options";
 import { dispatcherFetch } from "./dispatcher-fetch";
-import { callPacer } from "./endpoint-pacers";
+import { callPacer, type RateLimitOverride } from "./endpoint-pacers";
 import { pacedFetch, withPermit } from "./paced-calls";
 import { type BatchInputs, submitMany } from "./submit-many";
 
 export type { PollOptions, RunSyncOptions, StatusOptions } from "./job-options";
+
+/** Options of {@link EndpointJobs.openAiFetch}. */
+export interface OpenAiFetchOptions {
+  /** Sends each request (default: undici's own dispatch, see dispatcher-fetch.ts). */
+  fetch?: typeof fetch | undefined;
+  /**
+   * The endpoint's `/openai/*` limit, when it is not the table's 2000 per 10 s and 400 at once:
+   * an account with raised limits, or the dynamic rule (running workers x `requests_per_worker`).
+   */
+  limit?: RateLimitOverride | undefined;
+}
 
 /**
  * Job operations of one queue-based endpoint or pre-deployed model (`{queueUrl}/<id>/...`).
@@ -197,10 +208,15 @@ export class EndpointJobs {
    * A `fetch` for the `openai` package (its `fetch` option): paced to the endpoint's `/openai/*`
    * limit (2000 per 10 s, 400 at once, shared by every call this client makes there; a 429 slows
    * it down), and sent on undici's own dispatch, a fraction of the platform `fetch`'s CPU per
-   * call (dispatcher-fetch.ts). `base` replaces the sending.
+   * call (dispatcher-fetch.ts). A function given replaces the sending (as `{ fetch }` does);
+   * `{ limit }` paces to a higher (or lower) limit than the table's, such as the one the
+   * platform's dynamic rule gives an endpoint with many running workers.
    */
-  openAiFetch(base: typeof fetch = dispatcherFetch()): typeof fetch {
-    return pacedFetch(callPacer(this.transport, this.endpointId, "openai"), base);
+  openAiFetch(options: typeof fetch | OpenAiFetchOptions = {}): typeof fetch {
+    const { fetch: base = dispatcherFetch(), limit } = typeof options === "function" ? { fetch: options } : options;
+    if (limit !== undefined)
+      validateRequest(RateLimitOverrideSchema, limit, `openAiFetch on ${this.endpointId}`, "limit");
+    return pacedFetch(callPacer(this.transport, this.endpointId, "openai", limit), base);
   }
 
   /**

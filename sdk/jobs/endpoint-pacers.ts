@@ -22,7 +22,7 @@ export type RateLimitOverrides = Partial<Record<PacedOperation, RateLimitOverrid
 export type EndpointPacers = Readonly<Record<PacedOperation, OperationPacer>>;
 
 /** The limit an operation is paced to: the platform's row, with the caller's overrides. */
-export function pacerLimit(op: PacedOperation, override: RateLimitOverride | undefined): PacerLimit {
+export function pacerLimit(op: PacedOperation | CallOperation, override: RateLimitOverride | undefined): PacerLimit {
   const row = RATE_LIMITS[op];
   return {
     perWindow: override?.perWindow ?? row.perWindow,
@@ -76,19 +76,26 @@ const callRegistry = new WeakMap<Transport, Map<string, OperationPacer>>();
 /**
  * The pacer of one of an endpoint's single-call operations on a client, at the platform's row
  * (`/requests` 10 per 10 s and 2 at once; `/openai/*` 2000 per 10 s and 400 at once): every call
- * the client makes to that endpoint and operation shares it, as the platform counts them.
+ * the client makes to that endpoint and operation shares it, as the platform counts them. An
+ * `override` (an account whose limit the platform raised, or the dynamic rule's running workers x
+ * `requests_per_worker`) paces separately, as batches with overrides do.
  */
-export function callPacer(owner: Transport, endpointId: string, op: CallOperation): OperationPacer {
+export function callPacer(
+  owner: Transport,
+  endpointId: string,
+  op: CallOperation,
+  override?: RateLimitOverride,
+): OperationPacer {
   let byKey = callRegistry.get(owner);
   if (!byKey) {
     byKey = new Map();
     callRegistry.set(owner, byKey);
   }
-  const key = `${endpointId}\u0000${op}`;
+  const limit = pacerLimit(op, override);
+  const key = `${endpointId}\u0000${op}\u0000${JSON.stringify(limit)}`;
   let pacer = byKey.get(key);
   if (!pacer) {
-    const row = RATE_LIMITS[op];
-    pacer = new OperationPacer(op, { perWindow: row.perWindow, windowMs: RATE_WINDOW_MS, concurrent: row.concurrent });
+    pacer = new OperationPacer(op, limit);
     byKey.set(key, pacer);
   }
   return pacer;

@@ -14,7 +14,8 @@ const TOKEN = "tok_import_secret_31";
 const PASSWORD = "rpg_import_secret_31";
 
 /**
- * `pulumi import` of every type of the plugin, in a TypeScript project of its own on the
+ * `pulumi import` of every type of the plugin but Secret (plugin-secrets.test.ts imports one, whose
+ * value the platform never returns), in a TypeScript project of its own on the
  * emulator of `shared()`, through the plugin `npx runpod-iac plugin install` put in the stack's
  * plugin cache (the project names no plugin folder): one resource by id, the others in bulk
  * (`--file`); the code the engine prints, pasted into the program, compiles and previews no change.
@@ -67,12 +68,20 @@ export function importJourney(shared: () => E2EStack): void {
       vcpuCount: 2,
       env: { RUN: "import", HF_TOKEN: TOKEN },
     });
+    const cluster = await c.v2.clusters.create({
+      name: "imported-cluster",
+      type: "TRAINING",
+      compute: { gpuTypeId: "NVIDIA L4", gpuCountPerPod: 1, podCount: 2 },
+      image: "trainer:1.0",
+      ports: ["22/tcp"],
+    });
     Object.assign(ids, {
       registry: registry.id,
       template: template.id,
       volume: volume.id,
       endpoint: endpoint.id,
       pod: pod.id,
+      cluster: cluster.id,
     });
   }, 300_000);
   afterAll(async () => i?.dispose());
@@ -95,6 +104,7 @@ export function importJourney(shared: () => E2EStack): void {
         { type: "runpod-iac:index:Template", name: "worker", id: ids.template },
         { type: "runpod-iac:index:ServerlessEndpoint", name: "api", id: ids.endpoint },
         { type: "runpod-iac:index:Pod", name: "prep", id: ids.pod },
+        { type: "runpod-iac:index:Cluster", name: "train", id: ids.cluster },
       ],
     };
     fs.writeFileSync(path.join(i.workDir, "import.json"), JSON.stringify(file));
@@ -103,7 +113,7 @@ export function importJourney(shared: () => E2EStack): void {
     // One program: the second file's imports are the first's.
     code = `${read("volume.ts")}\n${read("rest.ts").replace(/^import .*\n/gm, "")}`;
     expect(code).toContain('import * as runpod_iac from "runpod-iac/plugin";');
-    for (const type of ["NetworkVolume", "ContainerRegistryAuth", "Template", "ServerlessEndpoint", "Pod"]) {
+    for (const type of ["NetworkVolume", "ContainerRegistryAuth", "Template", "ServerlessEndpoint", "Pod", "Cluster"]) {
       expect(code).toContain(`new runpod_iac.${type}(`);
     }
     expect(code).not.toContain(TOKEN);
@@ -120,6 +130,8 @@ export function importJourney(shared: () => E2EStack): void {
     expect(code).toMatch(/password: "",\n\s*username: "",/);
     // v2 keeps no link from an endpoint to its template: the import found the one it holds the settings of.
     expect(code).toMatch(/templateId: worker\.id,/);
+    // v2's cluster record holds no container settings: the import read them from its first member.
+    expect(code).toMatch(/imageName: "trainer:1\.0",\n\s*name: "imported-cluster",\n\s*podCount: 2,\n\s*ports: \["22\/tcp"\],/);
     // The env the printed code leaves out, declared as the platform holds it (its secret as a secret): no change.
     const secret = `pulumi.secret(${JSON.stringify(TOKEN)})`;
     const program = code
@@ -148,7 +160,7 @@ export function importJourney(shared: () => E2EStack): void {
     await run(tsc, [...options, "--types", "node", "--skipLibCheck", "index.ts"], { cwd: i.workDir });
     const before = await i.requestCount();
     const preview = await i.stack.preview();
-    expect(preview.changeSummary).toEqual({ same: 6 });
+    expect(preview.changeSummary).toEqual({ same: 7 });
     expect(await i.requestCount()).toBe(before);
   });
 }

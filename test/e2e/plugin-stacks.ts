@@ -87,5 +87,7 @@ export function writeProject(workDir: string, name: string, main: string, plugin
   const plugins = pluginFolder
     ? `plugins:\n  providers:\n    - name: runpod-iac\n      path: ${path.relative(workDir, path.join(REPO_ROOT, "plugin"))}\n`
     : "";
-  fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: ${main}\n${plugins}`);
+  // A JavaScript program needs no ts-node and TypeScript loaded at every run.
+  const runtime = main.endsWith(".js") ? "\n  name: nodejs\n  options:\n    typescript: false" : " nodejs";
+  fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), `name: ${name}\nruntime:${runtime}\nmain: ${main}\n${plugins}`);
 }

@@ -35,6 +35,34 @@ describe("client.jobs(id) and the OpenAI-compatible routes", () => {
   });
 });
 
+describe("client.jobs(id).openAiFetch({ limit })", () => {
+  it("paces to the limit given (a raised one, as the dynamic rule gives), apart from the table's pacer", async () => {
+    await ctx.start();
+    const ep = await createEndpoint(ctx.api, { templateId: "echo" });
+    const jobs = clientOf().jobs(ep);
+    const raised = { perWindow: 5000, concurrent: 1000 };
+    const openai = new OpenAI({
+      apiKey: KEY,
+      baseURL: jobs.openAiBaseUrl,
+      fetch: jobs.openAiFetch({ limit: raised }),
+      maxRetries: 0,
+    });
+    await openai.models.list();
+    const pacer = callPacer(client!.transport, ep, "openai", raised);
+    expect(pacer.counts).toEqual({ sent: 1, refused: 0 });
+    expect(pacer.currentLimit).toBe(5000);
+    // The table's pacer of the same endpoint saw nothing: the two are paced apart.
+    expect(callPacer(client!.transport, ep, "openai").counts).toEqual({ sent: 0, refused: 0 });
+  });
+
+  it("refuses a limit that is not whole numbers of requests, naming the field and the value", async () => {
+    await ctx.start();
+    const jobs = clientOf().jobs("ep1");
+    expect(() => jobs.openAiFetch({ limit: { perWindow: 0 } })).toThrow(/limit\.perWindow.*0|perWindow.*at least 1/);
+    expect(() => jobs.openAiFetch({ limit: { concurrent: 2.5 } })).toThrow(/concurrent/);
+  });
+});
+
 describe("client.jobs(id).openAiFetch() on an emulated vLLM worker", () => {
   it("carries whole answers, streams, errors and aborts as the platform fetch does", async () => {
     await ctx.start();

@@ -27,7 +27,7 @@ export interface BenchFlags {
   resultsFile: string | undefined;
   /**
    * True when the report replaces only its own sections (and target rows) of an existing
-   * `resultsFile`: a full run of `--only batch`, whose quarter of an hour is worth keeping
+   * `resultsFile`: a full run of `--only batch` (or management, openai, plugin), worth keeping
    * next to the last full run of everything.
    */
   merge: boolean;
@@ -48,8 +48,7 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   batch: ours at 3,000 jobs from an idle account (3 rounds, against the floor of
                   20 s), 10,000 jobs through submitMany, the official SDK and raw undici at the
                   emulator's real rate limits, with and without injected 429s and lost answers,
-                  and ours' memory at 10,000 and 100,000 jobs (about 20 minutes); a full
-                  \`--only batch\` run replaces its own section of bench/RESULTS.md
+                  and ours' memory at 10,000 and 100,000 jobs (about 20 minutes)
                   management: the client's management calls per second on v2 against v1, and
                   bursts of 1,000 v2 calls against a quota of 50 a second (about 2 minutes)
                   openai: chat completions per second through the npm openai package against
@@ -67,11 +66,15 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   balanced), the rows under the quota included; more rounds narrow the confidence
                   intervals its targets show
   --out FILE      write the markdown report here, and any chart next to it (default:
-                  bench/RESULTS.md for a full run of all; a --quick or --only run prints only, so
-                  RESULTS.md always holds a full run)
+                  bench/RESULTS.md for a full run of all; a full run of batch, management, openai
+                  or plugin alone replaces its own section there, marked as measured alone; a
+                  --quick run, or another --only, prints only)
   --no-write      print only, write no report
   --help          show this help
 `;
+
+/** The benchmarks whose full run alone replaces its own section of RESULTS.md. */
+const MERGED_ALONE: readonly BenchmarkName[] = ["batch", "management", "openai", "plugin"];
 
 /** Parses the arguments after `node dist/bench/run.js`; throws with a readable message on a mistake. */
 export function parseBenchFlags(args: string[], defaultResultsFile: string): BenchFlags {
@@ -104,9 +107,10 @@ export function parseBenchFlags(args: string[], defaultResultsFile: string): Ben
       ? undefined
       : positiveWhole("--pulumi-rounds", values["pulumi-rounds"], false);
   // RESULTS.md holds a full run: every benchmark at its usual sizes and rounds; a full run of
-  // the batch benchmark alone replaces its own section there.
+  // one of the benchmarks that need no Pulumi stack sizes (batch, management, openai, plugin)
+  // alone replaces its own section there, marked as measured alone.
   const full = !quick && selected.length === BENCHMARKS.length && !pulumiSizes && !pulumiRounds;
-  const batchAlone = !quick && selected.length === 1 && selected[0] === "batch";
+  const batchAlone = !quick && selected.length === 1 && MERGED_ALONE.includes(selected[0]!);
   const noWrite = values["no-write"] === true;
   return {
     only: selected,

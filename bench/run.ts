@@ -176,7 +176,9 @@ async function main(args: string[]): Promise<number> {
       log(`wrote ${path.relative(process.cwd(), file)}`);
     }
   } else {
-    log("no report written (a --quick or --only run prints only, but for --only batch; pass --out FILE to write one)");
+    log(
+      "no report written (a --quick or --only run prints only, but for batch, management, openai or plugin alone; pass --out FILE to write one)",
+    );
   }
   return 0;
 }

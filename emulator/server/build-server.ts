@@ -41,6 +41,10 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
+    // close() ends every connection at once: the store is disposed first (waits on jobs are
+    // answered), and what is still open then is a stream nobody reads to its end, such as an
+    // abandoned OpenAI stream, which would otherwise hold close() until its socket times out.
+    forceCloseConnections: true,
     // Malformed URLs and over-long ids, refused before routing: same error shape as everything else.
     frameworkErrors: (error, req, reply) => {
       const r = (reply as unknown as FastifyReply).header("x-request-id", req.id);

@@ -131,7 +131,9 @@ export function importJourney(shared: () => E2EStack): void {
     // v2 keeps no link from an endpoint to its template: the import found the one it holds the settings of.
     expect(code).toMatch(/templateId: worker\.id,/);
     // v2's cluster record holds no container settings: the import read them from its first member.
-    expect(code).toMatch(/imageName: "trainer:1\.0",\n\s*name: "imported-cluster",\n\s*podCount: 2,\n\s*ports: \["22\/tcp"\],/);
+    expect(code).toMatch(
+      /imageName: "trainer:1\.0",\n\s*name: "imported-cluster",\n\s*podCount: 2,\n\s*ports: \["22\/tcp"\],/,
+    );
     // The env the printed code leaves out, declared as the platform holds it (its secret as a secret): no change.
     const secret = `pulumi.secret(${JSON.stringify(TOKEN)})`;
     const program = code

@@ -67,7 +67,15 @@ const WORK_ROOT = path.join(REPO_ROOT, ".e2e-work");
  * SDK, the cached Go build, or the YAML program's folder. The key is in the stack's config, a
  * secret, as are the provider's URLs and the program's `apiToken`.
  */
-export async function createLanguageStack(language: Language, apiToken: string): Promise<LanguageStack> {
+export async function createLanguageStack(
+  language: Language,
+  apiToken: string,
+  /**
+   * Another program than the language's deployment: a Python file run by the same inline runner,
+   * or a YAML project file (Pulumi.yaml's text). Go always runs its built program.
+   */
+  program?: { python?: string; yaml?: string },
+): Promise<LanguageStack> {
   const bin = await providePulumiCli();
   const [python, goProgram] = await Promise.all([
     language === "python" ? providePython() : undefined,
@@ -79,7 +87,9 @@ export async function createLanguageStack(language: Language, apiToken: string):
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `runpod-${language}-home-`));
   fs.mkdirSync(WORK_ROOT, { recursive: true });
   const workDir = fs.mkdtempSync(path.join(WORK_ROOT, `lang-${language}-`));
-  if (language === "yaml") fs.cpSync(path.join(LANGUAGES_DIR, "yaml"), workDir, { recursive: true });
+  if (language === "yaml" && program?.yaml !== undefined)
+    fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), program.yaml);
+  else if (language === "yaml") fs.cpSync(path.join(LANGUAGES_DIR, "yaml"), workDir, { recursive: true });
   // The runners see neither a developer's RUNPOD_* variables nor an outer PULUMI_* setting: only these.
   const baseEnv = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith("RUNPOD_") && !k.startsWith("PULUMI_")),
@@ -110,6 +120,7 @@ export async function createLanguageStack(language: Language, apiToken: string):
         RUNPOD_E2E_STACK: STACK,
         RUNPOD_E2E_PULUMI_ROOT: path.dirname(bin),
         RUNPOD_E2E_CONFIG: JSON.stringify(Object.fromEntries(config)),
+        ...(program?.python !== undefined ? { RUNPOD_E2E_PROGRAM: program.python } : {}),
       },
     });
     log += result.stdout + result.stderr;

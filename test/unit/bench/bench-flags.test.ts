@@ -35,6 +35,15 @@ describe("parseBenchFlags", () => {
     expect(parseBenchFlags(["--only", "batch,scale"], RESULTS).resultsFile).toBeUndefined();
   });
 
+  it("replaces its own section after a full run of management, openai or plugin alone, not of pulumi or scale", () => {
+    for (const name of ["management", "openai", "plugin"]) {
+      expect(parseBenchFlags(["--only", name], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
+    }
+    for (const name of ["pulumi", "scale", "client"]) {
+      expect(parseBenchFlags(["--only", name], RESULTS)).toMatchObject({ resultsFile: undefined, merge: false });
+    }
+  });
+
   it("selects the scale benchmark alone with --only scale, and writes nothing by default", () => {
     const flags = parseBenchFlags(["--only", "scale"], RESULTS);
     expect(flags.only).toEqual(["scale"]);

@@ -8,7 +8,8 @@ itself, so the engine needs no Python language host. One step per call:
 The environment names the stack and what it runs on: RUNPOD_E2E_WORK_DIR (the project folder the
 Automation API writes Pulumi.yaml and the stack's settings into), RUNPOD_E2E_STACK,
 RUNPOD_E2E_PULUMI_ROOT (the folder whose bin/ holds the CLI), RUNPOD_E2E_CONFIG (the stack's
-config, JSON: {"key": {"value": "...", "secret": true}}), and the PULUMI_* variables. The
+config, JSON: {"key": {"value": "...", "secret": true}}), RUNPOD_E2E_PROGRAM (another program file
+to run instead of __main__.py, such as a snippet of docs/languages.md), and the PULUMI_* variables. The
 engine's output goes to stderr; stdout gets one line of JSON: {"ok", "changes", "outputs"} (secret
 outputs as "[secret]", so the result never carries a secret in plaintext), or {"ok": false, "error"}.
 """
@@ -20,7 +21,7 @@ import sys
 
 from pulumi import automation as auto
 
-PROGRAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py")
+PROGRAM = os.environ.get("RUNPOD_E2E_PROGRAM") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py")
 
 
 def program() -> None:

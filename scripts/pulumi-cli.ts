@@ -36,11 +36,31 @@ export function runProvideScript(script: string, args: readonly string[] = []): 
 }
 
 /**
+ * The directory the first {@link providePulumiCli} of a process tree found, for its child
+ * processes (vitest's workers, which inherit the environment of the run whose global setup
+ * provided the CLI), so each does not run the script again.
+ */
+const PROVIDED_CLI_ENV = "PULUMI_RUNPOD_PROVIDED_CLI";
+let provided: Promise<string> | undefined;
+
+/**
  * Runs scripts/provide-pulumi.sh and returns the directory holding `pulumi` and its Node.js
  * plugins, having put it first on this process's PATH: the engine looks its plugins up on PATH.
+ * The script runs once per process tree: it checks the cached build (hashing the language host's
+ * sources, `pulumi version`), about half a second of CPU that each end-to-end stack used to pay.
  */
-export async function providePulumiCli(): Promise<string> {
-  const bin = await runProvideScript("provide-pulumi.sh");
+export function providePulumiCli(): Promise<string> {
+  provided ??= provideOnce();
+  return provided;
+}
+
+async function provideOnce(): Promise<string> {
+  const known = process.env[PROVIDED_CLI_ENV];
+  const bin =
+    known !== undefined && fs.existsSync(path.join(known, "pulumi"))
+      ? known
+      : await runProvideScript("provide-pulumi.sh");
+  process.env[PROVIDED_CLI_ENV] = bin;
   if (!(process.env.PATH ?? "").split(path.delimiter).includes(bin)) {
     process.env.PATH = `${bin}${path.delimiter}${process.env.PATH ?? ""}`;
   }

@@ -19,9 +19,9 @@
 # Two plans (PULUMI_RUNPOD_MATRIX_PLAN): `full` (the default, `npm run test:matrix`) runs every
 # combination above; `pairs` (what .ci/run runs, to keep CI within its time budget) runs each Node
 # line and each @pulumi/pulumi release at least once, in pairs: the lowest release on the oldest
-# line (22) and the newest on the newest line (24), each with its build, its unit tests and its
-# journey, and the pinned release's whole unit tier on Node 22 (its journey on 24 is the main
-# suite's end-to-end tier, through the engine on the same code).
+# line (22), with its build, the whole unit tier and its journey, and the newest on the newest line
+# (24), with its build, its unit tests and its journey. The pinned release on Node 24 is the main
+# suite itself (every tier, through the engine on the same code), so it has no lane of its own.
 #
 #   bash scripts/runtime-matrix.sh
 #   PULUMI_RUNPOD_MATRIX_PLAN=pairs bash scripts/runtime-matrix.sh
@@ -56,6 +56,7 @@ plan_nodes() {
   case "$1" in
     "$LOWEST_PULUMI") echo "${NODE_MAJORS[0]}" ;;
     "$NEWEST_PULUMI") echo "${NODE_MAJORS[-1]}" ;;
+    "$PINNED_PULUMI") echo "$MAIN_SUITE_NODE" ;;
     *) echo "${NODE_MAJORS[@]}" ;;
   esac
 }
@@ -187,7 +188,13 @@ run_release() {
     log "@pulumi/pulumi $pv installed in a copy of the repository and in a fresh project ($((SECONDS - t0)) s)"
     build_copy "$repo_copy" "$pv"
     for major in "${majors[@]}"; do
-      run_unit "$repo_copy" "$major" "$pv" "${PULUMI_UNIT_DIRS[@]}"
+      if [ "$PLAN" = pairs ] && [ "$pv" = "$LOWEST_PULUMI" ]; then
+        # The oldest line's only run under `pairs`: the whole unit tier, not only the code that
+        # loads @pulumi/pulumi (the client, the emulator and the rest run on Node 22 here).
+        run_unit "$repo_copy" "$major" "$pv"
+      else
+        run_unit "$repo_copy" "$major" "$pv" "${PULUMI_UNIT_DIRS[@]}"
+      fi
       run_journey "$project" "$major" "$pv"
     done
     rm -rf "$repo_copy"
@@ -202,6 +209,12 @@ run_release() {
 log "plan: $PLAN; one lane per @pulumi/pulumi release, side by side"
 lanes=()
 for pv in "${PULUMI_VERSIONS[@]}"; do
+  if [ "$PLAN" = pairs ] && [ "$pv" = "$PINNED_PULUMI" ] && [ "$(plan_nodes "$pv")" = "$MAIN_SUITE_NODE" ]; then
+    # Nothing to run: the pinned release on the main suite's line is `npm test` itself.
+    echo "@pulumi/pulumi $pv: the main suite's run (npm test, Node $MAIN_SUITE_NODE)" >"$WORK/lane-$pv.log"
+    touch "$WORK/done-$pv"
+    continue
+  fi
   (run_release "$pv"; touch "$WORK/done-$pv") >"$WORK/lane-$pv.log" 2>&1 &
   lanes+=($!)
 done

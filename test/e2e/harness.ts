@@ -1,7 +1,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type ConfigMap, LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { type ConfigMap, LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { pulumiCommandOf, resultsFromEngineEvents } from "./engine-results";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
 import { RunpodClient } from "../../sdk/client";
@@ -131,9 +132,15 @@ export async function createE2EStack(
   if (!options.keyInConfig) Object.assign(envVars, { RUNPOD_API_KEY: apiKey, RUNPOD_API_URL: apiUrl });
   // TypeScript programs (the examples) are type-checked by `npm run lint`; here they only run.
   if (options.typescript) envVars.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
-  const pulumiCommand = await PulumiCommand.get({ root: path.dirname(bin) });
+  const pulumiCommand = await pulumiCommandOf(path.dirname(bin));
   const stackName = options.stackName ?? "e2e";
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars });
+  const stack = resultsFromEngineEvents(
+    // A backend of its own has no stack yet: create it (createOrSelect would first try, and fail,
+    // to select it, a CLI start more); on a caller's backend, a stack may already be there.
+    options.backend
+      ? await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars })
+      : await LocalWorkspace.createStack({ stackName, workDir }, { pulumiCommand, envVars }),
+  );
   await stack.setAllConfig({
     "runpod:apiUrl": { value: apiUrl },
     "runpod:queueUrl": { value: emulator.queueUrl },

@@ -2,7 +2,8 @@ import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_pro
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type ConfigMap, LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { type ConfigMap, LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { pulumiCommandOf, resultsFromEngineEvents } from "../e2e/engine-results";
 import { DEFAULT_QUOTA_WINDOWS, type QuotaWindow } from "../../emulator";
 import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
 import { openStateBackend, type StateBackend } from "../backends/state-backend";
@@ -184,8 +185,14 @@ export async function createEngineStack(
     ...options.env,
   };
   const stackName = options.stackName ?? "resilience";
-  const pulumiCommand = await PulumiCommand.get({ root: path.dirname(bin) });
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars });
+  const pulumiCommand = await pulumiCommandOf(path.dirname(bin));
+  const stack = resultsFromEngineEvents(
+    // A backend of its own has no stack yet: create it (createOrSelect would first try, and fail,
+    // to select it, a CLI start more); on a caller's backend, a stack may already be there.
+    options.backend
+      ? await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars })
+      : await LocalWorkspace.createStack({ stackName, workDir }, { pulumiCommand, envVars }),
+  );
   await stack.setAllConfig({
     "runpod:apiUrl": { value: platform.apiUrl },
     "runpod:queueUrl": { value: platform.queueUrl },

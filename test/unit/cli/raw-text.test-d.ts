@@ -1,4 +1,4 @@
-// Type-level tests of `recover`'s two kinds of text, compiled by `npm run typecheck`
+// Type-level tests of `recover`'s two kinds of text, compiled by `npm run lint:types` (in `npm test`)
 // (test/tsconfig.type-tests.json). The functions that read the engine's output take only `RawText`,
 // what the engine printed: text with its secrets masked is a plain string and is refused, so it
 // cannot be parsed by mistake (a masked name names no stack). Each `@ts-expect-error` line must be

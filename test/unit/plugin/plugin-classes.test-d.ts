@@ -1,4 +1,4 @@
-// Type-level tests of runpod-iac/plugin, compiled by `npm run typecheck`
+// Type-level tests of runpod-iac/plugin, compiled by `npm run lint:types` (in `npm test`)
 // (test/tsconfig.type-tests.json): the plugin-backed classes take the dynamic classes' Args and
 // expose their outputs, so a stack moves by its import line; the enum objects the code
 // `pulumi import` prints names (`ComputeType.GPU`) are values of the Args' types. Each

@@ -1,4 +1,4 @@
-// Type-level tests of the pack's policy names, compiled by `npm run typecheck`
+// Type-level tests of the pack's policy names, compiled by `npm run lint:types` (in `npm test`)
 // (test/tsconfig.type-tests.json): the list of policies is written once (policy/index.ts) and the
 // type of their names follows from it.
 import type { Expect } from "../../../provider/check-inputs";

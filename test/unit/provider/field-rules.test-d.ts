@@ -1,4 +1,4 @@
-// Type-level tests of the field tables, compiled by `npm run typecheck`
+// Type-level tests of the field tables, compiled by `npm run lint:types` (in `npm test`)
 // (test/tsconfig.type-tests.json). Each `@ts-expect-error` line must be an error: if the check it
 // guards stopped rejecting the case, the directive itself would be the error and the build fails.
 import type * as pulumi from "@pulumi/pulumi";

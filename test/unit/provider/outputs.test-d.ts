@@ -1,4 +1,4 @@
-// Type-level tests of the resources' outputs, compiled by `npm run typecheck`
+// Type-level tests of the resources' outputs, compiled by `npm run lint:types` (in `npm test`)
 // (test/tsconfig.type-tests.json). Outputs that repeat an input are derived from the Args
 // (runpod-resource.ts `InputsAsOutputs`): each is typed as its input unwrapped, always set or
 // only when the program sets it; bookkeeping inputs are no outputs.

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type ConfigMap, LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
-import { pulumiCommandOf, resultsFromEngineEvents } from "./engine-results";
+import { pulumiCommandOf, resultsFromEngineEvents, setNewStackConfig } from "./engine-results";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
 import { RunpodClient } from "../../sdk/client";
@@ -141,7 +141,7 @@ export async function createE2EStack(
       ? await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars })
       : await LocalWorkspace.createStack({ stackName, workDir }, { pulumiCommand, envVars }),
   );
-  await stack.setAllConfig({
+  await setNewStackConfig(stack, {
     "runpod:apiUrl": { value: apiUrl },
     "runpod:queueUrl": { value: emulator.queueUrl },
     ...(options.keyInConfig ? { "runpod:apiKey": { value: apiKey, secret: true } } : {}),

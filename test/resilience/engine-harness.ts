@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type ConfigMap, LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
-import { pulumiCommandOf, resultsFromEngineEvents } from "../e2e/engine-results";
+import { pulumiCommandOf, resultsFromEngineEvents, setNewStackConfig } from "../e2e/engine-results";
 import { DEFAULT_QUOTA_WINDOWS, type QuotaWindow } from "../../emulator";
 import { providePulumiCli, REPO_ROOT } from "../../scripts/pulumi-cli";
 import { openStateBackend, type StateBackend } from "../backends/state-backend";
@@ -193,7 +193,7 @@ export async function createEngineStack(
       ? await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand, envVars })
       : await LocalWorkspace.createStack({ stackName, workDir }, { pulumiCommand, envVars }),
   );
-  await stack.setAllConfig({
+  await setNewStackConfig(stack, {
     "runpod:apiUrl": { value: platform.apiUrl },
     "runpod:queueUrl": { value: platform.queueUrl },
     ...options.config,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { autoName, seriesName } from "../../../provider/auto-name";
 
 const scope = { project: "proj", stack: "dev", type: "Template" };
@@ -26,6 +26,11 @@ describe("seriesName: unique names across create-before-delete replacements", ()
   const news = { name: "worker-k3j9x0a", __autoNamed: true, imageName: "a:2" };
   const always = () => true;
   const never = () => false;
+  // The series remembers a replacement's name for the engine's second check (module state, as in
+  // the provider process); a check that replaces nothing forgets it, so each test starts clean.
+  beforeEach(() => {
+    seriesName({ name: news.name }, news, never);
+  });
 
   it("keeps the auto-name on the first create", () => {
     expect(seriesName({}, news, never)).toEqual(news);

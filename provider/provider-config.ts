@@ -105,6 +105,16 @@ function retryRandom(): (() => number) | undefined {
 }
 
 /**
+ * How long one request of the provider may take, waits included: 15 minutes. Most of it is for
+ * v2's per-user quota (60 requests a minute by default): a `pulumi up` or `destroy` that changes
+ * many resources at once queues their requests in the client's pacer, and the k-th waits about
+ * k / 60 minutes for its turn, so 500 changes need about 8.5 minutes and 15 minutes covers about
+ * 900. A request whose turn would come later (a spent hour window, say) fails at once, unsent,
+ * naming the window. Failed attempts stay bounded by `maxAttempts` (6), whatever the budget.
+ */
+export const PROVIDER_RETRY_BUDGET_MS = 15 * 60_000;
+
+/**
  * The process-wide client, built on first use from stack config, then the environment (`source`:
  * the configuration `configure` recorded, unless the caller read its own with {@link optionsFromStack}).
  * Without an API key in either, a `ConfigurationError` naming the stack config key of the provider
@@ -121,9 +131,10 @@ export function providerClient(source: RunpodClientOptions = configured): Promis
     const options: RunpodClientOptions = {
       ...source,
       // A `pulumi up` should ride out a bad minute of the platform, but every wait stays bounded
-      // (customTimeouts do not apply to dynamic resources).
+      // (customTimeouts do not apply to dynamic resources). The budget is also how long a request
+      // may wait its turn under v2's quota (PROVIDER_RETRY_BUDGET_MS).
       maxAttempts: source.maxAttempts ?? 6,
-      retryBudgetMs: source.retryBudgetMs ?? 120_000,
+      retryBudgetMs: source.retryBudgetMs ?? PROVIDER_RETRY_BUDGET_MS,
       random: source.random ?? retryRandom(),
     };
     // Loaded on first use, not at the top: `check` and `diff` (all a preview runs) never need it.

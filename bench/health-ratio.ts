@@ -146,7 +146,7 @@ export function healthTarget(rounds: readonly HealthRound[]): TargetCheck {
     measured: `${format.ratio(ratio)} (rounds ${format.ratio(Math.min(...ratios))} to ${format.ratio(Math.max(...ratios))}; CPU per request ${format.ratio(median(rounds.map((r) => r.cpuRatio)))})`,
     met: ratio >= 0.8,
     whyMissed:
-      "both servers share two cores with autocannon and the machine's other work; see the per-round ratios and the load next to them.",
+      "not in the emulator's own checks: a CPU profile of the two servers (perf, on-CPU samples of each process; docs/benchmarks.md, \"The emulator's /health\") puts the emulator's own code (authentication, counters, the quota and fault checks, the request id) under 1% of its samples and fastify's hooks at about 3%; the largest single part of the difference (about a third) is V8 taking a slow path in Node's own process.nextTick (its object literal with computed keys, defined through the runtime) in the emulator's process, which a bare fastify process shows too when its modules load in another order; the rest is spread over Node's HTTP internals and V8's property lookups. Both servers also share two cores with autocannon: see the per-round ratios and the load next to them.",
   };
 }
 

@@ -44,7 +44,8 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   calls of each operation (about 70 minutes; the quota paces up and destroy of
                   500 to about 8 minutes each)
                   scale: up, unchanged preview and destroy at 10, 100 and 500 resources against
-                  the no-op baseline, with the curve drawn as scale.svg next to the report
+                  the no-op baseline on v2 without a quota, with the curve drawn as scale.svg
+                  next to the report (about 10 minutes)
                   batch: ours at 3,000 jobs from an idle account (3 rounds, against the floor of
                   20 s), 10,000 jobs through submitMany, the official SDK and raw undici at the
                   emulator's real rate limits, with and without injected 429s and lost answers,

@@ -66,3 +66,32 @@ describe("pulumiSection targets", () => {
     expect(target.measured).toBe("baseline + 200 ms; up at 0 ms + 100 ms");
   });
 });
+
+describe("the refresh target under the quota", () => {
+  const withRefresh = (alt: Alternative, refreshMs: number, quota = false): Alternative => ({
+    ...alt,
+    name: quota ? "runpod @ 0 ms, default v2 quota" : alt.name,
+    quota,
+    samples: alt.samples.map((t) => ({ ...t, refresh: refreshMs })),
+  });
+  const rounds = 3;
+  const base = withRefresh(alternative(undefined, Array(rounds).fill(2_000)), 1_000);
+  const target = (zeroRefresh: number, pacedRefresh: number) => {
+    const zero = withRefresh(alternative(0, Array(rounds).fill(2_000)), zeroRefresh);
+    const paced = withRefresh(alternative(0, Array(rounds).fill(2_000)), pacedRefresh, true);
+    return targetsOf([base, zero, paced], rounds).get("refresh under the default v2 quota <= 1.1x baseline")!;
+  };
+
+  it("blames the quota's pacing when the quota made the refresh slower than without it", () => {
+    const t = target(1_050, 1_500);
+    expect(t.met).toBe(false);
+    expect(t.whyMissed).toMatch(/^under the quota, a refresh is paced only when/);
+  });
+
+  it("gives the reason without a quota when the refresh without it was as far over the baseline", () => {
+    const t = target(1_200, 1_150);
+    expect(t.met).toBe(false);
+    expect(t.whyMissed).toMatch(/^the quota did not lengthen this refresh/);
+    expect(t.whyMissed).toContain("provider process's CPU per read");
+  });
+});

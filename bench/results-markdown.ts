@@ -10,12 +10,17 @@ export interface RunContext {
   quick: boolean;
   wallMs: number;
   pulumiVersion: string | undefined;
-  repoRoot: string;
+  /**
+   * The commit the run measured, read when it started ({@link gitRevision}): the package is built
+   * then, and a commit made while a two-hour run goes on must not be credited with its figures.
+   */
+  commit: string;
   /** 1-minute load averages at the start and end of the run (other work on the machine shows here). */
   loadAverages: [number, number];
 }
 
-function gitRevision(cwd: string): string {
+/** The short commit of `cwd`'s HEAD, marked when the work tree has uncommitted changes. */
+export function gitRevision(cwd: string): string {
   try {
     const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd, encoding: "utf8" }).trim();
     const dirty = execFileSync("git", ["status", "--porcelain"], { cwd, encoding: "utf8" }).trim() !== "";
@@ -33,7 +38,7 @@ export function machineLines(ctx: RunContext): string[] {
     `- Command: \`${ctx.command}\`${ctx.quick ? " (quick mode: small sizes, one round; not comparable to a full run)" : ""}`,
     `- Machine: ${cpus.length} cores (\`os.cpus().length\`), ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}`,
     `- Node.js ${process.version}${ctx.pulumiVersion ? `, Pulumi CLI ${ctx.pulumiVersion}` : ""}`,
-    `- Commit: ${gitRevision(ctx.repoRoot)}`,
+    `- Commit: ${ctx.commit}`,
     `- Total wall time: ${(ctx.wallMs / 60_000).toFixed(1)} min; 1-minute load average ${ctx.loadAverages[0].toFixed(2)} at the start, ${ctx.loadAverages[1].toFixed(2)} at the end (above 0 means other processes shared the cores)`,
   ];
 }

@@ -17,7 +17,7 @@ import { benchPulumiCommand } from "./pulumi-stack";
 import { type BenchSection, renderText, sectionText, targetsTable } from "./report";
 import { BATCH_FULL, BATCH_QUICK, runBatchBench } from "./batch-bench";
 import { batchSection } from "./batch-report";
-import { mergeResultsMarkdown, resultsMarkdown } from "./results-markdown";
+import { gitRevision, mergeResultsMarkdown, resultsMarkdown } from "./results-markdown";
 import { runScaleBench, SCALE_FULL, SCALE_QUICK } from "./scale-bench";
 import { scaleSection } from "./scale-report";
 import { stateSection } from "./state-footprint";
@@ -151,6 +151,8 @@ async function main(args: string[]): Promise<number> {
   }
   const date = new Date();
   const started = Date.now();
+  // Before anything runs: `npm run bench` built the package from this commit.
+  const commit = gitRevision(REPO_ROOT);
   const loadAtStart = os.loadavg()[0]!;
   const { sections, pulumiVersion } = await runAll(flags);
   process.stdout.write(`\n${renderText(targetsTable(sections))}\n`);
@@ -161,7 +163,7 @@ async function main(args: string[]): Promise<number> {
       quick: flags.quick,
       wallMs: Date.now() - started,
       pulumiVersion,
-      repoRoot: REPO_ROOT,
+      commit,
       loadAverages: [loadAtStart, os.loadavg()[0]!] as [number, number],
     };
     const markdown =

@@ -33,7 +33,7 @@ const CONTEXT: RunContext = {
   quick: false,
   wallMs: 900_000,
   pulumiVersion: undefined,
-  repoRoot: "/nonexistent",
+  commit: "abc1234",
   loadAverages: [0.5, 0.7],
 };
 
@@ -72,6 +72,8 @@ describe("mergeResultsMarkdown", () => {
       "Measured alone, not in the run the head of this report describes: Date: 2026-11-26T13:00:00.000Z",
     );
     expect(merged).toContain("Command: `npm run bench -- --only batch`");
+    // The commit the run started from, not whatever HEAD is when it ends.
+    expect(merged).toContain("; Commit: abc1234;");
     expect(merged).toContain("- client method");
     expect(merged.indexOf("## 6. Batches")).toBeLessThan(merged.indexOf("## 7. Later section"));
     expect(merged).toContain("- kept");

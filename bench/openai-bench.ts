@@ -176,7 +176,7 @@ function section(
   const route = ratioOf(ROUTE);
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
   return {
-    title: "7. OpenAI-compatible route",
+    title: "8. OpenAI-compatible route",
     method: [
       `${format.int(s.calls)} chat completions per alternative and round, ${s.concurrency} at a time, ${s.rounds} rounds in a balanced order (bench/stats.ts \`interleaved\`), after a warm-up; the emulator runs in its own process with \`--no-rate-limits\` and ${s.concurrency} workers of the \`runpod/worker-v1-vllm\` handler up from the start.`,
       "`/runsync` sends the very job the OpenAI route makes (`{ openai_route, openai_input }`) through the typed client; the `openai` package (npm) sends `chat.completions.create` to `client.jobs(id).openAiBaseUrl`, once with its own fetch and once with the client's paced `openAiFetch({ limit })`, its limit above the run's rate (as the dynamic rule raises it for an endpoint with many running workers; /runsync is not paced either). \"OpenAI route, raw undici\" sends the openai package's request to the same route with `undici.request` on a keep-alive pool of the same size, parsing the JSON and nothing else: the route's own cost, with no more client work per call than /runsync's. Every answer's text is checked.",

@@ -70,7 +70,7 @@ export function pluginSection(result: PluginBenchResult): BenchSection {
     format.bytes(result.state[alt].perResourceEntry),
   ];
   return {
-    title: "8. The provider plugin against the dynamic resources",
+    title: "9. The provider plugin against the dynamic resources",
     method: [
       `One program of ${size} independent resources (half NetworkVolume, half ServerlessEndpoint), served two ways against one emulator in the benchmark's process on management API v2, its per-user quota off (it would pace both stacks alike): as the dynamic resources (bench/programs/runpod-stack, \`require("runpod-iac")\`) and through the provider plugin (bench/programs/plugin-stack, \`require("runpod-iac/plugin")\`, its Pulumi.yaml naming the repository's plugin folder, configured by \`runpod-iac:apiUrl\` and \`runpod-iac:queueUrl\`; the key in RUNPOD_API_KEY for both).`,
       `Each of ${rounds} rounds runs both stacks through \`up\`, an unchanged preview and \`destroy\`, in a balanced order (bench/stats.ts \`interleaved\`), every operation with \`parallel\` = ${size}, on the real engine through the Automation API (temporary file backends, a passphrase secrets provider). Times are medians over rounds; the plugin's ratio is the median of the per-round ratio to the dynamic stack of the same round, with the 95% confidence interval of that median (bench/stats.ts \`medianInterval\`).`,

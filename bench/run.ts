@@ -52,17 +52,17 @@ function commandLine(args: readonly string[]): string {
 async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pulumiVersion?: string }> {
   const run = await runOneToFive(flags);
   if (flags.only.includes("management")) {
-    log("6. management API v2: dialects and quota");
+    log("7. management API v2: dialects and quota");
     run.sections.push(await runManagementBench(flags.quick ? MANAGEMENT_QUICK : MANAGEMENT_FULL, log));
     print(run.sections[run.sections.length - 1]!);
   }
   if (flags.only.includes("openai")) {
-    log("7. the OpenAI-compatible route against /runsync");
+    log("8. the OpenAI-compatible route against /runsync");
     run.sections.push(await runOpenAiBench(flags.quick ? OPENAI_QUICK : OPENAI_FULL, log));
     print(run.sections[run.sections.length - 1]!);
   }
   if (flags.only.includes("plugin")) {
-    log("8. the provider plugin against the dynamic resources");
+    log("9. the provider plugin against the dynamic resources");
     const pulumi = await benchPulumiCommand();
     run.pulumiVersion ??= pulumi.version;
     run.sections.push(pluginSection(await runPluginBench(flags.quick ? PLUGIN_QUICK : PLUGIN_FULL, log, pulumi)));

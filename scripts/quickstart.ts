@@ -82,7 +82,9 @@ async function main(): Promise<void> {
     const onOutput = (out: string) => process.stdout.write(out);
     const policyPacks = [path.join(REPO_ROOT, "policy")];
     if (mode === "destroy") {
-      await stack.destroy({ onOutput });
+      // With the program run, the provider takes this run's config (the emulator's address may have
+      // changed since the last `up`), not the one the state recorded.
+      await stack.destroy({ onOutput, runProgram: true });
       console.log("\nquickstart: stack destroyed");
       return;
     }

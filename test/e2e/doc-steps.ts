@@ -91,9 +91,10 @@ export function runCommand(
 /**
  * Runs the `pulumi` commands of a docs block as a reader types them: each `<placeholder>` value of
  * `pulumi config set [--secret] KEY <...>` replaced by `values[KEY]` (a key the test has no value
- * for fails it), and `pulumi up` answered yes as a terminal would. An `npm` line must be one of
- * `built` (what the suite's build has done); any other command fails the test, so a step the docs
- * add is a step this test learns to run.
+ * for fails it), `pulumi up` answered yes as a terminal would, and `pulumi login --local` (state
+ * in the user's `~/.pulumi`, which the CLI finds from the account, not `$HOME`) logged in to
+ * `localState` instead. An `npm` line must be one of `built` (what the suite's build has done);
+ * any other command fails the test, so a step the docs add is a step this test learns to run.
  */
 export async function runPulumiSteps(
   block: string,
@@ -103,6 +104,8 @@ export async function runPulumiSteps(
     env: NodeJS.ProcessEnv;
     values: Record<string, string>;
     built: readonly string[];
+    /** The directory standing in for `~` of `pulumi login --local`. */
+    localState: string;
   },
 ): Promise<{ ran: Ran[]; configured: string[] }> {
   const ran: Ran[] = [];
@@ -123,7 +126,8 @@ export async function runPulumiSteps(
     } else {
       const [word, ...rest] = wordsOf(command);
       if (word !== "pulumi") throw new Error(`a step this test does not know how to run: ${command}`);
-      args = rest[0] === "up" ? [...rest, "--yes"] : rest;
+      if (rest.join(" ") === "login --local") args = ["login", `file://${options.localState}`];
+      else args = rest[0] === "up" ? [...rest, "--yes"] : rest;
     }
     const result = await runCommand(options.pulumi, args, { cwd: options.cwd, env: options.env });
     ran.push(result);

@@ -37,6 +37,8 @@ const SECRETS = {
 const PASSPHRASE = "my own passphrase";
 
 let dir: string;
+/** The reader's home: where `pulumi login --local` keeps the state, and the CLI its own files. */
+let home: string;
 let emulator: ChildProcess | undefined;
 let env: NodeJS.ProcessEnv;
 let pulumi: string;
@@ -86,7 +88,7 @@ beforeAll(async () => {
   pulumi = path.join(await providePulumiCli(), "pulumi");
   fs.mkdirSync(WORK, { recursive: true });
   dir = fs.mkdtempSync(path.join(WORK, "newcomer-"));
-  const home = path.join(dir, "home");
+  home = path.join(dir, "home");
   fs.mkdirSync(home);
 
   // A project of the reader's own, where the README's emulator command runs: its handler for the
@@ -115,6 +117,8 @@ beforeAll(async () => {
     ...inherited,
     ...readmeEnv,
     HOME: home,
+    // The CLI's own files (credentials, workspaces), away from the account's ~/.pulumi.
+    PULUMI_HOME: path.join(home, ".pulumi"),
     PATH: `${path.dirname(pulumi)}${path.delimiter}${process.env.PATH ?? ""}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -165,6 +169,7 @@ describe("a newcomer's path through the README and the quickstart page", { timeo
       cwd: clone,
       env,
       built: BUILT,
+      localState: home,
       values: {
         "runpod:apiKey": apiKey,
         "quickstart:imageName": WORKER_IMAGE,
@@ -201,6 +206,7 @@ describe("a newcomer's path through the README and the quickstart page", { timeo
       cwd: app,
       env,
       built: BUILT,
+      localState: home,
       values: { ghcrToken: SECRETS.registry, hfToken: SECRETS.hf, "runpod:apiKey": apiKey },
     });
     const url = (await runCommand(pulumi, ["stack", "output", "endpointUrl"], { cwd: app, env })).stdout.trim();

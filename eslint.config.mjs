@@ -11,6 +11,7 @@ export default tseslint.config(
       ".e2e-work/**",
       ".pulumi-state/**",
       ".emulator-state/**",
+      ".quickstart/**",
       "coverage/**",
       "docs/api/**",
       "plugin/sdks/**",

@@ -70,6 +70,8 @@ describe("the published package", () => {
   it("holds the policy pack's manifest and the files the CLI build script needs", () => {
     expect(paths).toEqual(expect.arrayContaining(["policy/PulumiPolicy.yaml", "policy/package.json"]));
     expect(paths).toContain("scripts/provide-pulumi.sh");
+    // Sourced by provide-pulumi.sh when it builds the CLI (a user's CI without one on PATH).
+    expect(paths).toContain("scripts/provide-pulumi-build.sh");
     expect(paths.filter((p) => p.startsWith("tools/") && p.endsWith("_test.go"))).toEqual([]);
   });
 });

@@ -13,14 +13,14 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "../../..");
 
-/** The Markdown files users read: the README, the changelog, docs/ and each example's README. */
+/** The Markdown files users read: the README, the changelog, the contributors' guide, docs/ and each example's README. */
 function markdownFiles(): string[] {
   const docs = fs.readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md"));
   const examples = fs
     .readdirSync(path.join(ROOT, "examples"))
     .map((dir) => path.join("examples", dir, "README.md"))
     .filter((f) => fs.existsSync(path.join(ROOT, f)));
-  return ["README.md", "CHANGELOG.md", ...docs.map((f) => path.join("docs", f)), ...examples];
+  return ["README.md", "CHANGELOG.md", "CONTRIBUTING.md", ...docs.map((f) => path.join("docs", f)), ...examples];
 }
 
 /** The text outside fenced code blocks and inline code, where a link is a link. */

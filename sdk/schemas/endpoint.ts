@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMITS } from "./limits";
+import { LIMITS, workersInOrder, workersOrderRule } from "./limits";
 import { COMPUTE_TYPES, SCALER_TYPES } from "./platform-enums";
 import { cudaVersion, distinctList, platformId } from "./platform-values";
 import { ENDPOINT_TYPES, FLASHBOOT_MODES } from "./v2/serverless";
@@ -45,10 +45,10 @@ const endpointMutableFields = {
 
 /** `workersMin <= workersMax` when both are given. */
 function workersOrdered(v: { workersMin?: number | undefined; workersMax?: number | undefined }): boolean {
-  return v.workersMin === undefined || v.workersMax === undefined || v.workersMin <= v.workersMax;
+  return workersInOrder(v.workersMin, v.workersMax);
 }
 const workersOrderedRule = {
-  message: "workersMin must not exceed workersMax",
+  message: `workersMin ${workersOrderRule("workersMax")}`,
   path: ["workersMin"],
 };
 

@@ -11,6 +11,7 @@ export * from "./template";
 export * from "./platform-values";
 export * from "./validation";
 export * from "./api-version-fields";
+export * from "./version-bounds";
 export * from "./container-args";
 export * from "./gpu-pools";
 export * from "./rate-limits";

@@ -46,7 +46,10 @@ export interface GpuDemand {
  * count counts as the platform default on the stack's version (the worker-bounds policy reports
  * the value itself).
  */
-export function gpuDemand(props: ServerlessEndpointProps, context: ApiVersionContext = NO_STACK): GpuDemand | undefined {
+export function gpuDemand(
+  props: ServerlessEndpointProps,
+  context: ApiVersionContext = NO_STACK,
+): GpuDemand | undefined {
   if (!isGpuEndpoint(props)) return undefined;
   const defaults = endpointDefaults(context);
   const workersMax = countOrDefault(props.workersMax, LIMITS.workersMin, defaults.workersMax);

@@ -209,10 +209,7 @@ export function endpointUpdateToV2(
     const type = (current?.type ?? "QUEUE") as V2.EndpointType;
     const scalerType = input.scalerType ?? current?.scaling.type ?? DEFAULTS.scalerType;
     const value =
-      input.scalerValue ??
-      current?.scaling.queueDelay ??
-      current?.scaling.requestCount ??
-      DEFAULTS.scalerValue;
+      input.scalerValue ?? current?.scaling.queueDelay ?? current?.scaling.requestCount ?? DEFAULTS.scalerValue;
     const scaling = scalingOf(scalerType, value);
     const problems = scalingProblems(type, scaling, input.idleTimeout);
     if (problems.length) fail(problems, context);

@@ -1,5 +1,5 @@
 import { type ApiVersion, apiVersionOf, DEFAULT_API_URL } from "../sdk/config";
-import { ENDPOINT_DEFAULTS_BY_VERSION, type EndpointDefaults } from "../sdk/schemas/limits";
+import { ENDPOINT_DEFAULTS_BY_VERSION, type EndpointDefaults } from "../sdk/schemas/endpoint-defaults";
 import { formatSetting } from "./format";
 
 /*

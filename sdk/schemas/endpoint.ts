@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { LIMITS, workersInOrder, workersOrderRule } from "./limits";
+import { workersInOrder, workersOrderRule } from "./endpoint-defaults";
+import { LIMITS } from "./limits";
 import { COMPUTE_TYPES, SCALER_TYPES } from "./platform-enums";
 import { cudaVersion, distinctList, platformId } from "./platform-values";
 import { ENDPOINT_TYPES, FLASHBOOT_MODES } from "./v2/serverless";

@@ -5,6 +5,7 @@ export * from "./image-reference";
 export * from "./job";
 export * from "./known-values";
 export * from "./limits";
+export * from "./endpoint-defaults";
 export * from "./network-volume";
 export * from "./platform-enums";
 export * from "./template";

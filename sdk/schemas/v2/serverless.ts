@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { majorMinor, nonEmpty, wrappedList } from "./common";
 import { containerAnswerFields, containerRequestFields } from "./container-config";
-import { LIMITS, workersInOrder, workersOrderRule } from "../limits";
+import { workersInOrder, workersOrderRule } from "../endpoint-defaults";
+import { LIMITS } from "../limits";
 import { ENDPOINT_TYPES, type EndpointType, FLASHBOOT_MODES } from "../platform-enums";
 
 /*

@@ -47,6 +47,16 @@ describe("NetworkVolume check", () => {
     }
   });
 
+  it("judges a size the stack already holds only when the volume is replaced (a stack moved from v1 previews unchanged)", async () => {
+    const fromV1 = { ...volume, size: 5 };
+    expect((await networkVolumeProvider.check(fromV1, fromV1)).failures).toEqual([]);
+    expect((await networkVolumeProvider.check(fromV1, { ...fromV1, name: "renamed" })).failures).toEqual([]);
+    // A new data center makes a new volume, which v2 creates with the size as it is.
+    expect((await networkVolumeProvider.check(fromV1, { ...fromV1, dataCenterId: "US-TX-3" })).failures).toEqual([
+      { property: "size", reason: "must be at least 10 GB (on management API v2)" },
+    ]);
+  });
+
   it("reports a missing size as required", async () => {
     const { size: _size, ...rest } = volume;
     expect((await networkVolumeProvider.check({}, rest)).failures).toEqual([

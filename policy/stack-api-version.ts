@@ -3,42 +3,23 @@ import { ENDPOINT_DEFAULTS_BY_VERSION, type EndpointDefaults } from "../sdk/sche
 import { formatSetting } from "./format";
 
 /*
- * Which management API version the checked stack's resources talk, decided as the provider
- * decides it: the stack config's API URL (`runpod:apiUrl` for the dynamic resources,
- * `runpod-iac:apiUrl` for the plugin's), then `RUNPOD_API_URL`, then v2. The engine passes the stack
- * config to a policy pack's process as the JSON of `PULUMI_CONFIG`; only the two URL keys are read
- * from it (it holds the stack's secrets too). Rules that fill in a platform default read that
- * version's (`ENDPOINT_DEFAULTS_BY_VERSION`): an endpoint left without `idleTimeout` idles 5 s on v1
- * and 10 s on v2.
+ * Which management API version the checked stack's resources talk, for the rules that fill in a
+ * platform default (`ENDPOINT_DEFAULTS_BY_VERSION`: an endpoint left without `idleTimeout` idles
+ * 5 s on v1 and 10 s on v2) or judge a range the versions state differently. The pack does not see
+ * the stack's config (the engine's `ConfigureStack` call gives @pulumi/policy the stack's tags
+ * only, and the CLI starts a Node.js pack without `PULUMI_CONFIG`), so it reads `RUNPOD_API_URL`
+ * from the environment `pulumi preview` runs in, as the provider does after `runpod:apiUrl`; without
+ * it, it takes v2, the provider's default, and a message showing a default the two versions differ
+ * on names the version it took.
  */
-
-/** The stack config keys of the management API URL: the dynamic resources', then the plugin's. */
-const URL_KEYS = ["runpod:apiUrl", "runpod-iac:apiUrl"] as const;
-
-/** The API URL of the stack config the engine passed (`PULUMI_CONFIG`), if one is set. */
-function configuredUrl(config: string | undefined): string | undefined {
-  if (!config) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(config);
-  } catch {
-    return undefined;
-  }
-  if (parsed === null || typeof parsed !== "object") return undefined;
-  for (const key of URL_KEYS) {
-    const value = (parsed as Record<string, unknown>)[key];
-    if (typeof value === "string" && value.trim() !== "") return value.trim();
-  }
-  return undefined;
-}
 
 /**
- * The management API version the stack's config (`PULUMI_CONFIG`) or `RUNPOD_API_URL` names, or
- * undefined when neither names one: then the stack talks the default, v2 ({@link versionOf}). A
- * URL that names no version is the provider's preview error, and the default here.
+ * The management API version `RUNPOD_API_URL` names, or undefined when it is unset or names none:
+ * then the stack is taken to talk the default, v2 ({@link versionOf}). A URL that names no version
+ * is the provider's preview error.
  */
 export function stackApiVersion(env: NodeJS.ProcessEnv = process.env): ApiVersion | undefined {
-  const url = configuredUrl(env.PULUMI_CONFIG) ?? env.RUNPOD_API_URL?.trim();
+  const url = env.RUNPOD_API_URL?.trim();
   if (!url) return undefined;
   try {
     return apiVersionOf(url.replace(/\/+$/, ""));

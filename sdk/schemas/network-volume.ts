@@ -42,10 +42,13 @@ export const NetworkVolumeCreateInputShape = z.object({
   type: z.string().min(1, "must not be empty").optional(),
 });
 
-/** {@link NetworkVolumeCreateInputShape} with v1's size range (0 to 4000 GB): the body management API v1 takes. */
+/**
+ * Input for creating a network volume with v1's size range (0 to 4000 GB): the body management
+ * API v1 takes (`NetworkVolumeCreateInputShape` without the range is what either version takes).
+ */
 export const NetworkVolumeCreateInputSchema = NetworkVolumeCreateInputShape.extend({ size: sizeGb });
-/** Input for creating a network volume. */
-export type NetworkVolumeCreateInput = z.infer<typeof NetworkVolumeCreateInputShape>;
+/** Input for creating a network volume (on either version; each version's size range applies). */
+export type NetworkVolumeCreateInput = z.infer<typeof NetworkVolumeCreateInputSchema>;
 
 /**
  * Body of `PATCH /networkvolumes/{id}` and its synonym `POST /networkvolumes/{id}/update`
@@ -59,7 +62,7 @@ export const NetworkVolumeUpdateInputSchema = z.object({
 /** Input for updating a network volume. */
 export type NetworkVolumeUpdateInput = z.infer<typeof NetworkVolumeUpdateInputSchema>;
 
-/** {@link NetworkVolumeUpdateInputSchema} on either version: the size bounded only below by 0 (`VERSION_BOUNDS` holds each range). */
+/** `NetworkVolumeUpdateInputSchema` on either version: the size bounded only below by 0 (`VERSION_BOUNDS` holds each range). */
 export const NetworkVolumeUpdateInputShape = NetworkVolumeUpdateInputSchema.extend({ size: anySizeGb.optional() });
 
 /**

@@ -5,36 +5,24 @@ import { currentStackContext } from "../../../policy/stack-context";
 import { checkWorkerBounds, workerBoundsPolicy } from "../../../policy/worker-bounds";
 import { runPolicies } from "./engine-harness";
 
-/** The pack reads the management API version the stack talks, as the provider decides it, for the defaults it fills in. */
+/** The pack reads the management API version the stack talks from RUNPOD_API_URL, for the defaults it fills in. */
 describe("the stack's management API version", () => {
-  const config = (entries: Record<string, string>) => ({ PULUMI_CONFIG: JSON.stringify(entries) });
-
-  it("is the stack config's API URL, the dynamic resources' key or the plugin's", () => {
-    expect(stackApiVersion(config({ "runpod:apiUrl": "https://rest.runpod.io/v1" }))).toBe("v1");
-    expect(stackApiVersion(config({ "runpod-iac:apiUrl": "http://127.0.0.1:8787/v1/" }))).toBe("v1");
-    expect(stackApiVersion(config({ "runpod:apiUrl": "https://api.runpod.io/v2", "runpod:apiKey": "k" }))).toBe("v2");
-  });
-
-  it("is RUNPOD_API_URL when the stack config names none, and the config's over the environment", () => {
+  it("is the one RUNPOD_API_URL names", () => {
     expect(stackApiVersion({ RUNPOD_API_URL: "https://rest.runpod.io/v1" })).toBe("v1");
-    expect(
-      stackApiVersion({ ...config({ "runpod:apiUrl": "https://api.runpod.io/v2" }), RUNPOD_API_URL: "https://x/v1" }),
-    ).toBe("v2");
-    expect(stackApiVersion({ ...config({ "other:key": "v" }), RUNPOD_API_URL: "https://rest.runpod.io/v1" })).toBe(
-      "v1",
-    );
+    expect(stackApiVersion({ RUNPOD_API_URL: "http://127.0.0.1:8787/v1/" })).toBe("v1");
+    expect(stackApiVersion({ RUNPOD_API_URL: " https://api.runpod.io/v2 " })).toBe("v2");
   });
 
-  it("is not named without either, or with a URL that names no version: the default, v2, applies", () => {
+  it("is not named without it, or with a URL that names no version: the default, v2, applies", () => {
     expect(stackApiVersion({})).toBeUndefined();
-    expect(stackApiVersion({ PULUMI_CONFIG: "not json" })).toBeUndefined();
+    expect(stackApiVersion({ RUNPOD_API_URL: "" })).toBeUndefined();
     expect(stackApiVersion({ RUNPOD_API_URL: "https://example.com/api" })).toBeUndefined();
     expect(endpointDefaults({})).toBe(ENDPOINT_DEFAULTS_BY_VERSION.v2);
     expect(endpointDefaults({ apiVersion: "v1" })).toBe(ENDPOINT_DEFAULTS_BY_VERSION.v1);
   });
 
   it("is part of the stack context a policy gets", () => {
-    const context = currentStackContext(new Map(), undefined, config({ "runpod:apiUrl": "https://rest.runpod.io/v1" }));
+    const context = currentStackContext(new Map(), undefined, { RUNPOD_API_URL: "https://rest.runpod.io/v1" });
     expect(context.apiVersion).toBe("v1");
   });
 
@@ -58,14 +46,13 @@ describe("the stack's management API version", () => {
     ]);
   });
 
-  it("is read by the pack in the analyzer from the stack config the engine passes", async () => {
+  it("is read by the pack in the analyzer from its environment", async () => {
     const resources = [{ type: "ServerlessEndpoint" as const, name: "api", props: {} }];
     const config = { "runpod-worker-bounds": { idleTimeoutMax: 8 } };
-    vi.stubEnv("RUNPOD_API_URL", "https://api.runpod.io/v2");
     try {
-      vi.stubEnv("PULUMI_CONFIG", JSON.stringify({ "runpod:apiUrl": "https://rest.runpod.io/v1" }));
+      vi.stubEnv("RUNPOD_API_URL", "https://rest.runpod.io/v1");
       expect((await runPolicies([workerBoundsPolicy], { resources, config })).mandatory).toEqual([]);
-      vi.stubEnv("PULUMI_CONFIG", "{}");
+      vi.stubEnv("RUNPOD_API_URL", "");
       expect((await runPolicies([workerBoundsPolicy], { resources, config })).mandatory).toHaveLength(1);
     } finally {
       vi.unstubAllEnvs();

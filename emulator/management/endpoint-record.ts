@@ -16,9 +16,9 @@ import { withRelease } from "./endpoint-releases";
 import { givenFields } from "./record-rules";
 
 /**
- * A new endpoint record: the input plus the OpenAPI defaults (`ENDPOINT_DEFAULTS_BY_VERSION.v1`; `dataCenterIds`
- * defaults to every data center the platform knows, `platform.dataCenterIds`; `gpuCount` applies
- * to GPU endpoints, `vcpuCount` to CPU ones). `name` defaults to the endpoint id.
+ * A new endpoint record: the input plus v1's OpenAPI defaults (`ENDPOINT_DEFAULTS_BY_VERSION.v1`;
+ * `dataCenterIds` defaults to every data center the platform knows, `platform.dataCenterIds`;
+ * `gpuCount` applies to GPU endpoints, `vcpuCount` to CPU ones). `name` defaults to the endpoint id.
  */
 export function createEndpointRecord(
   input: EndpointCreateInput,

@@ -4,7 +4,7 @@ import type { RunpodClient } from "../sdk/client";
 import {
   ContainerRegistryAuthCreateInputSchema,
   EndpointCreateInputSchema,
-  NetworkVolumeCreateInputSchema,
+  NetworkVolumeCreateInputShape,
   type Pod,
   PodCreateInputSchema,
   TemplateCreateInputSchema,
@@ -142,7 +142,7 @@ export type PluginResourceType = RunpodResourceType;
 export const PLUGIN_RESOURCES: { readonly [T in PluginResourceType]: PluginResource<T> } = {
   NetworkVolume: {
     provider: impl.volume,
-    inputs: NetworkVolumeCreateInputSchema,
+    inputs: NetworkVolumeCreateInputShape,
     fetch: (client, id) => client.networkVolumes.get(id),
   },
   ServerlessEndpoint: {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ENDPOINT_DEFAULTS } from "../sdk/schemas";
+import { POD_DEFAULTS } from "../sdk/schemas";
 import { resourcePolicy, ruleFor } from "./define-policy";
 import { formatSetting, formatValue, resourceLabel, type ViolationList, violationList } from "./format";
 import { withStackOverrides } from "./policy-config";
@@ -11,6 +11,7 @@ import {
   type ServerlessEndpointProps,
   ServerlessEndpointResource,
 } from "./resource-types";
+import { endpointDefaults } from "./stack-api-version";
 import { NO_STACK, type StackContext, settingsForStack } from "./stack-context";
 import { isSet, rawProp } from "./unknown-values";
 
@@ -77,7 +78,8 @@ export function checkContradictoryInputs(
   }
   selectionAndScalingProblems(found, props);
   if (settingsForStack<ContradictoryInputsSettings>(config, context).values.allowIgnoredFields) return found.messages;
-  ignoredFieldProblems(found, props, "endpoint", isGpuEndpoint(props), { gpu: GPU_ONLY_FIELDS, cpu: CPU_ONLY_FIELDS });
+  const fields = { gpu: GPU_ONLY_FIELDS, cpu: CPU_ONLY_FIELDS };
+  ignoredFieldProblems(found, props, ["endpoint", endpointDefaults(context).computeType], isGpuEndpoint(props), fields);
   return found.messages;
 }
 
@@ -88,13 +90,13 @@ export function checkContradictoryInputs(
 function ignoredFieldProblems(
   found: ViolationList,
   props: { computeType?: unknown },
-  noun: "endpoint" | "pod",
+  [noun, platformDefault]: readonly ["endpoint" | "pod", "GPU"],
   gpu: boolean,
   only: { gpu: readonly string[]; cpu: readonly string[] },
 ): void {
   const ignored = gpu ? only.cpu : only.gpu;
   const [kind, fieldKind] = gpu ? (["GPU", "CPU"] as const) : (["CPU", "GPU"] as const);
-  const computeType = formatSetting(props.computeType, ENDPOINT_DEFAULTS.computeType);
+  const computeType = formatSetting(props.computeType, platformDefault);
   for (const field of ignored) {
     if (!isSet(props, field)) continue;
     const rule = `is a ${fieldKind} setting on a ${kind} ${noun} (computeType = ${computeType}), which the platform ignores; remove it, or set computeType to "${fieldKind}"`;
@@ -157,7 +159,8 @@ export function checkPodContradictoryInputs(
 ): string[] {
   if (settingsForStack<ContradictoryInputsSettings>(config, context).values.allowIgnoredFields) return [];
   const found = violationList(resourceLabel("Pod", name));
-  ignoredFieldProblems(found, props, "pod", isGpuPod(props), { gpu: POD_GPU_ONLY_FIELDS, cpu: POD_CPU_ONLY_FIELDS });
+  const fields = { gpu: POD_GPU_ONLY_FIELDS, cpu: POD_CPU_ONLY_FIELDS };
+  ignoredFieldProblems(found, props, ["pod", POD_DEFAULTS.computeType], isGpuPod(props), fields);
   return found.messages;
 }
 

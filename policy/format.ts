@@ -36,10 +36,14 @@ export function formatValue(value: unknown): string {
   return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 3)}...` : text;
 }
 
-/** Renders a setting that may be unset, showing the platform default the platform would apply. */
-export function formatSetting(value: unknown, platformDefault?: number | string | boolean): string {
+/**
+ * Renders a setting that may be unset, showing the platform default the platform would apply
+ * (and the management API version it applies on, `version`, when the versions differ).
+ */
+export function formatSetting(value: unknown, platformDefault?: number | string | boolean, version?: string): string {
   if (value === undefined && platformDefault !== undefined) {
-    return `unset (platform default ${formatValue(platformDefault)})`;
+    const on = version === undefined ? "" : ` on management API ${version}`;
+    return `unset (platform default ${formatValue(platformDefault)}${on})`;
   }
   return formatValue(value);
 }

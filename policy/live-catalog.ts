@@ -1,5 +1,6 @@
 import { type ResourceValidationPolicy, validateResourceOfType } from "@pulumi/policy/policy";
 import { z } from "zod";
+import { nearValues, suggestionText } from "../sdk/schemas/known-values";
 import { formatValue, resourceLabel, violationList } from "./format";
 import { parsePolicyConfig, toPolicyConfigSchema } from "./policy-config";
 import {
@@ -63,7 +64,10 @@ export function checkEndpointAgainstCatalog(
   };
   const gpuType = (serverless: boolean) => (id: string) => {
     const pool = catalog.gpuPools.get(id);
-    if (pool === undefined) return "is not a GPU type of the platform's live catalog (GET /v2/catalog/gpus)";
+    if (pool === undefined) {
+      const near = suggestionText(nearValues(id, catalog.gpuPools.keys()));
+      return `is not a GPU type of the platform's live catalog (GET /v2/catalog/gpus)${near}`;
+    }
     if (serverless && pool === null)
       return "is in no serverless GPU pool of the live catalog: serverless endpoints cannot rent it";
     return undefined;

@@ -11,8 +11,10 @@
  * program it answers the placeholder `"stack"`, which a pattern like `*` would wrongly match.
  */
 
+import { type ApiVersionContext, stackApiVersion } from "./stack-api-version";
+
 /** What a policy knows about the stack it checks. */
-export interface StackContext {
+export interface StackContext extends ApiVersionContext {
   /** The stack's name (`dev`, or `org/project/dev` on some backends), when the engine told us. */
   readonly stackName: string | undefined;
   /** The stack's tags (empty on backends without tags). */
@@ -56,7 +58,12 @@ export function currentStackContext(
   urn?: string,
   env: NodeJS.ProcessEnv = process.env,
 ): StackContext {
-  return { stackName: stackNameFromUrn(urn) ?? stackNameFromEnvironment(env), stackTags };
+  const apiVersion = stackApiVersion(env);
+  return {
+    stackName: stackNameFromUrn(urn) ?? stackNameFromEnvironment(env),
+    stackTags,
+    ...(apiVersion === undefined ? {} : { apiVersion }),
+  };
 }
 
 /** Whole-string, case-sensitive match of `text` against a pattern with `*` and `?` wildcards. */

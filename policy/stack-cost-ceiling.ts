@@ -137,7 +137,7 @@ export function checkStackCostCeiling(
 ): string[] {
   const rules = settingsForStack<StackCostCeilingSettings>(config, context);
   if (notApplicableReason(rules, others) !== undefined) return [];
-  const results = endpoints.map((e) => endpointCost(e, rules));
+  const results = endpoints.map((e) => endpointCost(e, rules, context));
   const fixedResults = [
     ...(others.pods ?? []).map((p) => podHourlyCost(p, rules)),
     ...(others.clusters ?? []).map((c) => clusterHourlyCost(c, rules)),

@@ -1,8 +1,9 @@
-import { CPU_FLAVOR_IDS, ENDPOINT_DEFAULTS, GPU_TYPE_IDS, LIMITS } from "../sdk/schemas";
+import { CPU_FLAVOR_IDS, GPU_TYPE_IDS, LIMITS } from "../sdk/schemas";
 import { serverlessPools } from "../sdk/schemas/platform-catalog";
 import { countOrDefault, formatValue, resourceLabel, violation } from "./format";
 import { isGpuEndpoint, type NamedProps, type ServerlessEndpointProps } from "./resource-types";
-import { settingLabel, type StackSettings } from "./stack-context";
+import { type ApiVersionContext, endpointDefaults } from "./stack-api-version";
+import { NO_STACK, settingLabel, type StackSettings } from "./stack-context";
 
 /*
  * What serverless endpoints cost per hour, for runpod-stack-cost-ceiling: workers × units per
@@ -24,10 +25,9 @@ interface Pricing {
   readonly typesField: "gpuTypeIds" | "cpuFlavorIds";
   readonly everyType: readonly string[];
   readonly typeNoun: string;
-  /** What a worker holds several of, and the platform's bounds for it. */
+  /** What a worker holds several of, and the platform's bound for it (its default is the stack's version's). */
   readonly unitField: "gpuCount" | "vcpuCount";
   readonly unitMin: number;
-  readonly unitDefault: number;
   readonly unitNoun: string;
 }
 
@@ -57,7 +57,6 @@ const KINDS: Readonly<Record<"GPU" | "CPU", Omit<Pricing, "table">>> = {
     typeNoun: "GPU type",
     unitField: "gpuCount",
     unitMin: LIMITS.gpuCountMin,
-    unitDefault: ENDPOINT_DEFAULTS.gpuCount,
     unitNoun: "GPU",
   },
   CPU: {
@@ -67,7 +66,6 @@ const KINDS: Readonly<Record<"GPU" | "CPU", Omit<Pricing, "table">>> = {
     typeNoun: "CPU flavor",
     unitField: "vcpuCount",
     unitMin: LIMITS.vcpuCountMin,
-    unitDefault: ENDPOINT_DEFAULTS.vcpuCount,
     unitNoun: "vCPU",
   },
 };
@@ -87,6 +85,7 @@ function pricingOf(props: ServerlessEndpointProps, rules: StackSettings<Endpoint
 export function endpointCost(
   endpoint: NamedProps<ServerlessEndpointProps>,
   rules: StackSettings<EndpointPrices>,
+  context: ApiVersionContext = NO_STACK,
 ): CostOrProblem {
   const { name, props } = endpoint;
   const pricing = pricingOf(props, rules);
@@ -117,12 +116,13 @@ export function endpointCost(
   }
   let dearest = candidates[0]!;
   for (const t of candidates) if (pricing.table[t]! > pricing.table[dearest]!) dearest = t;
+  const defaults = endpointDefaults(context);
   return {
     cost: {
       name,
-      workersMin: countOrDefault(props.workersMin, LIMITS.workersMin, ENDPOINT_DEFAULTS.workersMin),
-      workersMax: countOrDefault(props.workersMax, LIMITS.workersMin, ENDPOINT_DEFAULTS.workersMax),
-      units: countOrDefault(props[pricing.unitField], pricing.unitMin, pricing.unitDefault),
+      workersMin: countOrDefault(props.workersMin, LIMITS.workersMin, defaults.workersMin),
+      workersMax: countOrDefault(props.workersMax, LIMITS.workersMin, defaults.workersMax),
+      units: countOrDefault(props[pricing.unitField], pricing.unitMin, defaults[pricing.unitField]),
       unitNoun: pricing.unitNoun,
       unitPrice: pricing.table[dearest]!,
       dearest,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ENDPOINT_DEFAULTS, LIMITS } from "../sdk/schemas";
+import { LIMITS } from "../sdk/schemas";
 import { stackPolicy } from "./define-policy";
 import { countOrDefault, listContributors, plural, stackLabel, violation } from "./format";
 import { nonNegativeInt, withStackOverrides } from "./policy-config";
@@ -9,6 +9,7 @@ import {
   type ServerlessEndpointProps,
   ServerlessEndpointResource,
 } from "./resource-types";
+import { type ApiVersionContext, endpointDefaults } from "./stack-api-version";
 import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
@@ -42,12 +43,17 @@ export interface GpuDemand {
 
 /**
  * An endpoint's most GPUs at once, or undefined for a CPU endpoint. A value that is not a valid
- * count counts as the platform default (the worker-bounds policy reports the value itself).
+ * count counts as the platform default on the stack's version (the worker-bounds policy reports
+ * the value itself).
  */
-export function gpuDemand(props: ServerlessEndpointProps): GpuDemand | undefined {
+export function gpuDemand(
+  props: ServerlessEndpointProps,
+  context: ApiVersionContext = NO_STACK,
+): GpuDemand | undefined {
   if (!isGpuEndpoint(props)) return undefined;
-  const workersMax = countOrDefault(props.workersMax, LIMITS.workersMin, ENDPOINT_DEFAULTS.workersMax);
-  const gpuCount = countOrDefault(props.gpuCount, LIMITS.gpuCountMin, ENDPOINT_DEFAULTS.gpuCount);
+  const defaults = endpointDefaults(context);
+  const workersMax = countOrDefault(props.workersMax, LIMITS.workersMin, defaults.workersMax);
+  const gpuCount = countOrDefault(props.gpuCount, LIMITS.gpuCountMin, defaults.gpuCount);
   return { workersMax, gpuCount, gpus: workersMax * gpuCount };
 }
 
@@ -64,7 +70,7 @@ export function checkStackWorkerBudget(
   const limit = budget.values.maxTotalGpus;
   if (limit === undefined) return [];
   const demands = endpoints
-    .map(({ name, props }) => ({ name, demand: gpuDemand(props) }))
+    .map(({ name, props }) => ({ name, demand: gpuDemand(props, context) }))
     .filter((e): e is { name: string; demand: GpuDemand } => e.demand !== undefined);
   const total = demands.reduce((sum, e) => sum + e.demand.gpus, 0);
   if (total <= limit) return [];

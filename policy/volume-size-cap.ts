@@ -1,25 +1,30 @@
 import { z } from "zod";
-import { LIMITS } from "../sdk/schemas";
+import { VERSION_BOUNDS } from "../sdk/schemas/version-bounds";
 import { resourcePolicy } from "./define-policy";
 import { formatValue, isWholeNumber, resourceLabel, violationList } from "./format";
 import { withStackOverrides } from "./policy-config";
 import { type NetworkVolumeProps, NetworkVolumeResource } from "./resource-types";
+import { versionOf } from "./stack-api-version";
 import { NO_STACK, type StackContext, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
 export const VOLUME_SIZE_CAP_POLICY = "runpod-volume-size-cap";
 
-const { min: SIZE_MIN, max: SIZE_MAX } = LIMITS.volumeSizeGb;
+/** Each management API version's range of a volume's size (v1 0 to 4000 GB, v2 10 to 4096). */
+const SIZE = VERSION_BOUNDS.networkVolume!.size!;
+const range = (version: "v1" | "v2") => ({ min: SIZE[version]!.min!, max: SIZE[version]!.max! });
+/** The widest a cap may be: the larger maximum of the two versions. */
+const CAP_MAX = Math.max(range("v1").max, range("v2").max);
 
 /** The settings of `runpod-volume-size-cap`; each may differ per stack through `byStack`/`byStackTag`. */
 export const VolumeSizeCapSettingsSchema = z.object({
   maxSizeGb: z
     .int()
-    .min(SIZE_MIN)
-    .max(SIZE_MAX)
+    .min(0)
+    .max(CAP_MAX)
     .optional()
     .describe(
-      `Largest size of one network volume, in GB (the platform's own limit, ${SIZE_MAX}, always applies). Volumes cannot shrink.`,
+      `Largest size of one network volume, in GB (the platform's own range always applies: ${range("v2").min} to ${range("v2").max} on management API v2, ${range("v1").min} to ${range("v1").max} on v1). Volumes cannot shrink.`,
     ),
 });
 
@@ -33,8 +38,9 @@ export const VolumeSizeCapConfigSchema = withStackOverrides(VolumeSizeCapSetting
 export type VolumeSizeCapConfig = z.infer<typeof VolumeSizeCapConfigSchema>;
 
 /**
- * The per-volume size rule: `size` is a whole number of GB within the platform's bounds
- * (0 to 4000) and at most the configured `maxSizeGb`. Returns one message per violation.
+ * The per-volume size rule: `size` is a whole number of GB within the bounds of the management
+ * API version the stack talks (v2 10 to 4096, v1 0 to 4000) and at most the configured
+ * `maxSizeGb`. Returns one message per violation.
  */
 export function checkVolumeSize(
   name: string,
@@ -44,8 +50,10 @@ export function checkVolumeSize(
 ): string[] {
   const found = violationList(resourceLabel("NetworkVolume", name));
   const size: unknown = props.size;
-  if (!isWholeNumber(size) || size < SIZE_MIN || size > SIZE_MAX) {
-    const rule = `must be a whole number of GB between ${SIZE_MIN} and ${SIZE_MAX} (platform limit)`;
+  const version = versionOf(context);
+  const { min, max } = range(version);
+  if (!isWholeNumber(size) || size < min || size > max) {
+    const rule = `must be a whole number of GB between ${min} and ${max} (platform limit on management API ${version})`;
     return found.add("size", formatValue(size), rule);
   }
   const limit = settingsForStack<VolumeSizeCapSettings>(config, context);

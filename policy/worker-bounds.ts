@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { ENDPOINT_DEFAULTS, LIMITS } from "../sdk/schemas";
+import { LIMITS, workersInOrder, workersOrderRule } from "../sdk/schemas";
 import { resourcePolicy } from "./define-policy";
-import { formatSetting, isWholeNumber, resourceLabel, type ViolationList, violationList } from "./format";
+import { isWholeNumber, resourceLabel, type ViolationList, violationList } from "./format";
 import { nonNegativeInt, withStackOverrides } from "./policy-config";
 import { type ServerlessEndpointProps, ServerlessEndpointResource } from "./resource-types";
+import { type ApiVersionContext, endpointDefaults, formatEndpointSetting } from "./stack-api-version";
 import { NO_STACK, type StackContext, type StackSettings, settingLabel, settingsForStack } from "./stack-context";
 
 /** Name of the policy (the key of its settings in `--policy-pack-config`). */
@@ -40,9 +41,9 @@ export const WorkerBoundsConfigSchema = withStackOverrides(WorkerBoundsSettingsS
 export type WorkerBoundsConfig = z.infer<typeof WorkerBoundsConfigSchema>;
 
 /**
- * The worker bounds rule: `0 <= workersMin <= workersMax` (unset values take the platform's
- * defaults), the configured caps on both, and `idleTimeout` within the platform's bounds and the
- * configured range. Returns one message per violation.
+ * The worker bounds rule: `0 <= workersMin <= workersMax` (unset values take the defaults of the
+ * management API version the stack talks), the configured caps on both, and `idleTimeout` within
+ * the platform's bounds and the configured range. Returns one message per violation.
  */
 export function checkWorkerBounds(
   name: string,
@@ -53,19 +54,20 @@ export function checkWorkerBounds(
   const subject = resourceLabel("ServerlessEndpoint", name);
   const limits = settingsForStack<WorkerBoundsSettings>(config, context);
   const found = violationList(subject);
+  const defaults = endpointDefaults(context);
   const workers = (field: "workersMin" | "workersMax") => {
     const value = props[field];
-    const shown = formatSetting(value, ENDPOINT_DEFAULTS[field]);
+    const shown = formatEndpointSetting(value, field, context);
     if (value !== undefined && !(isWholeNumber(value) && value >= LIMITS.workersMin)) {
       found.add(field, shown, `must be a whole number of at least ${LIMITS.workersMin}`);
       return undefined;
     }
-    return { value: value ?? ENDPOINT_DEFAULTS[field], shown };
+    return { value: value ?? defaults[field], shown };
   };
   const min = workers("workersMin");
   const max = workers("workersMax");
-  if (min && max && min.value > max.value) {
-    found.add("workersMin", min.shown, `must not exceed workersMax = ${max.shown}`);
+  if (min && max && !workersInOrder(min.value, max.value)) {
+    found.add("workersMin", min.shown, `${workersOrderRule("workersMax")} = ${max.shown}`);
   }
   const cap = (field: "workersMin" | "workersMax", actual: typeof min, key: "workersMinCap" | "workersMaxCap") => {
     const limit = limits.values[key];
@@ -75,8 +77,8 @@ export function checkWorkerBounds(
   };
   cap("workersMin", min, "workersMinCap");
   cap("workersMax", max, "workersMaxCap");
-  requestScalingProblems(found, props, max?.value, limits);
-  return idleTimeoutProblems(found, props.idleTimeout, limits);
+  requestScalingProblems(found, props, max?.value, limits, context);
+  return idleTimeoutProblems(found, props.idleTimeout, limits, context);
 }
 
 /**
@@ -90,6 +92,7 @@ function requestScalingProblems(
   props: ServerlessEndpointProps,
   workersMax: number | undefined,
   limits: StackSettings<WorkerBoundsSettings>,
+  context: ApiVersionContext,
 ): void {
   const balancer = props.type === "LOAD_BALANCER";
   if (balancer && workersMax === 0) {
@@ -101,11 +104,11 @@ function requestScalingProblems(
   }
   const byRequests = props.scalerType === "REQUEST_COUNT" || (balancer && props.scalerType === undefined);
   const cap = limits.values.requestsPerWorkerMax;
-  const value = props.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue;
+  const value = props.scalerValue ?? endpointDefaults(context).scalerValue;
   if (byRequests && cap !== undefined && isWholeNumber(value) && value > cap) {
     found.add(
       "scalerValue",
-      formatSetting(props.scalerValue, ENDPOINT_DEFAULTS.scalerValue),
+      formatEndpointSetting(props.scalerValue, "scalerValue", context),
       `exceeds the cap of ${cap} requests per worker (${settingLabel(limits, "requestsPerWorkerMax")})`,
     );
   }
@@ -116,9 +119,10 @@ function idleTimeoutProblems(
   found: ViolationList,
   idleTimeout: unknown,
   limits: StackSettings<WorkerBoundsSettings>,
+  context: ApiVersionContext,
 ): string[] {
-  const shown = formatSetting(idleTimeout, ENDPOINT_DEFAULTS.idleTimeout);
-  const value = idleTimeout ?? ENDPOINT_DEFAULTS.idleTimeout;
+  const shown = formatEndpointSetting(idleTimeout, "idleTimeout", context);
+  const value = idleTimeout ?? endpointDefaults(context).idleTimeout;
   if (!isWholeNumber(value)) return found.add("idleTimeout", shown, "must be a whole number of seconds");
   if (value < IDLE_MIN || value > IDLE_MAX) {
     return found.add("idleTimeout", shown, `must be between ${IDLE_MIN} and ${IDLE_MAX} seconds (platform limit)`);

@@ -2,8 +2,10 @@ import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
 import type { ApiVersion } from "../sdk/config";
 import { versionFieldProblems } from "../sdk/schemas/api-version-fields";
+import { versionBoundProblems } from "../sdk/schemas/version-bounds";
+import { changedFields } from "./diff-inputs";
+import type { BookkeepingInput, FieldRule } from "./field-rules";
 import { configSettingName, configuredApiVersion } from "./provider-config";
-import type { BookkeepingInput } from "./field-rules";
 import { isUnknown, userProps } from "./property-values";
 
 /**
@@ -98,4 +100,36 @@ export function versionOnlyFailures(resource: string, only: ApiVersion): CheckFa
       reason: `${resource} exists only on management API ${only}, and the API URL names ${version}: point ${configSettingName("apiUrl")} (or RUNPOD_API_URL) at a .../${only} URL, or remove the ${resource}`,
     },
   ];
+}
+
+/**
+ * Failures for inputs outside the bounds the configured management API version states
+ * (`VERSION_BOUNDS[kind]`: a volume of 10 to 4096 GB on v2, 0 to 4000 on v1), naming the field and,
+ * in the rule, the version. Judged are the values the create or update will send: every value at
+ * create (`olds` empty) or when the change replaces the resource, else the new or changed ones. A
+ * value the stack already holds, accepted by the version it was deployed through, is not sent again
+ * unless it changes, so a stack moved to the other version previews unchanged. Properties that
+ * already fail (`failing`) are not judged twice; values unknown at preview are judged once known.
+ */
+export function boundFailures(
+  kind: string,
+  olds: Record<string, unknown> | undefined,
+  news: Record<string, unknown>,
+  fields: Record<string, FieldRule>,
+  failing: readonly CheckFailure[] = [],
+): CheckFailure[] {
+  let version;
+  try {
+    version = configuredApiVersion();
+  } catch {
+    return []; // versionFailures names the URL that names no version
+  }
+  const known: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(userProps(news))) if (!isUnknown(v)) known[k] = v;
+  const deployed = olds && Object.keys(userProps(olds)).length > 0 ? olds : undefined;
+  const changed = deployed ? changedFields(deployed, news, fields, version) : undefined;
+  const replaces = changed?.some((key) => fields[key]?.replaces) ?? true;
+  const skip = new Set(failing.map((f) => f.property));
+  const judged = (field: string) => !skip.has(field) && (replaces || changed!.includes(field));
+  return versionBoundProblems(kind, version, known, judged).map((p) => ({ property: p.field, reason: p.rule }));
 }

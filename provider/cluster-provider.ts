@@ -4,6 +4,7 @@ import type * as V2 from "../sdk/schemas/v2";
 import { seriesName } from "./auto-name";
 import {
   adoptIdFailures,
+  boundFailures,
   type Expect,
   type SchemaMatchesTable,
   schemaFailures,
@@ -124,6 +125,7 @@ export const clusterProvider = withChangeTracking({
       ...schemaFailures(ClusterInputsSchema, news),
       ...adoptIdFailures(news),
     ];
+    failures.push(...boundFailures("cluster", olds, news, CLUSTER_FIELDS, failures));
     // A replacement is created before the old cluster is deleted: an auto-named one takes the next
     // name of its series, so a lost create's lookup by name never mistakes the old cluster for it.
     return { inputs: seriesName(olds, news, replacesCluster), failures };

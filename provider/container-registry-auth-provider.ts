@@ -2,7 +2,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
 import { type ContainerRegistryAuth, ContainerRegistryAuthCreateInputSchema } from "../sdk/schemas";
 import { seriesName } from "./auto-name";
-import { type Expect, type SchemaMatchesTable, schemaFailures } from "./check-inputs";
+import { boundFailures, type Expect, type SchemaMatchesTable, schemaFailures } from "./check-inputs";
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
 import { CONTAINER_REGISTRY_AUTH_FIELDS } from "./field-rules";
@@ -62,6 +62,7 @@ export const containerRegistryAuthProvider = withChangeTracking({
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const failures = schemaFailures(ContainerRegistryAuthCreateInputSchema, news);
+    failures.push(...boundFailures("containerRegistryAuth", olds, news, CONTAINER_REGISTRY_AUTH_FIELDS, failures));
     // Names are unique: a rotation creates the new credential (under the next name of the
     // auto-name's series) before the old one is deleted.
     const replaces = (o: Props, n: Props) => changedFields(o, n, CONTAINER_REGISTRY_AUTH_FIELDS).length > 0;

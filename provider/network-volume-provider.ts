@@ -2,8 +2,15 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
 import { RunpodError } from "../sdk/errors";
-import { type NetworkVolume, NetworkVolumeCreateInputSchema, volumeSizeChangeProblem } from "../sdk/schemas";
-import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
+import { type NetworkVolume, NetworkVolumeCreateInputShape, volumeSizeChangeProblem } from "../sdk/schemas";
+import {
+  adoptIdFailures,
+  boundFailures,
+  type Expect,
+  type SchemaMatchesTable,
+  schemaFailures,
+  versionFailures,
+} from "./check-inputs";
 import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";
@@ -16,8 +23,8 @@ import { configureProvider, providerClient } from "./provider-config";
 
 type Props = Record<string, unknown>;
 
-/** Inputs as the provider sees them after `check`. */
-const VolumeInputsSchema = NetworkVolumeCreateInputSchema.extend({ adoptId: z.string().optional() });
+/** Inputs as the provider sees them after `check` (the size range is the configured version's, `boundFailures`). */
+const VolumeInputsSchema = NetworkVolumeCreateInputShape.extend({ adoptId: z.string().optional() });
 
 // `check` validates exactly the fields the table has rules for: a field in one and not the other is a tsc error.
 type _SchemaMatchesFields = Expect<SchemaMatchesTable<typeof VolumeInputsSchema, typeof NETWORK_VOLUME_FIELDS>>;
@@ -106,6 +113,7 @@ export const networkVolumeProvider = withChangeTracking({
       ...adoptIdFailures(news),
       ...versionFailures("networkVolume", news),
     ];
+    failures.push(...boundFailures("networkVolume", olds, news, NETWORK_VOLUME_FIELDS, failures));
     const oldSize = olds.size;
     const newSize = news.size;
     const sameDataCenter = olds.dataCenterId === news.dataCenterId;

@@ -8,8 +8,9 @@ export interface NetworkVolumeArgs {
   /** Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place. */
   name?: pulumi.Input<string>;
   /**
-   * Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused
-   * at `pulumi preview`, before anything is sent to the platform.
+   * Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its
+   * version's range it is refused at `pulumi preview`. May only grow: a larger size updates in
+   * place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
    */
   size: pulumi.Input<number>;
   /**

@@ -9,7 +9,14 @@ import {
   PodCreateInputSchema,
   type PodUpdateInput,
 } from "../sdk/schemas";
-import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
+import {
+  adoptIdFailures,
+  boundFailures,
+  type Expect,
+  type SchemaMatchesTable,
+  schemaFailures,
+  versionFailures,
+} from "./check-inputs";
 import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
 import { warnOnResource } from "./engine-notice";
@@ -141,6 +148,7 @@ export const podProvider = withChangeTracking({
       ...adoptIdFailures(inputs),
       ...versionFailures("pod", inputs),
     ];
+    failures.push(...boundFailures("pod", olds, inputs, POD_FIELDS, failures));
     if (inputs.imageName === undefined && inputs.templateId === undefined && inputs.adoptId === undefined) {
       failures.push({
         property: "imageName",

@@ -6,7 +6,14 @@ import {
   EndpointCreateInputSchema,
   type EndpointUpdateInput,
 } from "../sdk/schemas";
-import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
+import {
+  adoptIdFailures,
+  boundFailures,
+  type Expect,
+  type SchemaMatchesTable,
+  schemaFailures,
+  versionFailures,
+} from "./check-inputs";
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs, versionAtPreview } from "./diff-inputs";
 import { gpuPoolFailures, scalingFailures } from "./endpoint-check";
@@ -130,6 +137,7 @@ export const serverlessEndpointProvider = withChangeTracking({
       ...versionFailures("endpoint", news),
       ...scalingFailures(deployed, news, version),
     ];
+    failures.push(...boundFailures("endpoint", deployed, news, SERVERLESS_ENDPOINT_FIELDS, failures));
     // A list the schema refuses is not looked up in a catalog (nothing is sent for a bad value).
     if (!failures.some((f) => f.property === "gpuTypeIds")) {
       failures.push(...(await gpuPoolFailures(deployed, news, version, liveGpuCatalog)));

@@ -8,7 +8,14 @@ import {
   type TemplateUpdateInput,
 } from "../sdk/schemas";
 import { seriesName } from "./auto-name";
-import { adoptIdFailures, type Expect, type SchemaMatchesTable, schemaFailures, versionFailures } from "./check-inputs";
+import {
+  adoptIdFailures,
+  boundFailures,
+  type Expect,
+  type SchemaMatchesTable,
+  schemaFailures,
+  versionFailures,
+} from "./check-inputs";
 import { createOnce } from "./create-once";
 import { changedFields, diffInputs } from "./diff-inputs";
 import { PartialCreateError } from "./errors";
@@ -153,6 +160,7 @@ export const templateProvider = withChangeTracking({
       ...adoptIdFailures(news),
       ...versionFailures("template", news),
     ];
+    failures.push(...boundFailures("template", olds, news, TEMPLATE_FIELDS, failures));
     // Template names are unique: a replacement (made before the old one is deleted) takes the next
     // name of the auto-name's series.
     return { inputs: seriesName(olds, news, replaces), failures };

@@ -101,6 +101,8 @@ export * from "./schemas/container-registry-auth";
 export * from "./schemas/endpoint";
 export * from "./schemas/job";
 export * from "./schemas/limits";
+export { ENDPOINT_DEFAULTS, ENDPOINT_DEFAULTS_BY_VERSION } from "./schemas/endpoint-defaults";
+export type { EndpointDefaults } from "./schemas/endpoint-defaults";
 export * from "./schemas/platform-enums";
 export * from "./schemas/rate-limits";
 export * from "./schemas/template";

@@ -66,11 +66,14 @@ export {
 
 // Validation helpers behind the schemas and the resources' checks.
 export { versionFieldProblems } from "./schemas/api-version-fields";
+export { workersInOrder, workersOrderRule } from "./schemas/endpoint-defaults";
+export { type InputBound, VERSION_BOUNDS, type VersionBounds, versionBoundProblems } from "./schemas/version-bounds";
 export { dateTime } from "./schemas/billing";
 export { repositoryUnder } from "./schemas/image-reference";
 export {
   knownValueSet,
   nearKnownValues,
+  nearValues,
   suggestionText,
   type UnknownPlatformValue,
   unknownPlatformValues,

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ApiVersion } from "./config";
 import { RequestValidationError } from "./errors";
 import { versionFieldProblems } from "./schemas/api-version-fields";
+import { versionBoundProblems } from "./schemas/version-bounds";
 import { fieldProblems } from "./schemas/validation";
 
 /**
@@ -22,8 +23,8 @@ export function validateRequest<S extends z.ZodType>(
 
 /**
  * Validates version-neutral input for an operation on `version`, before anything is sent: the
- * schema's rules, then the inputs only the other version has (`VERSION_ONLY_FIELDS[kind]`). One
- * `RequestValidationError` names every field.
+ * schema's rules, then the inputs only the other version has (`VERSION_ONLY_FIELDS[kind]`) and the
+ * bounds `version` states (`VERSION_BOUNDS[kind]`). One `RequestValidationError` names every field.
  */
 export function validateForVersion<S extends z.ZodType>(
   schema: S,
@@ -34,7 +35,8 @@ export function validateForVersion<S extends z.ZodType>(
 ): z.infer<S> {
   const valid = validateRequest(schema, value, context);
   if (valid !== null && typeof valid === "object") {
-    const problems = versionFieldProblems(kind, version, valid as Record<string, unknown>);
+    const fields = valid as Record<string, unknown>;
+    const problems = [...versionFieldProblems(kind, version, fields), ...versionBoundProblems(kind, version, fields)];
     if (problems.length) throw new RequestValidationError(problems, context);
   }
   return valid;

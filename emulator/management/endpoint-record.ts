@@ -1,11 +1,13 @@
 import {
   DATA_CENTER_IDS,
-  ENDPOINT_DEFAULTS,
+  ENDPOINT_DEFAULTS_BY_VERSION,
   type Endpoint,
   type EndpointCreateInput,
   type EndpointUpdateInput,
   type FieldProblem,
   renderValue,
+  workersInOrder,
+  workersOrderRule,
 } from "../../sdk/schemas";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import type { Account } from "../store/account";
@@ -14,9 +16,9 @@ import { withRelease } from "./endpoint-releases";
 import { givenFields } from "./record-rules";
 
 /**
- * A new endpoint record: the input plus the OpenAPI defaults (`ENDPOINT_DEFAULTS`; `dataCenterIds`
- * defaults to every data center the platform knows, `platform.dataCenterIds`; `gpuCount` applies
- * to GPU endpoints, `vcpuCount` to CPU ones). `name` defaults to the endpoint id.
+ * A new endpoint record: the input plus v1's OpenAPI defaults (`ENDPOINT_DEFAULTS_BY_VERSION.v1`;
+ * `dataCenterIds` defaults to every data center the platform knows, `platform.dataCenterIds`;
+ * `gpuCount` applies to GPU endpoints, `vcpuCount` to CPU ones). `name` defaults to the endpoint id.
  */
 export function createEndpointRecord(
   input: EndpointCreateInput,
@@ -25,7 +27,7 @@ export function createEndpointRecord(
   createdAt: string,
   platform: { dataCenterIds: readonly string[] } = { dataCenterIds: DATA_CENTER_IDS },
 ): Endpoint {
-  const d = ENDPOINT_DEFAULTS;
+  const d = ENDPOINT_DEFAULTS_BY_VERSION.v1;
   const computeType = input.computeType ?? d.computeType;
   return {
     id,
@@ -111,9 +113,9 @@ export function endpointProblems(e: EndpointRecord, account: Account, templates:
   e.networkVolumeIds?.forEach((id, i) => {
     if (!account.networkVolumes.has(id)) add(`networkVolumeIds.${i}`, id, "is not a network volume of this account");
   });
-  const min = e.workersMin ?? 0;
-  const max = e.workersMax ?? ENDPOINT_DEFAULTS.workersMax;
-  if (min > max) add("workersMin", min, `workersMin must not exceed workersMax (${max})`);
+  const min = e.workersMin ?? ENDPOINT_DEFAULTS_BY_VERSION.v1.workersMin;
+  const max = e.workersMax ?? ENDPOINT_DEFAULTS_BY_VERSION.v1.workersMax;
+  if (!workersInOrder(min, max)) add("workersMin", min, `workersMin ${workersOrderRule("workersMax")} (${max})`);
   // OpenAPI v2: a load-balancing endpoint scales on REQUEST_COUNT (a v1 update cannot change that either).
   if (e.type === "LOAD_BALANCER" && e.scalerType === "QUEUE_DELAY") {
     add("scalerType", e.scalerType, "a LOAD_BALANCER endpoint has no queue: it scales on REQUEST_COUNT");

@@ -1,5 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
-import { ENDPOINT_DEFAULTS, type FieldProblem, renderValue } from "../../sdk/schemas";
+import {
+  ENDPOINT_DEFAULTS_BY_VERSION,
+  type FieldProblem,
+  renderValue,
+  workersInOrder,
+  workersOrderRule,
+} from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
 import type { EndpointRecord } from "./endpoint-record-schema";
 import { withRelease } from "./endpoint-releases";
@@ -12,8 +18,8 @@ import type { TemplateRecord } from "./template-record-schema";
  * record's v1-named fields (endpoint-record-schema.ts) so that v1 reads them too.
  */
 
-/** Defaults of a v2 create (OpenAPI v2 `CreateEndpointRequest`), where they differ from v1's. */
-export const V2_ENDPOINT_DEFAULTS = { idleTimeout: 10, timeout: 300_000, workersMax: 3, flashboot: "OFF" } as const;
+/** Defaults of a v2 create (OpenAPI v2 `CreateEndpointRequest`), in the record's field names. */
+const DEFAULTS = ENDPOINT_DEFAULTS_BY_VERSION.v2;
 
 /** What a write needs besides the body. */
 export interface V2WriteContext {
@@ -81,13 +87,13 @@ export function createEndpointRecordV2(
     name: body.name,
     type: body.type,
     computeType: body.cpu ? "CPU" : "GPU",
-    workersMin: body.workers?.min ?? ENDPOINT_DEFAULTS.workersMin,
-    workersMax: body.workers?.max ?? V2_ENDPOINT_DEFAULTS.workersMax,
-    idleTimeout: body.workers?.idleTimeout ?? V2_ENDPOINT_DEFAULTS.idleTimeout,
+    workersMin: body.workers?.min ?? DEFAULTS.workersMin,
+    workersMax: body.workers?.max ?? DEFAULTS.workersMax,
+    idleTimeout: body.workers?.idleTimeout ?? DEFAULTS.idleTimeout,
     scalerType: body.scaling.type,
     scalerValue: body.scaling.type === "QUEUE_DELAY" ? body.scaling.queueDelay : body.scaling.requestCount,
-    executionTimeoutMs: body.timeout ?? V2_ENDPOINT_DEFAULTS.timeout,
-    flashboot: flashbootSetting(body.flashboot ?? V2_ENDPOINT_DEFAULTS.flashboot),
+    executionTimeoutMs: body.timeout ?? DEFAULTS.executionTimeoutMs,
+    flashboot: body.flashboot === undefined ? DEFAULTS.flashboot : flashbootSetting(body.flashboot),
     // "Omit or pass an empty array to let the scheduler choose": every data center, as v1's default.
     dataCenterIds: body.dataCenterIds?.length ? [...body.dataCenterIds] : [...dataCenterIds],
     ...(body.networkVolumes ? { networkVolumeIds: [...body.networkVolumes] } : {}),
@@ -101,7 +107,7 @@ export function createEndpointRecordV2(
     const gpu = body.gpu;
     record.gpuPools = [...gpu.pools];
     record.excludedGpuTypes = (gpu.excludedTypes ?? []).map((t) => t.trim());
-    record.gpuCount = gpu.count ?? ENDPOINT_DEFAULTS.gpuCount;
+    record.gpuCount = gpu.count ?? DEFAULTS.gpuCount;
     // OpenAPI: the template's allowedCudaVersions seed the GPU create's, unless the body sets a set or a floor.
     const seeded = gpu.minCudaVersion === undefined ? ctx.template?.allowedCudaVersions : undefined;
     const cuda = gpu.allowedCudaVersions ?? seeded;
@@ -191,9 +197,9 @@ export function v2EndpointProblems(
   if (type === "QUEUE" && scaler === "REQUEST_COUNT" && body.workers?.idleTimeout !== undefined) {
     add("workers.idleTimeout", body.workers.idleTimeout, "does not apply to a QUEUE endpoint scaling on REQUEST_COUNT");
   }
-  const min = body.workers?.min ?? current?.workersMin ?? 0;
-  const max = body.workers?.max ?? current?.workersMax ?? V2_ENDPOINT_DEFAULTS.workersMax;
-  if (min > max) add("workers.min", min, `must not exceed workers.max (${max})`);
+  const min = body.workers?.min ?? current?.workersMin ?? DEFAULTS.workersMin;
+  const max = body.workers?.max ?? current?.workersMax ?? DEFAULTS.workersMax;
+  if (!workersInOrder(min, max)) add("workers.min", min, `${workersOrderRule("workers.max")} (${max})`);
   const pools = body.gpu?.pools;
   if (pools) {
     const entries = catalog.gpuTypes();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { workersInOrder, workersOrderRule } from "./endpoint-defaults";
 import { LIMITS } from "./limits";
 import { COMPUTE_TYPES, SCALER_TYPES } from "./platform-enums";
 import { cudaVersion, distinctList, platformId } from "./platform-values";
@@ -45,10 +46,10 @@ const endpointMutableFields = {
 
 /** `workersMin <= workersMax` when both are given. */
 function workersOrdered(v: { workersMin?: number | undefined; workersMax?: number | undefined }): boolean {
-  return v.workersMin === undefined || v.workersMax === undefined || v.workersMin <= v.workersMax;
+  return workersInOrder(v.workersMin, v.workersMax);
 }
 const workersOrderedRule = {
-  message: "workersMin must not exceed workersMax",
+  message: `workersMin ${workersOrderRule("workersMax")}`,
   path: ["workersMin"],
 };
 

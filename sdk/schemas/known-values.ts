@@ -87,13 +87,20 @@ export function knownValueSet(kind: PlatformValueKind, additional: readonly stri
 }
 
 /**
- * Known values that differ from `value` only in case or whitespace (`"nvidia l4"`, `" NVIDIA L4"`
- * → `"NVIDIA L4"`). Nothing looser on purpose: new GPU names are often one character away from
- * old ones (B200 → B300, H100 → H200), so an edit-distance guess would point at the wrong GPU.
+ * The values of `candidates` that differ from `value` only in case or whitespace (`"nvidia l4"`,
+ * `" NVIDIA L4"` → `"NVIDIA L4"`): the one way a near value is found, against this release's
+ * snapshot ({@link nearKnownValues}) or the platform's live catalog. Nothing looser on purpose:
+ * new GPU names are often one character away from old ones (B200 → B300, H100 → H200), so an
+ * edit-distance guess would point at the wrong GPU.
  */
-export function nearKnownValues(kind: PlatformValueKind, value: string, additional: readonly string[] = []): string[] {
+export function nearValues(value: string, candidates: Iterable<string>): string[] {
   const key = looseKey(value);
-  return [...knownValueSet(kind, additional)].filter((known) => known !== value && looseKey(known) === key);
+  return [...candidates].filter((candidate) => candidate !== value && looseKey(candidate) === key);
+}
+
+/** Known values (the snapshot of `kind` plus `additional`) near `value`, by {@link nearValues}. */
+export function nearKnownValues(kind: PlatformValueKind, value: string, additional: readonly string[] = []): string[] {
+  return nearValues(value, knownValueSet(kind, additional));
 }
 
 /** One value of an input that is not in the snapshot (plus additions). */

@@ -27,6 +27,16 @@ export const LIMITS = {
   scalerValueMin: 1,
   /** vCPUs per CPU worker; the OpenAPI gives only a default of 2, a worker needs at least one. */
   vcpuCountMin: 1,
+  /** vCPUs of a CPU pod or CPU endpoint configuration on management API v2 (OpenAPI v2 `BaseCpuConfig.vcpuCount.minimum`). */
+  vcpuCountMinV2: 2,
+  /** Container disk in GB on management API v2 (OpenAPI v2 `BaseContainerConfig.disk.minimum`); v1 states none. */
+  containerDiskGbMinV2: 1,
+  /** A persistent (pod) volume in GB on management API v2 (OpenAPI v2 `PersistentMount.size.minimum`); v1 states none. */
+  persistentVolumeGbMinV2: 10,
+  /** Seconds a request waits before a worker starts, on management API v2 (OpenAPI v2 `QueueDelayScaling.queueDelay.minimum`). */
+  queueDelaySecondsMinV2: 0.5,
+  /** Pods of one cluster (OpenAPI v2 `ClusterCompute.podCount`; clusters exist on v2 only). */
+  clusterPodCount: { min: 2, max: 250 },
   /** `policy.executionTimeout` in ms (documented: min 5 s, max 7 days). */
   executionTimeoutMs: { min: 5_000, max: 604_800_000 },
   /** `policy.ttl` in ms (documented: min 10 s, max 7 days). */
@@ -55,18 +65,4 @@ export const JOB_DEFAULTS = {
   /** Webhook delivery: one call plus up to 2 retries, 10 s apart. */
   webhookRetries: 2,
   webhookRetryDelayMs: 10_000,
-} as const;
-
-/** OpenAPI defaults applied by the platform when an endpoint is created without a field. */
-export const ENDPOINT_DEFAULTS = {
-  computeType: "GPU",
-  gpuCount: 1,
-  idleTimeout: 5,
-  scalerType: "QUEUE_DELAY",
-  scalerValue: 4,
-  vcpuCount: 2,
-  workersMin: 0,
-  workersMax: 3,
-  executionTimeoutMs: 600_000,
-  flashboot: false,
 } as const;

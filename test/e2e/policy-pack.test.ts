@@ -86,4 +86,27 @@ describe("the policy pack on the real engine", { timeout: 180_000 }, () => {
     const sorted = (list: readonly string[] | undefined) => [...(list ?? [])].sort();
     expect(endpoints.map((e) => sorted(e.gpuTypeIds))).toEqual([sorted(scenario.expect.remediated?.api?.gpuTypeIds)]);
   });
+
+  it("fills in the defaults of the API version RUNPOD_API_URL names in the pack's environment", async () => {
+    // The stack talks v1 (RUNPOD_API_URL, as a CI job sets it): v1's idle timeout of 5 s is under
+    // the minimum, which v2's 10 s, the default without it, would meet.
+    const workDir = copyProgram("scenario", "policy-api-version");
+    const props = { templateId: "echo", gpuTypeIds: ["NVIDIA L4"], workersMax: 1 };
+    const scenario = { resources: [{ type: "ServerlessEndpoint", name: "api", props }] };
+    fs.writeFileSync(path.join(workDir, "scenario.json"), JSON.stringify(scenario));
+    const configFile = path.join(workDir, "policy-config.json");
+    fs.writeFileSync(configFile, JSON.stringify({ "runpod-worker-bounds": { idleTimeoutMin: 7 } }));
+    current = await createE2EStack("scenario", {}, { workDir, apiVersion: "v1" });
+    expect(current.envVars.RUNPOD_API_URL).toMatch(/\/v1$/);
+    let output = "";
+    const preview = current.stack.preview({
+      onOutput: (text) => (output += text),
+      policyPacks: [POLICY_DIR],
+      policyPackConfigs: [configFile],
+    });
+    await expect(preview).rejects.toThrow();
+    expect(output).toContain(
+      'ServerlessEndpoint "api": idleTimeout = unset (platform default 5 on management API v1): must be at least 7 seconds (idleTimeoutMin)',
+    );
+  });
 });

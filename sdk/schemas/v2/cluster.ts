@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../limits";
 import { nonEmpty, wrappedList } from "./common";
 import { containerConfigFields, MountsSchema, PodSchema } from "./pod";
 
@@ -11,7 +12,7 @@ import { containerConfigFields, MountsSchema, PodSchema } from "./pod";
 export { CLUSTER_TYPES, type ClusterType } from "../platform-enums";
 
 /** Most pods of one cluster (OpenAPI v2 `ClusterCompute.podCount`: 2 to 250). */
-export const CLUSTER_POD_COUNT = { min: 2, max: 250 } as const;
+export const CLUSTER_POD_COUNT = LIMITS.clusterPodCount;
 
 /** The homogeneous shape of a cluster (OpenAPI v2 `ClusterCompute`). */
 export const ClusterComputeSchema = z.strictObject({

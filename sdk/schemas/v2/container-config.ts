@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../limits";
 
 /*
  * The container settings templates and serverless endpoints share (OpenAPI v2
@@ -13,7 +14,11 @@ export const containerRequestFields = {
   /** Arguments passed to the container's entrypoint, as one string. */
   args: z.string().optional(),
   /** Container disk in GB (OpenAPI `minimum: 1`). */
-  disk: z.number().int("must be a whole number of GB").min(1, "must be at least 1 GB").optional(),
+  disk: z
+    .number()
+    .int("must be a whole number of GB")
+    .min(LIMITS.containerDiskGbMinV2, `must be at least ${LIMITS.containerDiskGbMinV2} GB`)
+    .optional(),
   /** Environment variables; values may be secrets and are never repeated by an error. */
   env: z.record(z.string(), z.string("must be a string")).optional(),
   /** Exposed ports, written `port/protocol`. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../limits";
 import { CreateCpuConfigSchema } from "./serverless";
 import { PersistentMountSchema } from "./template";
 import { majorMinor, nonEmpty, wrappedList } from "./common";
@@ -24,7 +25,10 @@ const cloud = z.enum(["SECURE", "COMMUNITY"], { error: "must be one of SECURE, C
 /** Container settings of a create or update (OpenAPI v2 `BaseContainerConfig` plus `registry`). */
 export const containerConfigFields = {
   args: z.string(),
-  disk: z.number().int("must be a whole number of GB").min(1, "must be at least 1 GB"),
+  disk: z
+    .number()
+    .int("must be a whole number of GB")
+    .min(LIMITS.containerDiskGbMinV2, `must be at least ${LIMITS.containerDiskGbMinV2} GB`),
   env: z.record(z.string(), z.string("must be a string")),
   image: nonEmpty,
   ports: z.array(z.string().regex(/^\d{1,5}\/(?:http|tcp)$/, 'must be "<port>/<http|tcp>", e.g. "8888/http"')),

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { majorMinor, nonEmpty, wrappedList } from "./common";
 import { containerAnswerFields, containerRequestFields } from "./container-config";
+import { workersInOrder, workersOrderRule } from "../endpoint-defaults";
+import { LIMITS } from "../limits";
 import { ENDPOINT_TYPES, type EndpointType, FLASHBOOT_MODES } from "../platform-enums";
 
 /*
@@ -24,7 +26,9 @@ export const FlashBootSchema = oneOf(FLASHBOOT_MODES);
 /** Scale on queue wait time, in seconds (OpenAPI `QueueDelayScaling`; queue-based endpoints only). */
 export const QueueDelayScalingSchema = z.strictObject({
   type: z.literal("QUEUE_DELAY"),
-  queueDelay: z.number("must be a number of seconds").min(0.5, "must be at least 0.5 seconds"),
+  queueDelay: z
+    .number("must be a number of seconds")
+    .min(LIMITS.queueDelaySecondsMinV2, `must be at least ${LIMITS.queueDelaySecondsMinV2} seconds`),
 });
 
 /** Scale on in-flight requests per worker (OpenAPI `RequestCountScaling`; required for load balancing). */
@@ -114,7 +118,7 @@ export const CreateCpuConfigSchema = z.strictObject({
   vcpuCount: z
     .number()
     .int("must be a whole number")
-    .min(2, "must be at least 2")
+    .min(LIMITS.vcpuCountMinV2, `must be at least ${LIMITS.vcpuCountMinV2}`)
     .refine((n) => (n & (n - 1)) === 0, "must be a power of two"),
 });
 
@@ -163,7 +167,7 @@ function crossFieldIssues(body: RuleInput, ctx: z.RefinementCtx, create: boolean
     issue(["workers", "idleTimeout"], "does not apply to a QUEUE endpoint scaling on REQUEST_COUNT");
   }
   const { min, max } = body.workers ?? {};
-  if (min !== undefined && max !== undefined && min > max) issue(["workers", "min"], "must not exceed workers.max");
+  if (!workersInOrder(min, max)) issue(["workers", "min"], workersOrderRule("workers.max"));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../limits";
 import { TEMPLATE_CATEGORIES } from "../platform-enums";
 import { majorMinor, nonEmpty, wrappedList } from "./common";
 import { containerAnswerFields, containerRequestFields } from "./container-config";
@@ -12,7 +13,10 @@ import { containerAnswerFields, containerRequestFields } from "./container-confi
 
 /** Host-local persistent storage of a template (OpenAPI `PersistentMount`: at least 10 GB). */
 export const PersistentMountSchema = z.strictObject({
-  size: z.number().int("must be a whole number of GB").min(10, "must be at least 10 GB"),
+  size: z
+    .number()
+    .int("must be a whole number of GB")
+    .min(LIMITS.persistentVolumeGbMinV2, `must be at least ${LIMITS.persistentVolumeGbMinV2} GB`),
   path: z.string().regex(/^\//, "must be an absolute path (starting with /)"),
 });
 

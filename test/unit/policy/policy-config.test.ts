@@ -88,7 +88,7 @@ describe("policy configuration schemas", () => {
       type: "object",
       additionalProperties: { type: "object", additionalProperties: false, properties: { workersMinCap: {} } },
     });
-    expect(toPolicyConfigSchema(VolumeSizeCapConfigSchema).properties.maxSizeGb).toMatchObject({ maximum: 4000 });
+    expect(toPolicyConfigSchema(VolumeSizeCapConfigSchema).properties.maxSizeGb).toMatchObject({ maximum: 4096 });
     expect(JSON.stringify(props)).not.toContain("propertyNames");
   });
 

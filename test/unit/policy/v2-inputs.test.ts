@@ -155,6 +155,14 @@ describe("the live catalog policy's rules", () => {
     ]);
   });
 
+  it("names the live catalog's type that differs from an unknown one only in case or spacing, as check does", () => {
+    expect(
+      checkEndpointAgainstCatalog("api", ep({ excludedGpuTypes: ["nvidia  l4"], gpuPools: ["AMPERE_24"] }), catalog),
+    ).toEqual([
+      'ServerlessEndpoint "api": excludedGpuTypes[0] = "nvidia  l4": is not a GPU type of the platform\'s live catalog (GET /v2/catalog/gpus) (did you mean "NVIDIA L4"?)',
+    ]);
+  });
+
   it("says when it has no credentials, and reads the catalog from v2 whatever the stack talks", () => {
     expect(catalogUnavailableReason({})).toContain("no RUNPOD_API_KEY in the policy pack's environment");
     expect(catalogUnavailableReason({ RUNPOD_API_KEY: "k" })).toBeUndefined();

@@ -1,11 +1,38 @@
 import { describe, expect, it } from "vitest";
 import type { NetworkVolumeProps } from "../../../policy/resource-types";
-import { checkVolumeSize, VOLUME_SIZE_CAP_POLICY, volumeSizeCapPolicy } from "../../../policy/volume-size-cap";
+import {
+  checkVolumeSize,
+  VOLUME_SIZE_CAP_POLICY,
+  VolumeSizeCapSettingsSchema,
+  volumeSizeCapPolicy,
+} from "../../../policy/volume-size-cap";
 import { runPolicies } from "./engine-harness";
 
-const platformRule = "must be a whole number of GB between 0 and 4000 (platform limit)";
+const platformRule = "must be a whole number of GB between 0 and 4000 (platform limit on management API v1)";
+const v2Rule = "must be a whole number of GB between 10 and 4096 (platform limit on management API v2)";
+/** A stack on management API v1, whose volumes are 0 to 4000 GB. */
 const check = (props: NetworkVolumeProps, config = {}, stackName?: string, tags: Record<string, string> = {}) =>
-  checkVolumeSize("models", props, config, { stackName, stackTags: new Map(Object.entries(tags)) });
+  checkVolumeSize("models", props, config, {
+    stackName,
+    stackTags: new Map(Object.entries(tags)),
+    apiVersion: "v1",
+  });
+
+describe("volume size cap: the platform's range on the stack's management API version", () => {
+  const onV2 = (size: number) => checkVolumeSize("models", { size }, {}, { stackName: "dev", stackTags: new Map() });
+
+  it("is 10 to 4096 GB on v2, the default", () => {
+    expect(onV2(10)).toEqual([]);
+    expect(onV2(4096)).toEqual([]);
+    expect(onV2(9)).toEqual([`NetworkVolume "models": size = 9: ${v2Rule}`]);
+    expect(onV2(4097)).toEqual([`NetworkVolume "models": size = 4097: ${v2Rule}`]);
+  });
+
+  it("lets a cap reach the larger maximum of the two versions", () => {
+    expect(VolumeSizeCapSettingsSchema.safeParse({ maxSizeGb: 4096 }).success).toBe(true);
+    expect(VolumeSizeCapSettingsSchema.safeParse({ maxSizeGb: 4097 }).success).toBe(false);
+  });
+});
 
 describe("volume size cap: one volume", () => {
   it.each([0, 1, 4000])("accepts %s GB within the platform's bounds", (size) => {
@@ -58,7 +85,7 @@ describe("volume size cap: one volume", () => {
       ],
     });
     expect(result.mandatory).toEqual([
-      { policy: VOLUME_SIZE_CAP_POLICY, message: `NetworkVolume "big": size = 5000: ${platformRule}` },
+      { policy: VOLUME_SIZE_CAP_POLICY, message: `NetworkVolume "big": size = 5000: ${v2Rule}` },
     ]);
   });
 });

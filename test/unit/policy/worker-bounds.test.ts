@@ -147,9 +147,19 @@ describe("worker bounds: idle timeout", () => {
     ]);
   });
 
-  it("checks the platform default when idleTimeout is unset", () => {
-    expect(check({}, { idleTimeoutMin: 10 })).toEqual([
-      msg("idleTimeout = unset (platform default 5): must be at least 10 seconds (idleTimeoutMin)"),
+  it("checks the default of the stack's management API version when idleTimeout is unset, naming the version", () => {
+    const v1: StackContext = { ...stack(), apiVersion: "v1" };
+    expect(check({}, { idleTimeoutMin: 10 }, v1)).toEqual([
+      msg(
+        "idleTimeout = unset (platform default 5 on management API v1): must be at least 10 seconds (idleTimeoutMin)",
+      ),
+    ]);
+    // v2, the default, idles 10 s.
+    expect(check({}, { idleTimeoutMin: 10 })).toEqual([]);
+    expect(check({}, { idleTimeoutMin: 11 }, { ...stack(), apiVersion: "v2" })).toEqual([
+      msg(
+        "idleTimeout = unset (platform default 10 on management API v2): must be at least 11 seconds (idleTimeoutMin)",
+      ),
     ]);
   });
 });

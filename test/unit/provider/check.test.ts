@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { networkVolumeProvider } from "../../../provider/network-volume-provider";
 import { UNKNOWN } from "../../../provider/property-values";
+import { configureDirect } from "../../../provider/provider-config";
 import { serverlessEndpointProvider } from "../../../provider/serverless-endpoint-provider";
 
 const volume = { name: "models-abc1234", size: 50, dataCenterId: "EU-RO-1", __autoNamed: true };
@@ -13,7 +14,6 @@ describe("NetworkVolume check", () => {
 
   it.each([
     ["size", -1, "must be at least 0 GB"],
-    ["size", 4001, "must be at most 4000 GB"],
     ["size", 1.5, "must be a whole number of GB"],
     ["size", "big", "Invalid input: expected number, received string"],
     ["dataCenterId", "", "must not be empty"],
@@ -24,6 +24,37 @@ describe("NetworkVolume check", () => {
   ])("fails on %s = %j: %s", async (property, value, reason) => {
     const { failures } = await networkVolumeProvider.check({}, { ...volume, [property]: value });
     expect(failures).toContainEqual({ property, reason });
+  });
+
+  it("bounds the size by the configured management API version: 10 to 4096 GB on v2, 0 to 4000 on v1", async () => {
+    const sized = (size: number) => networkVolumeProvider.check({}, { ...volume, size });
+    expect((await sized(4096)).failures).toEqual([]);
+    expect((await sized(10)).failures).toEqual([]);
+    expect((await sized(4097)).failures).toEqual([
+      { property: "size", reason: "must be at most 4096 GB (on management API v2)" },
+    ]);
+    expect((await sized(9)).failures).toEqual([
+      { property: "size", reason: "must be at least 10 GB (on management API v2)" },
+    ]);
+    configureDirect({ apiUrl: "https://rest.runpod.io/v1" });
+    try {
+      expect((await sized(0)).failures).toEqual([]);
+      expect((await sized(4001)).failures).toEqual([
+        { property: "size", reason: "must be at most 4000 GB (on management API v1)" },
+      ]);
+    } finally {
+      configureDirect({});
+    }
+  });
+
+  it("judges a size the stack already holds only when the volume is replaced (a stack moved from v1 previews unchanged)", async () => {
+    const fromV1 = { ...volume, size: 5 };
+    expect((await networkVolumeProvider.check(fromV1, fromV1)).failures).toEqual([]);
+    expect((await networkVolumeProvider.check(fromV1, { ...fromV1, name: "renamed" })).failures).toEqual([]);
+    // A new data center makes a new volume, which v2 creates with the size as it is.
+    expect((await networkVolumeProvider.check(fromV1, { ...fromV1, dataCenterId: "US-TX-3" })).failures).toEqual([
+      { property: "size", reason: "must be at least 10 GB (on management API v2)" },
+    ]);
   });
 
   it("reports a missing size as required", async () => {

@@ -144,6 +144,11 @@ describe("the GPU pool check on v2", () => {
     // The same set, in another order: no change on v2, so nothing is read.
     const olds = { gpuTypeIds: ["NVIDIA B300", "NVIDIA L4"] };
     expect(await gpuPoolFailures(olds, { gpuTypeIds: ["NVIDIA L4", "NVIDIA B300"] }, "v2", noLive)).toEqual([]);
+    // A type the live catalog lists in another case or spacing is named in the failure.
+    const cased = await gpuPoolFailures(undefined, { gpuTypeIds: ["nvidia b300"] }, "v2", live);
+    expect(cased.map((f) => f.reason)).toEqual([
+      '"nvidia b300" (gpuTypeIds[0]) is not a GPU type of the platform\'s live catalog (GET /v2/catalog/gpus) (did you mean "NVIDIA B300"?)',
+    ]);
     // An unreachable catalog leaves the type to the create, which names it too.
     expect(await gpuPoolFailures(undefined, { gpuTypeIds: ["NVIDIA Q7"] }, "v2", noLive)).toEqual([]);
   });

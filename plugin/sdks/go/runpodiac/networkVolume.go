@@ -20,7 +20,7 @@ type NetworkVolume struct {
 	DataCenterId pulumi.StringOutput `pulumi:"dataCenterId"`
 	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
 	Size pulumi.IntOutput `pulumi:"size"`
 	// Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
 	Type pulumi.StringPtrOutput `pulumi:"type"`
@@ -91,9 +91,9 @@ type networkVolumeArgs struct {
 	//
 	// Checked at preview: not empty.
 	Name *string `pulumi:"name"`
-	// Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
 	//
-	// Checked at preview: a whole number, from 0 to 4000.
+	// Checked at preview: a whole number, at least 0.
 	Size int `pulumi:"size"`
 	// Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
 	//
@@ -111,9 +111,9 @@ type NetworkVolumeArgs struct {
 	//
 	// Checked at preview: not empty.
 	Name pulumi.StringPtrInput
-	// Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
 	//
-	// Checked at preview: a whole number, from 0 to 4000.
+	// Checked at preview: a whole number, at least 0.
 	Size pulumi.IntInput
 	// Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
 	//
@@ -168,7 +168,7 @@ func (o NetworkVolumeOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetworkVolume) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
 func (o NetworkVolumeOutput) Size() pulumi.IntOutput {
 	return o.ApplyT(func(v *NetworkVolume) pulumi.IntOutput { return v.Size }).(pulumi.IntOutput)
 }

@@ -28,9 +28,9 @@ class NetworkVolumeArgs:
         The set of arguments for constructing a NetworkVolume resource.
 
         :param pulumi.Input[_builtins.str] data_center_id: Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
-        :param pulumi.Input[_builtins.int] size: Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+        :param pulumi.Input[_builtins.int] size: Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
                
-               Checked at preview: a whole number, from 0 to 4000.
+               Checked at preview: a whole number, at least 0.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
                
@@ -64,9 +64,9 @@ class NetworkVolumeArgs:
     @pulumi.getter
     def size(self) -> pulumi.Input[_builtins.int]:
         """
-        Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+        Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
 
-        Checked at preview: a whole number, from 0 to 4000.
+        Checked at preview: a whole number, at least 0.
         """
         return pulumi.get(self, "size")
 
@@ -137,9 +137,9 @@ class NetworkVolume(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.int] size: Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+        :param pulumi.Input[_builtins.int] size: Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
                
-               Checked at preview: a whole number, from 0 to 4000.
+               Checked at preview: a whole number, at least 0.
         :param pulumi.Input[_builtins.str] type: Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
                
                Checked at preview: not empty.
@@ -243,7 +243,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter
     def size(self) -> pulumi.Output[_builtins.int]:
         """
-        Size in GB, 0..4000. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+        Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
         """
         return pulumi.get(self, "size")
 

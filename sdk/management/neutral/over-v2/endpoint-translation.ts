@@ -1,7 +1,7 @@
 import { RequestValidationError } from "../../../errors";
 import {
   CPU_FLAVOR_IDS,
-  ENDPOINT_DEFAULTS,
+  ENDPOINT_DEFAULTS_BY_VERSION,
   type Endpoint,
   type EndpointCreateInput,
   type EndpointUpdateInput,
@@ -16,6 +16,9 @@ import type { FieldProblem } from "../../../schemas/validation";
  * pure functions, so each rule is tested on its own; NeutralEndpointsOverV2 (endpoints.ts) sends
  * what they build.
  */
+
+/** What v2 applies to a field left out, and what the client sends where v2 requires one (the scaler, vCPUs). */
+const DEFAULTS = ENDPOINT_DEFAULTS_BY_VERSION.v2;
 
 /** v2's field paths under the neutral names (so an error names the field the caller wrote). */
 export const NEUTRAL_NAMES: Readonly<Record<string, string>> = {
@@ -148,8 +151,8 @@ export function endpointCreateToV2(
     );
   }
   const type = input.type ?? "QUEUE";
-  const scalerType = input.scalerType ?? (type === "LOAD_BALANCER" ? "REQUEST_COUNT" : ENDPOINT_DEFAULTS.scalerType);
-  const scaling = scalingOf(scalerType, input.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue);
+  const scalerType = input.scalerType ?? (type === "LOAD_BALANCER" ? "REQUEST_COUNT" : DEFAULTS.scalerType);
+  const scaling = scalingOf(scalerType, input.scalerValue ?? DEFAULTS.scalerValue);
   const problems = scalingProblems(type, scaling, input.idleTimeout);
   if (problems.length) fail(problems, context);
   const body: V2.CreateEndpointRequest = {
@@ -167,7 +170,7 @@ export function endpointCreateToV2(
   };
   if (input.computeType === "CPU") {
     const flavors = input.cpuFlavorIds ?? CPU_FLAVOR_IDS;
-    body.cpu = flavors.map((id) => ({ id, vcpuCount: input.vcpuCount ?? ENDPOINT_DEFAULTS.vcpuCount }));
+    body.cpu = flavors.map((id) => ({ id, vcpuCount: input.vcpuCount ?? DEFAULTS.vcpuCount }));
   } else {
     const selection = poolSelection(input, catalog, context) ?? { pools: allPools(catalog) };
     body.gpu = defined({
@@ -204,12 +207,9 @@ export function endpointUpdateToV2(
   });
   if (input.scalerType !== undefined || input.scalerValue !== undefined || input.idleTimeout !== undefined) {
     const type = (current?.type ?? "QUEUE") as V2.EndpointType;
-    const scalerType = input.scalerType ?? current?.scaling.type ?? ENDPOINT_DEFAULTS.scalerType;
+    const scalerType = input.scalerType ?? current?.scaling.type ?? DEFAULTS.scalerType;
     const value =
-      input.scalerValue ??
-      current?.scaling.queueDelay ??
-      current?.scaling.requestCount ??
-      ENDPOINT_DEFAULTS.scalerValue;
+      input.scalerValue ?? current?.scaling.queueDelay ?? current?.scaling.requestCount ?? DEFAULTS.scalerValue;
     const scaling = scalingOf(scalerType, value);
     const problems = scalingProblems(type, scaling, input.idleTimeout);
     if (problems.length) fail(problems, context);
@@ -217,7 +217,7 @@ export function endpointUpdateToV2(
   }
   if (input.cpuFlavorIds !== undefined || input.vcpuCount !== undefined) {
     const flavors = input.cpuFlavorIds ?? [...new Set(current?.cpu?.map((c) => c.id) ?? [])];
-    const vcpus = input.vcpuCount ?? current?.cpu?.[0]?.vcpuCount ?? ENDPOINT_DEFAULTS.vcpuCount;
+    const vcpus = input.vcpuCount ?? current?.cpu?.[0]?.vcpuCount ?? DEFAULTS.vcpuCount;
     body.cpu = flavors.map((id) => ({ id, vcpuCount: vcpus }));
   }
   const selection = poolSelection(input, catalog, context);

@@ -2,9 +2,9 @@ import { RequestValidationError } from "../../../errors";
 import {
   type NetworkVolume,
   type NetworkVolumeCreateInput,
-  NetworkVolumeCreateInputSchema,
+  NetworkVolumeCreateInputShape,
   type NetworkVolumeUpdateInput,
-  NetworkVolumeUpdateInputSchema,
+  NetworkVolumeUpdateInputShape,
   volumeSizeChangeProblem,
 } from "../../../schemas";
 import type * as V2 from "../../../schemas/v2";
@@ -29,14 +29,14 @@ export function volumeCreateToV2(input: NetworkVolumeCreateInput): V2.CreateNetw
 
 /**
  * The version-neutral network volume operations on management API v2: v1's field names and
- * rules, translated to and from `client.v2.networkVolumes`. v2's own bounds (10 to 4096 GB) are
- * checked by the v2 request schema before sending, naming v1's field.
+ * rules, translated to and from `client.v2.networkVolumes`. v2's own size range (10 to 4096 GB,
+ * `VERSION_BOUNDS`) is checked before sending, naming v1's field.
  */
 export class NeutralNetworkVolumesOverV2 implements NetworkVolumeOperations {
   constructor(private readonly v2: NetworkVolumesV2) {}
 
   async create(input: NetworkVolumeCreateInput, options?: CallOptions): Promise<NetworkVolume> {
-    const valid = validateForVersion(NetworkVolumeCreateInputSchema, input, "create network volume", KIND, "v2");
+    const valid = validateForVersion(NetworkVolumeCreateInputShape, input, "create network volume", KIND, "v2");
     return volumeFromV2(await this.v2.create(volumeCreateToV2(valid), options));
   }
 
@@ -53,7 +53,7 @@ export class NeutralNetworkVolumesOverV2 implements NetworkVolumeOperations {
     input: NetworkVolumeUpdateInput,
     options?: NetworkVolumeUpdateOptions,
   ): Promise<NetworkVolume> {
-    const valid = validateForVersion(NetworkVolumeUpdateInputSchema, input, `update network volume ${id}`, KIND, "v2");
+    const valid = validateForVersion(NetworkVolumeUpdateInputShape, input, `update network volume ${id}`, KIND, "v2");
     if (valid.size !== undefined) {
       const current = options?.currentSize ?? (await this.v2.get(id, options)).size;
       const problem = volumeSizeChangeProblem(current, valid.size);

@@ -1,5 +1,5 @@
 import type { Endpoint, NetworkVolume } from "../../sdk/schemas";
-import type { PlatformCatalog } from "../management/platform-catalog";
+import type { PlatformCatalog } from "../platform/platform-catalog";
 import { volumePricePerHour } from "./prices";
 import type { SegmentOpening } from "./usage-meter";
 

@@ -1,7 +1,7 @@
 import { ENDPOINT_DEFAULTS } from "../../sdk/schemas";
 import type { Scheduler } from "../clock/scheduler";
 import type { Template } from "../handlers/handler-types";
-import type { EndpointRecord } from "../management/endpoint-record-schema";
+import type { EndpointRecord } from "../endpoints/endpoint-record";
 import type { WebhookSender } from "./webhooks";
 import type { ScalingSettings, WorkerBoot } from "./worker-pool";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { bearerKey } from "../server/auth";
+import { bearerKey } from "./auth";
 import { Account, type AccountDeps } from "./account";
 import { COLLECTION_NAMES, type SavedAccount } from "./collections";
 import type { StateFile, StateFileData } from "./state-file";

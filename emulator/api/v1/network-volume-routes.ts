@@ -7,10 +7,10 @@ import {
   volumeSizeChangeProblem,
 } from "../../../sdk/schemas";
 import type { ServerContext } from "../../server/server-context";
-import { badField, notFound, parseOr400 } from "../../server/http-errors";
+import { badField, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newVolumeId } from "../../store/ids";
-import { renderVolumeV1 } from "../../management/network-volume-record";
+import { newVolumeId } from "../../records/ids";
+import { renderVolumeV1 } from "../../volumes/volume-record";
 
 type IdParams = { Params: { networkVolumeId: string } };
 

@@ -6,7 +6,7 @@ import type { PodRecord } from "../../pods/pod-record";
 import { renderPodV1 } from "../../pods/pod-render";
 import { specFromV1 } from "../../pods/pod-spec";
 import { updatePodV1 } from "../../pods/pod-update";
-import { badField, badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import { badField, badRequest, notFound, parseOr400 } from "../../errors/http-errors";
 import { booleanParam, list, type RawQuery, single } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
 import type { Account } from "../../store/account";

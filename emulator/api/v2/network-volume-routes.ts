@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type NetworkVolume, PLATFORM_VALUE_FIELDS } from "../../../sdk/schemas";
 import * as V2 from "../../../sdk/schemas/v2";
 import type { ServerContext } from "../../server/server-context";
-import { badField, notFound, parseOr400 } from "../../server/http-errors";
+import { badField, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newVolumeId } from "../../store/ids";
-import { DEFAULT_VOLUME_TYPE, renderVolumeV2 } from "../../management/network-volume-record";
+import { newVolumeId } from "../../records/ids";
+import { DEFAULT_VOLUME_TYPE, renderVolumeV2 } from "../../volumes/volume-record";
 
 type IdParams = { Params: { id: string } };
 

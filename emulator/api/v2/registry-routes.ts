@@ -1,16 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import * as V2 from "../../../sdk/schemas/v2";
 import type { ServerContext } from "../../server/server-context";
-import { badField, badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import { badField, badRequest, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newRegistryAuthId, randomId } from "../../store/ids";
-import { type EcrDelegationRecord, parseEcrArn, renderDelegation } from "../../management/ecr-delegation-record";
-import { nameTakenProblem } from "../../management/record-rules";
+import { newRegistryAuthId, randomId } from "../../records/ids";
+import { type EcrDelegationRecord, parseEcrArn, renderDelegation } from "../../registry-auths/ecr-delegation-record";
+import { nameTakenProblem } from "../../platform/record-rules";
 import {
   createRegistryAuthRecord,
   type RegistryAuthRecord,
   renderRegistryAuth,
-} from "../../management/registry-auth-record";
+} from "../../registry-auths/registry-auth-record";
 
 type IdParams = { Params: { id: string } };
 

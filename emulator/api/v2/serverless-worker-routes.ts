@@ -4,10 +4,10 @@ import type * as V2 from "../../../sdk/schemas/v2";
 import type { Worker } from "../../jobs/worker-pool";
 import type { WorkerLogLine } from "../../jobs/worker-log";
 import type { ServerContext } from "../../server/server-context";
-import { notFound, unprocessableField } from "../../server/http-errors";
-import type { EndpointRecord } from "../../management/endpoint-record-schema";
-import { releasesOf } from "../../management/endpoint-releases";
-import { containerOf, gpuTypesOf, poolSelectionOf } from "../../management/endpoint-render";
+import { notFound, unprocessableField } from "../../errors/http-errors";
+import type { EndpointRecord } from "../../endpoints/endpoint-record";
+import { releasesOf } from "../../endpoints/endpoint-releases";
+import { containerOf, gpuTypesOf, poolSelectionOf } from "../../endpoints/endpoint-render";
 import { endpointOfV2, linkedTemplate } from "./serverless-routes";
 
 type IdParams = { Params: { id: string } };

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import * as V2 from "../../../sdk/schemas/v2";
-import { handlerTemplateRecord } from "../../management/handler-template";
-import { inUseRefusal } from "../../management/record-rules";
-import { createTemplateRecordV2, templateProblems, updateTemplateRecordV2 } from "../../management/template-record";
-import type { TemplateRecord } from "../../management/template-record-schema";
-import { renderTemplateV2 } from "../../management/template-render";
-import { badRequest, notFound, parseOr400, unprocessableField } from "../../server/http-errors";
+import { handlerTemplateRecord } from "../../templates/handler-template";
+import { inUseRefusal } from "../../platform/record-rules";
+import { createTemplateRecordV2, templateProblems, updateTemplateRecordV2 } from "../../templates/template-writes";
+import type { TemplateRecord } from "../../templates/template-record";
+import { renderTemplateV2 } from "../../templates/template-render";
+import { badRequest, notFound, parseOr400, unprocessableField } from "../../errors/http-errors";
 import type { ServerContext } from "../../server/server-context";
 import type { Account } from "../../store/account";
-import { newTemplateId } from "../../store/ids";
+import { newTemplateId } from "../../records/ids";
 
 type IdParams = { Params: { id: string } };
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../../emulator";
-import { passwordMatches } from "../../../emulator/management/registry-auth-record";
+import { passwordMatches } from "../../../emulator/registry-auths/registry-auth-record";
 import { clientFor, KEY, OTHER_KEY } from "./helpers";
 
 let dir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Collection } from "../../../emulator/store/collection";
+import { Collection } from "../../../emulator/records/collection";
 import { COLLECTION_NAMES, SavedAccountSchema } from "../../../emulator/store/collections";
 
 type Rec = { id: string; n: number };

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { TemplateSchema } from "../../../sdk/schemas";
 import * as V2 from "../../../sdk/schemas/v2";
 import { BUILTIN_TEMPLATES } from "../../../emulator/handlers/builtin-handlers";
-import { handlerTemplateRecord } from "../../../emulator/management/handler-template";
-import { renderTemplateV1, renderTemplateV2 } from "../../../emulator/management/template-render";
+import { handlerTemplateRecord } from "../../../emulator/templates/handler-template";
+import { renderTemplateV1, renderTemplateV2 } from "../../../emulator/templates/template-render";
 
 const echo = BUILTIN_TEMPLATES.find((t) => t.id === "echo")!;
 

@@ -1,5 +1,5 @@
 import type { Template } from "../handlers/handler-types";
-import type { TemplateRecord } from "./template-record-schema";
+import type { TemplateRecord } from "./template-record";
 
 /**
  * A handler of the emulator as the platform's own template: what `GET /v1/templates?

@@ -2,10 +2,10 @@ import { type NetworkVolume, type Pod, wordsFromArgs } from "../../sdk/schemas";
 import { workerOpening } from "../billing/resource-usage";
 import type { Worker } from "../jobs/worker-pool";
 import { EMULATED_MACHINE } from "../pods/pod-record";
-import type { EndpointRecord } from "./endpoint-record-schema";
+import type { EndpointRecord } from "./endpoint-record";
 import { containerOf, networkVolumesOf } from "./endpoint-render";
-import type { PlatformCatalog } from "./platform-catalog";
-import type { TemplateRecord } from "./template-record-schema";
+import type { PlatformCatalog } from "../platform/platform-catalog";
+import type { TemplateRecord } from "../templates/template-record";
 
 /** What a worker's answer needs of its endpoint besides the worker. */
 export interface WorkerContext {

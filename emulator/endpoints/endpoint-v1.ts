@@ -8,10 +8,11 @@ import {
   renderValue,
 } from "../../sdk/schemas";
 import type { TemplateRegistry } from "../handlers/template-registry";
-import type { Account } from "../store/account";
-import type { EndpointRecord } from "./endpoint-record-schema";
+import type { RecordLookup } from "../records/collection";
+import type { TemplateRecord } from "../templates/template-record";
+import type { EndpointRecord } from "./endpoint-record";
 import { withRelease } from "./endpoint-releases";
-import { givenFields } from "./record-rules";
+import { givenFields } from "../platform/record-rules";
 
 /**
  * A new endpoint record: the input plus the OpenAPI defaults (`ENDPOINT_DEFAULTS`; `dataCenterIds`
@@ -85,7 +86,11 @@ export function updateEndpointRecord(current: EndpointRecord, input: EndpointUpd
  * 400; the platform runs endpoints from serverless templates only, never from Pod templates),
  * attached volumes exist, and `workersMin <= workersMax` after defaults and merging.
  */
-export function endpointProblems(e: EndpointRecord, account: Account, templates: TemplateRegistry): FieldProblem[] {
+export function endpointProblems(
+  e: EndpointRecord,
+  account: { templates: RecordLookup<TemplateRecord>; networkVolumes: RecordLookup<{ id: string }> },
+  templates: TemplateRegistry,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const add = (field: string, value: unknown, rule: string) =>
     problems.push({ field, value: renderValue(value, field), rule });

@@ -1,5 +1,5 @@
-import { randomId } from "../store/ids";
-import { CONTAINER_FIELDS, type EndpointRecord, type EndpointRelease } from "./endpoint-record-schema";
+import { randomId } from "../records/ids";
+import { CONTAINER_FIELDS, type EndpointRecord, type EndpointRelease } from "./endpoint-record";
 
 /*
  * An endpoint's releases (v2 `/v2/serverless/{id}/releases`): one at creation and one per change

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
 import { ENDPOINT_DEFAULTS, type FieldProblem, renderValue } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
-import type { EndpointRecord } from "./endpoint-record-schema";
+import type { EndpointRecord } from "./endpoint-record";
 import { withRelease } from "./endpoint-releases";
 import { type ContainerSettings, containerOf, containerOfTemplate } from "./endpoint-render";
-import type { PlatformCatalog } from "./platform-catalog";
-import type { TemplateRecord } from "./template-record-schema";
+import type { PlatformCatalog } from "../platform/platform-catalog";
+import type { TemplateRecord } from "../templates/template-record";
 
 /*
  * Endpoint records written through management API v2 (`POST` and `PATCH /v2/serverless`), in the

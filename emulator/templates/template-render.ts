@@ -1,6 +1,6 @@
 import { argsFromWords, type Template, TEMPLATE_DEFAULTS } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
-import type { TemplateRecord } from "./template-record-schema";
+import type { TemplateRecord } from "./template-record";
 
 /*
  * One template record answered in two dialects: v1's answer leaves out what only v2 has

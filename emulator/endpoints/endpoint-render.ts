@@ -7,9 +7,9 @@ import {
   poolsToGpuTypes,
 } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
-import type { EndpointRecord } from "./endpoint-record-schema";
-import type { PlatformCatalog } from "./platform-catalog";
-import type { TemplateRecord } from "./template-record-schema";
+import type { EndpointRecord } from "./endpoint-record";
+import type { PlatformCatalog } from "../platform/platform-catalog";
+import type { TemplateRecord } from "../templates/template-record";
 
 /*
  * One endpoint record answered in two dialects: an endpoint created through v1 is read

@@ -8,10 +8,11 @@ import {
   wordsFromArgs,
 } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
-import type { Account } from "../store/account";
-import { injectPlatformEnv, switchesTurnedOn } from "./injected-env";
-import { givenFields, nameTakenProblem } from "./record-rules";
-import type { TemplateRecord } from "./template-record-schema";
+import type { RecordLookup } from "../records/collection";
+import type { RegistryAuthRecord } from "../registry-auths/registry-auth-record";
+import { injectPlatformEnv, switchesTurnedOn } from "../platform/injected-env";
+import { givenFields, nameTakenProblem } from "../platform/record-rules";
+import type { TemplateRecord } from "./template-record";
 
 /*
  * Template records as writes through either version leave them: v1's create and update
@@ -65,7 +66,10 @@ export function updateTemplateRecord(current: Template, input: TemplateUpdateInp
  * unique among the account's templates (OpenAPI: "The name needs to be unique") and the registry
  * auth, when one is set, is one of the account's.
  */
-export function templateProblems(t: Template, account: Account): FieldProblem[] {
+export function templateProblems(
+  t: Template,
+  account: { templates: RecordLookup<TemplateRecord>; containerRegistryAuths: RecordLookup<RegistryAuthRecord> },
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const taken = nameTakenProblem(account.templates.values(), t.name, t.id, "template");
   if (taken) problems.push(taken);

@@ -53,7 +53,7 @@ export function createCluster(
     const volume = account.networkVolumes.get(network.volumeId);
     if (!volume)
       throw badField("mounts.network.0.volumeId", network.volumeId, "is not a network volume of this account");
-    dataCenters = dataCenters.filter((dc) => dc === volume.dataCenterId);
+    dataCenters = dataCenters.filter((dc) => dc === volume.dataCenter);
   }
   const needed = podCount * gpuCountPerPod;
   const dataCenterId = clusterDataCenter(dataCenters, needed, (dc) => capacity.free(dc, gpuTypeId, "gpu"));

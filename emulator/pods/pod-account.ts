@@ -1,9 +1,9 @@
-import type { NetworkVolume } from "../../sdk/schemas";
 import type { UsageMeter } from "../billing/usage-meter";
 import type { Collection, RecordLookup } from "../records/collection";
 import type { RegistryAuthRecord } from "../registry-auths/registry-auth-record";
 import type { SecretVault } from "../secrets/secret-vault";
 import type { TemplateRecord } from "../templates/template-record";
+import type { VolumeRecord } from "../volumes/volume-record";
 import type { PodRecord } from "./pod-record";
 import type { PodReservations } from "./pod-reservations";
 
@@ -16,7 +16,7 @@ export interface PodAccount {
   readonly userId: string;
   readonly pods: Collection<PodRecord>;
   readonly templates: RecordLookup<TemplateRecord>;
-  readonly networkVolumes: RecordLookup<NetworkVolume>;
+  readonly networkVolumes: RecordLookup<VolumeRecord>;
   readonly containerRegistryAuths: RecordLookup<RegistryAuthRecord>;
   readonly meter: UsageMeter;
   readonly reservations: PodReservations;

@@ -6,6 +6,7 @@ import { badField, badRequest } from "../errors/http-errors";
 import type { PodAccount } from "./pod-account";
 import { newPodId } from "../records/ids";
 import { injectPlatformEnv } from "../platform/injected-env";
+import { renderTemplateV1 } from "../templates/template-render";
 import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
 import { newPodRecord } from "./new-pod";
 import { meterPod, startContainer } from "./pod-lifecycle";
@@ -55,21 +56,23 @@ function allowedDataCenters(account: PodAccount, services: PodServices, spec: Po
     const volume = account.networkVolumes.get(spec.networkVolumeId);
     if (!volume)
       throw badField(spec.fields.networkVolume, spec.networkVolumeId, "is not a network volume of this account");
-    if (spec.dataCenterIds.length && !spec.dataCenterIds.includes(volume.dataCenterId)) {
+    if (spec.dataCenterIds.length && !spec.dataCenterIds.includes(volume.dataCenter)) {
       throw badField(
         spec.fields.dataCenters,
         spec.dataCenterIds,
-        `must include ${volume.dataCenterId}, the data center of network volume ${volume.id}: a pod runs where its network volume is`,
+        `must include ${volume.dataCenter}, the data center of network volume ${volume.id}: a pod runs where its network volume is`,
       );
     }
-    dcs = dcs.filter((id) => id === volume.dataCenterId);
+    dcs = dcs.filter((id) => id === volume.dataCenter);
   }
   return dcs;
 }
 
 /** The container settings of a spec, its template's filling what it leaves out (v1 and v2: body fields win, env merged). */
 function containerOf(account: PodAccount, spec: PodSpec) {
-  const template = spec.templateId === undefined ? undefined : account.templates.get(spec.templateId);
+  const own = spec.templateId === undefined ? undefined : account.templates.get(spec.templateId);
+  // A pod's record keeps v1's names: it reads its template as v1 answers it.
+  const template = own && renderTemplateV1(own);
   return {
     imageName: spec.imageName ?? template?.imageName,
     env: { ...(template?.env ?? {}), ...(spec.env ?? {}) },

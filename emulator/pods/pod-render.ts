@@ -5,6 +5,7 @@ import type * as V2 from "../../sdk/schemas/v2";
 import { rfc3339 } from "../billing/billing-buckets";
 import type { PlatformCatalog } from "../platform/platform-catalog";
 import type { PodAccount } from "./pod-account";
+import { renderVolumeV1 } from "../volumes/volume-record";
 import { EMULATED_MACHINE, podActions, type PodRecord } from "./pod-record";
 
 /*
@@ -132,9 +133,7 @@ export function renderPodV1(
   // answer (create, list, read, actions); `includeNetworkVolume` adds what the volume is.
   if (pod.networkVolumeId !== undefined) {
     const volume = include.networkVolume ? account.networkVolumes.get(pod.networkVolumeId) : undefined;
-    out.networkVolume = volume
-      ? { id: volume.id, name: volume.name, size: volume.size, dataCenterId: volume.dataCenterId }
-      : { id: pod.networkVolumeId };
+    out.networkVolume = volume ? renderVolumeV1(volume) : { id: pod.networkVolumeId };
   }
   if (include.savingsPlans) out.savingsPlans = [];
   return out;

@@ -49,7 +49,7 @@ export function updatePodV1(account: PodAccount, pod: PodRecord, input: PodUpdat
 export function podTemplateV2(account: PodAccount, id: string) {
   const template = account.templates.get(id);
   if (!template) throw notFound(`template ${id} not found`);
-  if (template.isServerless)
+  if (template.serverless)
     throw unprocessableField("templateId", id, "is a serverless template; a pod needs a pod template");
   return template;
 }
@@ -61,11 +61,11 @@ export function podTemplateV2(account: PodAccount, id: string) {
  */
 export function patchPodV2(account: PodAccount, pod: PodRecord, body: V2.UpdatePodRequest): void {
   const template = body.templateId === undefined ? undefined : podTemplateV2(account, body.templateId);
-  const image = body.image ?? template?.imageName;
+  const image = body.image ?? template?.image;
   const env = body.env !== undefined || template?.env ? { ...(template?.env ?? {}), ...(body.env ?? {}) } : undefined;
   const ports = body.ports ?? template?.ports;
-  const disk = body.disk ?? template?.containerDiskInGb;
-  const registry = body.registry !== undefined ? body.registry : template?.containerRegistryAuthId;
+  const disk = body.disk ?? template?.disk;
+  const registry = body.registry !== undefined ? body.registry : template?.registry;
   if (registry && !account.containerRegistryAuths.has(registry)) {
     throw badField("registry", registry, "is not a container registry credential of this account");
   }

@@ -1,4 +1,3 @@
-import { ENDPOINT_DEFAULTS } from "../../sdk/schemas";
 import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
 import { type AccountStats, emptyStats, resetStats } from "./account-stats";
 import { volumeOpening, workerOpening } from "../billing/resource-usage";
@@ -12,7 +11,7 @@ import { EndpointRuntime } from "../jobs/endpoint-runtime";
 import { type RuntimeServices, runtimeSettingsOf } from "../jobs/runtime-settings";
 import { LoadBalancerRuntime, type LoadBalancerSettings } from "../jobs/load-balancer";
 import type { Worker } from "../jobs/worker-pool";
-import type { EndpointRecord } from "../endpoints/endpoint-record";
+import { type EndpointRecord, scalerValueOf } from "../endpoints/endpoint-record";
 import type { TemplateRecord } from "../templates/template-record";
 import { WebhookSender } from "../jobs/webhooks";
 import type { PlatformCatalog } from "../platform/platform-catalog";
@@ -159,7 +158,7 @@ export class Account implements Collections {
     const template = this.templates.get(endpoint.templateId ?? "");
     const attributes = {
       templateId: endpoint.templateId,
-      imageName: template?.imageName,
+      imageName: template?.image,
       dataCenterIds: endpoint.dataCenterIds,
     };
     this.meter.openLive("serverless", endpointId, workerOpening(endpoint, workerId, this.deps.catalog), attributes);
@@ -195,7 +194,7 @@ export class Account implements Collections {
    */
   handlerOf(templateId: string): Template | undefined {
     const own = this.templates.get(templateId);
-    if (own) return this.deps.templates.forImage(own.imageName);
+    if (own) return this.deps.templates.forImage(own.image);
     return this.deps.templates.get(templateId) ?? this.deps.models.get(templateId);
   }
 
@@ -216,7 +215,7 @@ export class Account implements Collections {
 
   /** Templates that pull with this registry auth. */
   templatesUsingRegistryAuth(authId: string): TemplateRecord[] {
-    return [...this.templates.values()].filter((t) => t.containerRegistryAuthId === authId);
+    return [...this.templates.values()].filter((t) => t.registry === authId);
   }
 
   /** (Re)configures the job runtime of a stored endpoint record (its workersMin start at once). */
@@ -233,7 +232,7 @@ export class Account implements Collections {
     const base = runtimeSettingsOf(endpoint);
     const settings: LoadBalancerSettings = {
       ...base,
-      requestCount: endpoint.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue,
+      requestCount: scalerValueOf(endpoint),
       env: (secrets) => this.workerEnv(endpoint.id, secrets) ?? {},
       handler: () =>
         base.image !== undefined ? this.deps.templates.forImage(base.image) : this.handlerOf(base.templateId),

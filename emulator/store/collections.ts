@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { NetworkVolumeSchema } from "../../sdk/schemas";
 import { EcrDelegationRecordSchema } from "../registry-auths/ecr-delegation-record";
 import { EndpointRecordSchema } from "../endpoints/endpoint-record";
 import { RegistryAuthRecordSchema } from "../registry-auths/registry-auth-record";
@@ -10,6 +9,7 @@ import { SshKeysRecordSchema } from "./ssh-keys-record";
 import { PodRecordSchema } from "../pods/pod-record";
 import { SecretRecordSchema } from "../secrets/secret-record";
 import type { Collection } from "../records/collection";
+import { VolumeRecordSchema } from "../volumes/volume-record";
 
 /**
  * The management collections of an account, declared once: each name is the account's
@@ -18,7 +18,7 @@ import type { Collection } from "../records/collection";
  * so a new collection is one line here.
  */
 export const COLLECTION_SCHEMAS = {
-  networkVolumes: NetworkVolumeSchema,
+  networkVolumes: VolumeRecordSchema,
   endpoints: EndpointRecordSchema,
   templates: TemplateRecordSchema,
   containerRegistryAuths: RegistryAuthRecordSchema,

@@ -1,17 +1,35 @@
-import { argsFromWords, type Template, TEMPLATE_DEFAULTS } from "../../sdk/schemas";
+import { type Template, TEMPLATE_DEFAULTS, wordsFromArgs } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
 import type { TemplateRecord } from "./template-record";
 
 /*
- * One template record answered in two dialects: v1's answer leaves out what only v2 has
- * (`startSsh`, `startJupyter`, `allowedCudaVersions`), so it keeps matching v1's OpenAPI; v2's
- * answer reads v1's fields the v2 way (`image`, `disk`, `mounts.persistent`, `args`, `registry`).
+ * One template record answered in two dialects: v1's answer reads the record in v1's names and
+ * leaves out what only v2 has (`startSsh`, `startJupyter`, `allowedCudaVersions`), so it keeps
+ * matching v1's OpenAPI; v2's answer is the record as v2 reads it.
  */
 
 /** The v1 answer (v1 OpenAPI `Template`). */
 export function renderTemplateV1(t: TemplateRecord): Template {
-  const { startSsh: _ssh, startJupyter: _jupyter, allowedCudaVersions: _cuda, args: _args, ...v1 } = t;
-  return v1;
+  return {
+    id: t.id,
+    name: t.name,
+    imageName: t.image,
+    category: t.category,
+    containerDiskInGb: t.disk,
+    volumeInGb: t.mounts.persistent.size,
+    volumeMountPath: t.mounts.persistent.path,
+    isServerless: t.serverless,
+    isPublic: t.public,
+    env: { ...t.env },
+    ports: [...t.ports],
+    readme: t.v1.readme,
+    dockerEntrypoint: [...t.v1.dockerEntrypoint],
+    dockerStartCmd: wordsFromArgs(t.args),
+    ...(t.registry === undefined ? {} : { containerRegistryAuthId: t.registry }),
+    isRunpod: t.v1.isRunpod,
+    earned: t.v1.earned,
+    runtimeInMin: t.v1.runtimeInMin,
+  };
 }
 
 /**
@@ -21,23 +39,20 @@ export function renderTemplateV1(t: TemplateRecord): Template {
  * as v2's 1 GB minimum.
  */
 export function renderTemplateV2(t: TemplateRecord): V2.Template {
-  const size = t.volumeInGb ?? 0;
+  const { size, path } = t.mounts.persistent;
   return {
     id: t.id,
     name: t.name,
-    image: t.imageName,
-    args: argsFromWords(t.dockerStartCmd ?? []),
-    disk: Math.max(1, t.containerDiskInGb ?? TEMPLATE_DEFAULTS.containerDiskInGb),
-    mounts:
-      size > 0
-        ? { persistent: { size: Math.max(10, size), path: t.volumeMountPath ?? TEMPLATE_DEFAULTS.volumeMountPath } }
-        : {},
-    ports: [...(t.ports ?? [])],
-    env: { ...(t.env ?? {}) },
-    registry: t.containerRegistryAuthId ?? null,
-    serverless: t.isServerless ?? false,
-    public: t.isPublic ?? false,
-    category: t.category ?? TEMPLATE_DEFAULTS.category,
+    image: t.image,
+    args: t.args,
+    disk: Math.max(1, t.disk ?? TEMPLATE_DEFAULTS.containerDiskInGb),
+    mounts: size > 0 ? { persistent: { size: Math.max(10, size), path } } : {},
+    ports: [...t.ports],
+    env: { ...t.env },
+    registry: t.registry ?? null,
+    serverless: t.serverless,
+    public: t.public,
+    category: t.category,
     startSsh: t.startSsh ?? true,
     startJupyter: t.startJupyter ?? true,
     allowedCudaVersions: [...(t.allowedCudaVersions ?? [])],

@@ -70,7 +70,7 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
     if (input.templateId !== undefined && !req.account.templates.has(input.templateId)) {
       throw badField("templateId", input.templateId, "is not a template of this account");
     }
-    if (input.templateId !== undefined && req.account.templates.get(input.templateId)?.isServerless) {
+    if (input.templateId !== undefined && req.account.templates.get(input.templateId)?.serverless) {
       throw badField("templateId", input.templateId, "is a serverless template; a pod needs a pod template");
     }
     const pod = createPod(req.account, ctx, specFromV1(input));

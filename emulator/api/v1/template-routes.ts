@@ -38,7 +38,12 @@ function templateOf(account: Account, id: string, handlers: TemplateRegistry): T
  */
 export function registerTemplateRoutesV1(app: FastifyInstance, ctx: ServerContext): void {
   const save = async (account: Account, t: TemplateRecord) => {
-    const problems = templateProblems(t, account);
+    // v1 names the registry credential `containerRegistryAuthId`.
+    const problems = templateProblems(t, account).map((p) =>
+      p.field === "registry"
+        ? { ...p, field: "containerRegistryAuthId", rule: "is not a container registry auth of this account" }
+        : p,
+    );
     if (problems.length) throw badRequest(problems);
     await account.templates.put(t);
   };

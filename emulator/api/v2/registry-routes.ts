@@ -91,7 +91,7 @@ export function registerRegistryRoutesV2(app: FastifyInstance, ctx: ServerContex
   app.delete<IdParams>("/registries/:id", async (req, reply) => {
     const registry = registryOf(req.account, req.params.id);
     for (const t of req.account.templatesUsingRegistryAuth(registry.id)) {
-      const { containerRegistryAuthId: _gone, ...rest } = t;
+      const { registry: _gone, ...rest } = t;
       await req.account.templates.put(rest);
     }
     for (const e of req.account.endpoints.values()) {

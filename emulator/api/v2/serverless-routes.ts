@@ -5,7 +5,7 @@ import type { ServerContext } from "../../server/server-context";
 import { badRequest, notFound, parseOr400, unprocessableField } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
 import { newEndpointId } from "../../records/ids";
-import { endpointProblems } from "../../endpoints/endpoint-v1";
+import { endpointProblems } from "../../endpoints/endpoint-rules";
 import type { EndpointRecord } from "../../endpoints/endpoint-record";
 import { renderEndpointV2 } from "../../endpoints/endpoint-render";
 import type { TemplateRecord } from "../../templates/template-record";
@@ -42,7 +42,7 @@ function templateOfBody(account: Account, id: string | undefined, ctx: ServerCon
   if (id === undefined) return undefined;
   const t = readableTemplate(account, id, ctx);
   if (!t) throw notFound(`template ${id} not found (neither a template of this account nor a public one)`);
-  if (t.isServerless !== true) {
+  if (!t.serverless) {
     throw unprocessableField(
       "templateId",
       id,

@@ -32,7 +32,7 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
   const iso = (t: number) => new Date(ctx.scheduler.clock.epochOrigin + t).toISOString();
 
   const renderWorker = (r: EndpointRecord, w: Worker, image: string | undefined): V2.Worker => {
-    const gpu = r.computeType !== "CPU";
+    const gpu = r.cpu === undefined;
     const types = gpu ? (gpuTypesOf(r, ctx.catalog) ?? []) : [];
     const firstType =
       types[0] ??
@@ -42,7 +42,7 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
       status: w.unhealthy !== undefined ? "UNHEALTHY" : w.job || w.inFlight > 0 ? "RUNNING" : "IDLE",
       isStale: w.version !== endpointVersion(r),
       version: w.version,
-      gpuCount: gpu ? (r.gpuCount ?? 1) : 0,
+      gpuCount: gpu ? (r.gpu?.count ?? 1) : 0,
       image: image ?? null,
       uptimeSeconds: Math.max(0, Math.floor((ctx.scheduler.now() - w.startedAt) / 1000)),
       gpuTypeId: firstType ?? null,

@@ -28,11 +28,7 @@ function ownTemplateOf(account: Account, id: string): TemplateRecord {
  */
 export function registerTemplateRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
   const save = async (account: Account, t: TemplateRecord) => {
-    const problems = templateProblems(t, account).map((p) =>
-      p.field === "containerRegistryAuthId"
-        ? { ...p, field: "registry", rule: "is not a registry credential of this account" }
-        : p,
-    );
+    const problems = templateProblems(t, account);
     if (problems.length) throw badRequest(problems);
     await account.templates.put(t);
   };

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { CapacitySettings } from "./capacity/capacity";
 import type { FaultRule } from "./faults/fault-rules";
 import { parseQuotaSpec } from "./limits/management-quota";
-import { ADDITIONAL_VALUE_OPTIONS, additionalValueProblem } from "./management/platform-options";
+import { ADDITIONAL_VALUE_OPTIONS, additionalValueProblem } from "./platform/platform-options";
 import type { EmulatorOptions } from "./options";
 
 /** Usage of `runpod-iac emulator`. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { CliUsageError, parseCliArgs, USAGE } from "./cli-args";
 import { DEFAULT_API_KEY } from "./options";
-import { maskKey } from "./server/auth";
+import { maskKey } from "./store/auth";
 import { startEmulator } from "./start-emulator";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -1,3 +1,4 @@
+import type { AdditionalValueOptions } from "./platform/platform-options";
 import type { EmulatorClock } from "./clock/clock";
 import type { FaultRule } from "./faults/fault-rules";
 import type { CapacitySettings } from "./capacity/capacity";
@@ -82,3 +83,6 @@ export interface EmulatorOptions {
    */
   preemptionRate?: number;
 }
+
+// Fails to compile when an option platform-options.ts names is not one of the options above.
+type _AdditionalValueOptionsExist = Pick<EmulatorOptions, keyof AdditionalValueOptions>;

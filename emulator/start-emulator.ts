@@ -8,11 +8,13 @@ import { loadHandlerFiles, TemplateRegistry } from "./handlers/template-registry
 import { DEFAULT_QUOTA_WINDOWS, ManagementQuota } from "./limits/management-quota";
 import { DEFAULT_RATE_LIMIT_SETTINGS, RateLimiter, type RateLimitSettings } from "./limits/rate-limiter";
 import { Capacity, DEFAULT_CAPACITY } from "./capacity/capacity";
-import { PlatformCatalog } from "./management/platform-catalog";
-import { additionalPlatformValues } from "./management/platform-options";
+import { PlatformCatalog } from "./platform/platform-catalog";
+import { additionalPlatformValues } from "./platform/platform-options";
 import { IMAGE_MODEL_IDS, ImageStore, imageModelTemplate } from "./models/image-model";
 import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, type EmulatorOptions } from "./options";
+import { registerRouteTrees } from "./api/route-trees";
 import { buildServer } from "./server/build-server";
+import type { ServerContext } from "./server/server-context";
 import { EmulatorStore } from "./store/emulator-store";
 import { StateFile } from "./store/state-file";
 import { SecretBox } from "./secrets/secret-box";
@@ -116,7 +118,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     enabled: quotaOption !== false,
     windows: Array.isArray(quotaOption) ? quotaOption : DEFAULT_QUOTA_WINDOWS,
   });
-  const app = buildServer({
+  const ctx: ServerContext = {
     store,
     scheduler,
     limiter,
@@ -128,7 +130,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     preemption: { ratePerHour: preemptionRate(options.preemptionRate), seed },
     log: options.log ?? false,
     origin: () => baseUrl,
-  });
+  };
+  const app = buildServer(ctx, (server, problems) => registerRouteTrees(server, ctx, problems));
   const host = options.host ?? DEFAULT_HOST;
   try {
     await store.load();

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import type { ProblemRoutes } from "../server/problem-routes";
 import type { RegisterRoutes, ServerContext } from "../server/server-context";
 import { registerAdminRoutes } from "./admin/admin-routes";
 import { registerImageRoutes } from "./admin/image-routes";
@@ -31,13 +32,20 @@ export interface RouteTree {
   prefix: string;
   /** Its route modules, in registration order. */
   routes: readonly RegisterRoutes[];
+  /**
+   * Errors are RFC 9457 problem objects (management API v2), on its routes and on any path under
+   * their collections (server/problem-routes.ts learns the collections from this tree).
+   */
+  problems?: true;
 }
 
 /**
  * Every route the emulator answers, one tree per URL prefix: a route module is added to its
  * tree here and only here, and a new API version is a new folder and a new row. Every tree is a
  * fastify plugin registered with its prefix, so no handler spells `/v1` or `/v2`; the server's
- * hooks, error handler and not-found handler (build-server.ts) apply to every tree alike.
+ * hooks, error handler and not-found handler (server/build-server.ts) apply to every tree alike.
+ * Two trees share `/v2`: management API v2, whose collections (`/v2/pods`, ...) answer errors as
+ * problem objects, and the job API (`/v2/<endpoint_id>/...`), which does not.
  */
 export const ROUTE_TREES: readonly RouteTree[] = [
   {
@@ -53,10 +61,10 @@ export const ROUTE_TREES: readonly RouteTree[] = [
     ],
   },
   {
-    // Management API v2 (`/v2/<collection>`) and the job API of queue-based endpoints (`/v2/<endpoint_id>/...`).
+    // Management API v2 (`/v2/<collection>`): errors are problem objects.
     prefix: "/v2",
+    problems: true,
     routes: [
-      // Management API v2: errors are problem objects (http-errors.ts names its collections).
       registerNetworkVolumeRoutesV2,
       registerCatalogRoutesV2,
       registerServerlessRoutesV2,
@@ -68,11 +76,12 @@ export const ROUTE_TREES: readonly RouteTree[] = [
       registerSshKeyRoutesV2,
       registerSecretRoutesV2,
       registerBillingRoutesV2,
-      // The job API of queue-based endpoints: `{ error, message }` bodies, the per-endpoint rate limits.
-      registerJobRoutesV2,
-      registerOpenAiRoutesV2,
-      registerRecentRequestRoutesV2,
     ],
+  },
+  {
+    // The job API of queue-based endpoints (`/v2/<endpoint_id>/...`): `{ error, message }` bodies, the per-endpoint rate limits.
+    prefix: "/v2",
+    routes: [registerJobRoutesV2, registerOpenAiRoutesV2, registerRecentRequestRoutesV2],
   },
   {
     // The emulator's own routes: state, faults, stats, clock, reset, preemption, the image model's images.
@@ -86,11 +95,12 @@ export const ROUTE_TREES: readonly RouteTree[] = [
   },
 ];
 
-/** Registers each tree as a fastify plugin under its prefix. */
-export function registerRouteTrees(app: FastifyInstance, ctx: ServerContext): void {
+/** Registers each tree as a fastify plugin under its prefix; a problem-object tree's routes through `problems`. */
+export function registerRouteTrees(app: FastifyInstance, ctx: ServerContext, problems: ProblemRoutes): void {
   for (const tree of ROUTE_TREES) {
     app.register(
       async (scope) => {
+        if (tree.problems) problems.adopt(scope);
         for (const register of tree.routes) register(scope, ctx);
       },
       { prefix: tree.prefix },

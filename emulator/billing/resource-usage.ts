@@ -1,5 +1,6 @@
-import type { Endpoint, NetworkVolume } from "../../sdk/schemas";
-import type { PlatformCatalog } from "../management/platform-catalog";
+import { type EndpointRecord, vcpuCountOf } from "../endpoints/endpoint-record";
+import type { VolumeRecord } from "../volumes/volume-record";
+import type { PlatformCatalog } from "../platform/platform-catalog";
 import { volumePricePerHour } from "./prices";
 import type { SegmentOpening } from "./usage-meter";
 
@@ -12,28 +13,28 @@ import type { SegmentOpening } from "./usage-meter";
  * of the endpoint's GPU types the catalog prices for serverless (an endpoint naming none bills at
  * the first such type of the catalog), or its vCPUs at its first CPU flavor's serverless price.
  */
-export function workerOpening(endpoint: Endpoint, workerId: string, catalog: PlatformCatalog): SegmentOpening {
-  if (endpoint.computeType === "CPU") {
-    const flavor = catalog.cpuFlavor(endpoint.cpuFlavorIds?.[0] ?? "") ?? catalog.cpuFlavors()[0]!;
+export function workerOpening(endpoint: EndpointRecord, workerId: string, catalog: PlatformCatalog): SegmentOpening {
+  if (endpoint.cpu !== undefined) {
+    const flavor = catalog.cpuFlavor(endpoint.cpu[0]?.id ?? "") ?? catalog.cpuFlavors()[0]!;
     return {
       podId: workerId,
       component: "cpu",
-      ratePerHour: flavor.price.serverlessPerVcpu * (endpoint.vcpuCount ?? 2),
+      ratePerHour: flavor.price.serverlessPerVcpu * (vcpuCountOf(endpoint) ?? 2),
     };
   }
   const priced = catalog.gpuTypes().filter((g) => g.price.serverless !== undefined);
   const gpu =
-    (endpoint.gpuTypeIds ?? []).map((id) => catalog.gpuType(id)).find((g) => g?.price.serverless) ?? priced[0]!;
+    (endpoint.v1?.gpuTypeIds ?? []).map((id) => catalog.gpuType(id)).find((g) => g?.price.serverless) ?? priced[0]!;
   return {
     podId: workerId,
     component: "gpu",
     gpuTypeId: gpu.id,
-    ratePerHour: gpu.price.serverless! * (endpoint.gpuCount ?? 1),
+    ratePerHour: gpu.price.serverless! * (endpoint.gpu?.count ?? 1),
   };
 }
 
 /** The span of a stored network volume: its size at its tier's price. */
-export function volumeOpening(volume: NetworkVolume): SegmentOpening {
+export function volumeOpening(volume: Pick<VolumeRecord, "size" | "type">): SegmentOpening {
   const highPerformance = volume.type === "HIGH_PERFORMANCE";
   return {
     component: highPerformance ? "highPerformance" : "standard",

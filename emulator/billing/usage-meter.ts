@@ -1,4 +1,4 @@
-import type { Collection } from "../store/collection";
+import type { Collection } from "../records/collection";
 import type { UsageKind, UsageRecord, UsageSegment } from "./usage-record";
 
 /** A span to open: everything but its times. */

@@ -1,12 +1,12 @@
 import { CLUSTER_TYPES } from "../../sdk/schemas/platform-enums";
 import type * as V2 from "../../sdk/schemas/v2";
 import { newPodRecord } from "../pods/new-pod";
+import type { PodAccount } from "../pods/pod-account";
 import { injectedEnv, type PodServices } from "../pods/pod-create";
 import { meterPod, startContainer } from "../pods/pod-lifecycle";
 import { logLine, type PodRecord } from "../pods/pod-record";
-import { badField, unprocessableField } from "../server/http-errors";
-import type { Account } from "../store/account";
-import { newClusterId, newPodId } from "../store/ids";
+import { badField, unprocessableField } from "../errors/http-errors";
+import { newClusterId, newPodId } from "../records/ids";
 import type { ClusterRecord } from "./cluster-record";
 
 /**
@@ -30,7 +30,7 @@ export function clusterDataCenter(
  * members.
  */
 export function createCluster(
-  account: Account,
+  account: PodAccount & { readonly clusters: { readonly size: number } },
   services: PodServices,
   body: V2.CreateClusterRequest,
 ): { cluster: ClusterRecord; members: PodRecord[] } {
@@ -53,7 +53,7 @@ export function createCluster(
     const volume = account.networkVolumes.get(network.volumeId);
     if (!volume)
       throw badField("mounts.network.0.volumeId", network.volumeId, "is not a network volume of this account");
-    dataCenters = dataCenters.filter((dc) => dc === volume.dataCenterId);
+    dataCenters = dataCenters.filter((dc) => dc === volume.dataCenter);
   }
   const needed = podCount * gpuCountPerPod;
   const dataCenterId = clusterDataCenter(dataCenters, needed, (dc) => capacity.free(dc, gpuTypeId, "gpu"));

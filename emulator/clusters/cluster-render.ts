@@ -2,11 +2,11 @@ import type * as V2 from "../../sdk/schemas/v2";
 import { rfc3339 } from "../billing/billing-buckets";
 import type { PodRecord } from "../pods/pod-record";
 import { publicIp, publicPort } from "../pods/pod-render";
-import type { Account } from "../store/account";
+import type { PodAccount } from "../pods/pod-account";
 import type { ClusterRecord } from "./cluster-record";
 
 /** The member pods of a cluster, by rank. */
-export function membersOf(account: Account, clusterId: string): PodRecord[] {
+export function membersOf(account: Pick<PodAccount, "pods">, clusterId: string): PodRecord[] {
   return [...account.pods.values()]
     .filter((p) => p.clusterId === clusterId)
     .sort((a, b) => (a.clusterRank ?? 0) - (b.clusterRank ?? 0));

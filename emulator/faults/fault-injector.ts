@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler } from "fastify";
 import { type CompiledFaultRule, matchFaultRule } from "./fault-rules";
 import type { FaultStats } from "./fault-stats";
-import { sendError } from "../server/http-errors";
+import { sendError } from "../errors/http-errors";
 
 export { emptyFaultStats, type FaultStats } from "./fault-stats";
 

@@ -1,7 +1,7 @@
 import { ENDPOINT_DEFAULTS } from "../../sdk/schemas";
 import type { Scheduler } from "../clock/scheduler";
 import type { Template } from "../handlers/handler-types";
-import type { EndpointRecord } from "../management/endpoint-record-schema";
+import type { EndpointRecord } from "../endpoints/endpoint-record";
 import type { WebhookSender } from "./webhooks";
 import type { ScalingSettings, WorkerBoot } from "./worker-pool";
 
@@ -40,16 +40,21 @@ export interface RuntimeServices {
   onWorker?(endpointId: string, workerId: string, event: "start" | "stop"): void;
 }
 
+/** The fields of an endpoint record its runtime reads. */
+type RuntimeFields = "workers" | "timeout" | "templateId" | "image" | "releases" | "version";
+
 /**
  * How an endpoint record runs jobs (OpenAPI defaults where a field is absent; `idleTimeout` is in
  * seconds): with its template's handler, or with the handler of its own image (set through v2).
  */
-export function runtimeSettingsOf(endpoint: EndpointRecord): RuntimeSettings {
+export function runtimeSettingsOf(
+  endpoint: Pick<EndpointRecord, "id"> & Partial<Pick<EndpointRecord, RuntimeFields>>,
+): RuntimeSettings {
   return {
-    workersMin: endpoint.workersMin ?? ENDPOINT_DEFAULTS.workersMin,
-    workersMax: endpoint.workersMax ?? ENDPOINT_DEFAULTS.workersMax,
-    idleTimeoutMs: (endpoint.idleTimeout ?? ENDPOINT_DEFAULTS.idleTimeout) * 1000,
-    executionTimeoutMs: endpoint.executionTimeoutMs ?? ENDPOINT_DEFAULTS.executionTimeoutMs,
+    workersMin: endpoint.workers?.min ?? ENDPOINT_DEFAULTS.workersMin,
+    workersMax: endpoint.workers?.max ?? ENDPOINT_DEFAULTS.workersMax,
+    idleTimeoutMs: (endpoint.workers?.idleTimeout ?? ENDPOINT_DEFAULTS.idleTimeout) * 1000,
+    executionTimeoutMs: endpoint.timeout ?? ENDPOINT_DEFAULTS.executionTimeoutMs,
     templateId: endpoint.templateId ?? "",
     image: endpoint.image,
     version: endpoint.releases?.at(-1)?.version ?? endpoint.version ?? 0,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { describeProblems, fieldProblems } from "../../sdk/schemas";
 import type { JobContext, Template } from "../handlers/handler-types";
-import { randomId } from "../store/ids";
+import { randomId } from "../records/ids";
 import { encodePng } from "./png";
 
 /** Pre-deployed image models the emulator serves at `POST /v2/<model_id>/runsync` (docs/platform.md "Pre-deployed models"). */

@@ -1,5 +1,5 @@
 import { POD_DEFAULTS } from "../../sdk/schemas";
-import type { PlatformCatalog } from "../management/platform-catalog";
+import type { PlatformCatalog } from "../platform/platform-catalog";
 import { podCost } from "./pod-lifecycle";
 import type { PodPlacement, PodRecord } from "./pod-record";
 

@@ -1,11 +1,12 @@
 import { POD_DEFAULTS } from "../../sdk/schemas";
 import type { Capacity } from "../capacity/capacity";
-import type { PlatformCatalog } from "../management/platform-catalog";
-import { atLeast } from "../management/cuda-version";
-import { badField, badRequest } from "../server/http-errors";
-import type { Account } from "../store/account";
-import { newPodId } from "../store/ids";
-import { injectPlatformEnv } from "../management/injected-env";
+import type { PlatformCatalog } from "../platform/platform-catalog";
+import { atLeast } from "../platform/cuda-version";
+import { badField, badRequest } from "../errors/http-errors";
+import type { PodAccount } from "./pod-account";
+import { newPodId } from "../records/ids";
+import { injectPlatformEnv } from "../platform/injected-env";
+import { renderTemplateV1 } from "../templates/template-render";
 import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
 import { newPodRecord } from "./new-pod";
 import { meterPod, startContainer } from "./pod-lifecycle";
@@ -44,7 +45,7 @@ function hostCudaVersion(catalog: PlatformCatalog, spec: PodSpec): string | unde
 }
 
 /** The data centers a spec may be placed in, in its order (every data center of the catalog when it names none). */
-function allowedDataCenters(account: Account, services: PodServices, spec: PodSpec): string[] {
+function allowedDataCenters(account: PodAccount, services: PodServices, spec: PodSpec): string[] {
   const catalog = services.catalog;
   let dcs = spec.dataCenterIds.length ? spec.dataCenterIds : catalog.dataCenters().map((d) => d.id);
   if (spec.countryCodes.length)
@@ -55,21 +56,23 @@ function allowedDataCenters(account: Account, services: PodServices, spec: PodSp
     const volume = account.networkVolumes.get(spec.networkVolumeId);
     if (!volume)
       throw badField(spec.fields.networkVolume, spec.networkVolumeId, "is not a network volume of this account");
-    if (spec.dataCenterIds.length && !spec.dataCenterIds.includes(volume.dataCenterId)) {
+    if (spec.dataCenterIds.length && !spec.dataCenterIds.includes(volume.dataCenter)) {
       throw badField(
         spec.fields.dataCenters,
         spec.dataCenterIds,
-        `must include ${volume.dataCenterId}, the data center of network volume ${volume.id}: a pod runs where its network volume is`,
+        `must include ${volume.dataCenter}, the data center of network volume ${volume.id}: a pod runs where its network volume is`,
       );
     }
-    dcs = dcs.filter((id) => id === volume.dataCenterId);
+    dcs = dcs.filter((id) => id === volume.dataCenter);
   }
   return dcs;
 }
 
 /** The container settings of a spec, its template's filling what it leaves out (v1 and v2: body fields win, env merged). */
-function containerOf(account: Account, spec: PodSpec) {
-  const template = spec.templateId === undefined ? undefined : account.templates.get(spec.templateId);
+function containerOf(account: PodAccount, spec: PodSpec) {
+  const own = spec.templateId === undefined ? undefined : account.templates.get(spec.templateId);
+  // A pod's record keeps v1's names: it reads its template as v1 answers it.
+  const template = own && renderTemplateV1(own);
   return {
     imageName: spec.imageName ?? template?.imageName,
     env: { ...(template?.env ?? {}), ...(spec.env ?? {}) },
@@ -85,7 +88,7 @@ function containerOf(account: Account, spec: PodSpec) {
 }
 
 /** The placement request of a spec, with every input checked against the catalog (400s naming the field). */
-function placementRequest(account: Account, services: PodServices, spec: PodSpec): PlacementRequest {
+function placementRequest(account: PodAccount, services: PodServices, spec: PodSpec): PlacementRequest {
   const { catalog } = services;
   // Data centers and CUDA versions the platform does not sell are a 400 naming them, as for endpoints.
   const { dataCenters: dcField, cuda: cudaField } = spec.fields;
@@ -154,7 +157,7 @@ function placementRequest(account: Account, services: PodServices, spec: PodSpec
  * A new pod from a spec, placed and holding its units, its billing staged: the caller `put`s it.
  * Every refusal is a 400 naming the field (v2's template lookup is the caller's: a 404).
  */
-export function createPod(account: Account, services: PodServices, spec: PodSpec): PodRecord {
+export function createPod(account: PodAccount, services: PodServices, spec: PodSpec): PodRecord {
   const { catalog } = services;
   const container = containerOf(account, spec);
   if (!container.imageName) {
@@ -239,7 +242,7 @@ export function createPod(account: Account, services: PodServices, spec: PodSpec
  * `CreatePodRequest`). Later env updates replace the env whole: a `PUBLIC_KEY` not sent back is gone.
  */
 export function injectedEnv(
-  account: Account,
+  account: PodAccount,
   spec: Pick<PodSpec, "startSsh" | "startJupyter">,
   env: Record<string, string>,
 ): Record<string, string> {

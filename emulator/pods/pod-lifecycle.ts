@@ -1,6 +1,6 @@
 import { cpuPodPricePerHour, gpuPodPricePerHour } from "../billing/prices";
-import type { PlatformCatalog } from "../management/platform-catalog";
-import type { Account } from "../store/account";
+import type { PlatformCatalog } from "../platform/platform-catalog";
+import type { PodAccount } from "./pod-account";
 import { logLine, type PodRecord } from "./pod-record";
 
 /*
@@ -18,7 +18,7 @@ import { logLine, type PodRecord } from "./pod-record";
  * unable to start: the pod keeps its machine (and is billed for it), v2 shows it as `ERROR`, and
  * its log names the env key and the placeholder. The log says which secrets it got, never a value.
  */
-export function startContainer(account: Account, pod: PodRecord, now: number): void {
+export function startContainer(account: PodAccount, pod: PodRecord, now: number): void {
   logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
   const resolved = account.vault.resolve(pod.env);
   if (!resolved.ok) {
@@ -45,7 +45,7 @@ export function podCost(
 }
 
 /** Opens (or ends) the pod's billed span to match its status; staged, the pod's own write persists it. */
-export function meterPod(account: Account, pod: PodRecord): void {
+export function meterPod(account: PodAccount, pod: PodRecord): void {
   const kind = pod.clusterId !== undefined ? "cluster" : "pod";
   const resourceId = pod.clusterId ?? pod.id;
   if (pod.status !== "RUNNING") return account.meter.close(kind, resourceId, pod.id, "stage");
@@ -58,7 +58,7 @@ export function meterPod(account: Account, pod: PodRecord): void {
  * Starts a stopped pod on its machine's units again; false when they are taken (the caller
  * answers 400). A running pod is left alone (true).
  */
-export function startPod(account: Account, pod: PodRecord): boolean {
+export function startPod(account: PodAccount, pod: PodRecord): boolean {
   if (pod.status === "RUNNING") return true;
   if (!account.reservations.tryReserve(pod.id, pod.placement)) return false;
   const now = account.meter.now();
@@ -72,7 +72,7 @@ export function startPod(account: Account, pod: PodRecord): boolean {
 }
 
 /** Stops a running pod (its units go back to the stock when it is written); `why` is the log's words. */
-export function stopPod(account: Account, pod: PodRecord, why: "user" | "preempted"): void {
+export function stopPod(account: PodAccount, pod: PodRecord, why: "user" | "preempted"): void {
   if (pod.status === "EXITED") return;
   const now = account.meter.now();
   pod.status = "EXITED";
@@ -83,7 +83,7 @@ export function stopPod(account: Account, pod: PodRecord, why: "user" | "preempt
 }
 
 /** Restarts a running pod's container in place (its disk kept). */
-export function restartPod(account: Account, pod: PodRecord): void {
+export function restartPod(account: PodAccount, pod: PodRecord): void {
   const now = account.meter.now();
   pod.startedAt = now;
   pod.lastStatusChange = `Restarted by User: ${new Date(now).toISOString()}`;
@@ -95,7 +95,7 @@ export function restartPod(account: Account, pod: PodRecord): void {
  * Replaces the container, its disk wiped (v1's reset and reset update, v2's container PATCH);
  * the pod volume and a network volume keep their data. A stopped pod stays stopped.
  */
-export function wipeContainer(account: Account, pod: PodRecord, why: string): void {
+export function wipeContainer(account: PodAccount, pod: PodRecord, why: string): void {
   const now = account.meter.now();
   pod.containerDiskWipes += 1;
   pod.lastStatusChange = `${why}: container disk wiped at ${new Date(now).toISOString()}`;
@@ -106,7 +106,7 @@ export function wipeContainer(account: Account, pod: PodRecord, why: string): vo
 }
 
 /** Ends a pod's billing before it is deleted (the delete releases its units). */
-export function endPod(account: Account, pod: PodRecord): void {
+export function endPod(account: PodAccount, pod: PodRecord): void {
   pod.status = "EXITED";
   meterPod(account, pod);
 }

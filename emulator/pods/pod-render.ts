@@ -3,8 +3,9 @@ import type { Pod } from "../../sdk/schemas";
 import { startCommandToArgs } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
 import { rfc3339 } from "../billing/billing-buckets";
-import type { PlatformCatalog } from "../management/platform-catalog";
-import type { Account } from "../store/account";
+import type { PlatformCatalog } from "../platform/platform-catalog";
+import type { PodAccount } from "./pod-account";
+import { renderVolumeV1 } from "../volumes/volume-record";
 import { EMULATED_MACHINE, podActions, type PodRecord } from "./pod-record";
 
 /*
@@ -48,7 +49,12 @@ export interface V1Includes {
 }
 
 /** The v1 answer (OpenAPI v1 `Pod`). */
-export function renderPodV1(pod: PodRecord, account: Account, catalog: PlatformCatalog, include: V1Includes = {}): Pod {
+export function renderPodV1(
+  pod: PodRecord,
+  account: PodAccount,
+  catalog: PlatformCatalog,
+  include: V1Includes = {},
+): Pod {
   const running = pod.status === "RUNNING";
   const p = pod.placement;
   const gpu = p.gpuTypeId !== undefined ? catalog.gpuType(p.gpuTypeId) : undefined;
@@ -127,9 +133,7 @@ export function renderPodV1(pod: PodRecord, account: Account, catalog: PlatformC
   // answer (create, list, read, actions); `includeNetworkVolume` adds what the volume is.
   if (pod.networkVolumeId !== undefined) {
     const volume = include.networkVolume ? account.networkVolumes.get(pod.networkVolumeId) : undefined;
-    out.networkVolume = volume
-      ? { id: volume.id, name: volume.name, size: volume.size, dataCenterId: volume.dataCenterId }
-      : { id: pod.networkVolumeId };
+    out.networkVolume = volume ? renderVolumeV1(volume) : { id: pod.networkVolumeId };
   }
   if (include.savingsPlans) out.savingsPlans = [];
   return out;

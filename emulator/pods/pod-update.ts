@@ -1,7 +1,7 @@
 import { POD_IN_PLACE_FIELDS, type PodUpdateInput, argsToStartCommand } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
-import { badField, notFound, unprocessableField } from "../server/http-errors";
-import type { Account } from "../store/account";
+import { badField, notFound, unprocessableField } from "../errors/http-errors";
+import type { PodAccount } from "./pod-account";
 import { wipeContainer } from "./pod-lifecycle";
 import type { PodRecord } from "./pod-record";
 
@@ -15,7 +15,7 @@ import type { PodRecord } from "./pod-record";
  * Applies a v1 update to a pod: `name` and `locked` in place, anything else of `PodUpdateInput`
  * replaces the container (a reset: its disk wiped).
  */
-export function updatePodV1(account: Account, pod: PodRecord, input: PodUpdateInput, alwaysReset: boolean): void {
+export function updatePodV1(account: PodAccount, pod: PodRecord, input: PodUpdateInput, alwaysReset: boolean): void {
   const resets = alwaysReset || Object.keys(input).some((k) => !(POD_IN_PLACE_FIELDS as readonly string[]).includes(k));
   if (resets && pod.locked && input.locked !== false) {
     throw badField("locked", true, "the pod is locked, which disables resetting it: unlock it (locked: false) first");
@@ -46,10 +46,10 @@ export function updatePodV1(account: Account, pod: PodRecord, input: PodUpdateIn
 }
 
 /** A template a v2 request names: one of the account's, not a serverless one (404 and 422 as the OpenAPI says). */
-export function podTemplateV2(account: Account, id: string) {
+export function podTemplateV2(account: PodAccount, id: string) {
   const template = account.templates.get(id);
   if (!template) throw notFound(`template ${id} not found`);
-  if (template.isServerless)
+  if (template.serverless)
     throw unprocessableField("templateId", id, "is a serverless template; a pod needs a pod template");
   return template;
 }
@@ -59,13 +59,13 @@ export function podTemplateV2(account: Account, id: string) {
  * any container field (image, args, disk, env, ports, registry, mounts, a template's settings)
  * replaces the container, its disk wiped. Mount rules of OpenAPI v2 `Mounts` (400s).
  */
-export function patchPodV2(account: Account, pod: PodRecord, body: V2.UpdatePodRequest): void {
+export function patchPodV2(account: PodAccount, pod: PodRecord, body: V2.UpdatePodRequest): void {
   const template = body.templateId === undefined ? undefined : podTemplateV2(account, body.templateId);
-  const image = body.image ?? template?.imageName;
+  const image = body.image ?? template?.image;
   const env = body.env !== undefined || template?.env ? { ...(template?.env ?? {}), ...(body.env ?? {}) } : undefined;
   const ports = body.ports ?? template?.ports;
-  const disk = body.disk ?? template?.containerDiskInGb;
-  const registry = body.registry !== undefined ? body.registry : template?.containerRegistryAuthId;
+  const disk = body.disk ?? template?.disk;
+  const registry = body.registry !== undefined ? body.registry : template?.registry;
   if (registry && !account.containerRegistryAuths.has(registry)) {
     throw badField("registry", registry, "is not a container registry credential of this account");
   }

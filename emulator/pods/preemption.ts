@@ -1,8 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
-import { Timer } from "../clock/scheduler";
-import type { ServerContext } from "../server/server-context";
-import type { Account } from "../store/account";
+import { type Scheduler, Timer } from "../clock/scheduler";
+import type { PodAccount } from "./pod-account";
 import { stopPod } from "./pod-lifecycle";
 import type { PodRecord } from "./pod-record";
 
@@ -15,6 +14,14 @@ import type { PodRecord } from "./pod-record";
  * stream (`seed` and the account, as the fault injector's), so a seed replays the same preemptions.
  */
 
+/** The preemption settings (`preemptionRate` option, `--preemption-rate` flag). */
+export interface PreemptionSettings {
+  /** Chance, per platform hour, that a running interruptible pod is preempted (0 to 1). Default 0. */
+  ratePerHour: number;
+  /** The emulator's seed: each account draws from its own stream of it. */
+  seed: number;
+}
+
 /** How often the chance is drawn, in platform ms. */
 export const PREEMPTION_TICK_MS = 60_000;
 
@@ -25,7 +32,7 @@ export function chancePerTick(ratePerHour: number, tickMs = PREEMPTION_TICK_MS):
 }
 
 /** Preempts a running interruptible pod: EXITED, its GPUs back to the stock once written. */
-export function preempt(account: Account, pod: PodRecord): Promise<void> {
+export function preempt(account: PodAccount, pod: PodRecord): Promise<void> {
   stopPod(account, pod, "preempted");
   return account.pods.put(pod);
 }
@@ -35,26 +42,30 @@ export function preempt(account: Account, pod: PodRecord): Promise<void> {
  * every running interruptible pod of every account. The admin route that preempts on request is
  * `api/admin/preemption-routes.ts`.
  */
-export function schedulePreemption(app: FastifyInstance, ctx: ServerContext): void {
-  const settings = ctx.preemption;
+export function schedulePreemption(
+  app: FastifyInstance,
+  scheduler: Scheduler,
+  accounts: () => Iterable<PodAccount>,
+  settings: PreemptionSettings | undefined,
+): void {
   if (!settings || settings.ratePerHour <= 0) return;
   const chance = chancePerTick(settings.ratePerHour);
   const streams = new Map<string, () => number>();
-  const stream = (account: Account) => {
+  const stream = (account: PodAccount) => {
     let random = streams.get(account.userId);
     if (!random)
       streams.set(account.userId, (random = seededRandom(deriveSeed(settings.seed, `${account.userId}/preemption`))));
     return random;
   };
   const tick = new Timer(() => {
-    for (const account of ctx.store.accounts.values()) {
+    for (const account of accounts()) {
       for (const pod of account.pods.values()) {
         if (pod.interruptible && pod.status === "RUNNING" && stream(account)() < chance) {
           preempt(account, pod).catch(() => undefined);
         }
       }
     }
-    ctx.scheduler.after(tick, PREEMPTION_TICK_MS);
+    scheduler.after(tick, PREEMPTION_TICK_MS);
   });
-  app.addHook("onReady", async () => ctx.scheduler.after(tick, PREEMPTION_TICK_MS));
+  app.addHook("onReady", async () => scheduler.after(tick, PREEMPTION_TICK_MS));
 }

@@ -1,5 +1,5 @@
 import type { WorkerBoot } from "../jobs/worker-pool";
-import type { Collection } from "../store/collection";
+import type { Collection } from "../records/collection";
 import type { SecretBox } from "./secret-box";
 import { resolveEnvSecrets, type FoundSecret, type SecretResolution } from "./secret-env";
 import type { SecretRecord } from "./secret-record";

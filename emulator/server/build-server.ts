@@ -1,8 +1,8 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
-import { registerRouteTrees } from "../api/route-trees";
 import { loseChosenAnswers } from "../faults/fault-injector";
 import { schedulePreemption } from "../pods/preemption";
-import { type ErrorBody, HttpError, isManagementV2Path, sendError } from "./http-errors";
+import { type ErrorBody, HttpError, sendError } from "../errors/http-errors";
+import { ProblemRoutes } from "./problem-routes";
 import { createRequestHook } from "./request-hook";
 import type { ServerContext } from "./server-context";
 
@@ -33,8 +33,16 @@ function clientError(error: FastifyError, bodyLimitLabel: string | undefined): E
   }
 }
 
-/** Builds the emulator's HTTP server: one origin for `/v1`, `/v2` and `/_emulator`. */
-export function buildServer(ctx: ServerContext): FastifyInstance {
+/** Registers the emulator's routes (api/route-trees.ts), the routes of problem-object trees through `problems`. */
+export type RegisterRouteTrees = (app: FastifyInstance, problems: ProblemRoutes) => void;
+
+/**
+ * Builds the emulator's HTTP server: one origin for `/v1`, `/v2` and `/_emulator`. The routes come
+ * from `registerRoutes`, called once the hooks and handlers every route gets are in place (the
+ * server is a layer below the routes: it never imports them).
+ */
+export function buildServer(ctx: ServerContext, registerRoutes: RegisterRouteTrees): FastifyInstance {
+  const problemRoutes = new ProblemRoutes();
   const app = Fastify({
     logger: ctx.log,
     genReqId: requestIdGenerator(),
@@ -52,18 +60,17 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         r,
         error.statusCode ?? 400,
         { error: "bad_request", message: error.message },
-        isManagementV2Path(req.url),
+        problemRoutes.covers(req.url),
       );
     },
   });
   app.decorateRequest("account", null as never);
   app.addHook("onRoute", (route) => {
     const method = Array.isArray(route.method) ? route.method.join(",") : route.method;
-    // Management v2 routes answer errors as problem objects, decided here once for every route.
-    const problems = isManagementV2Path(route.url);
-    route.config = { ...(route.config ?? {}), statKey: `${method} ${route.url}`, ...(problems ? { problems } : {}) };
+    // Whether errors are problem objects is the route tree's to say (ProblemRoutes.adopt).
+    route.config = { ...(route.config ?? {}), statKey: `${method} ${route.url}` };
   });
-  app.addHook("onRequest", createRequestHook(ctx.store, ctx.limiter, ctx.quota));
+  app.addHook("onRequest", createRequestHook(ctx.store, ctx.limiter, ctx.quota, problemRoutes));
   app.addHook("onSend", loseChosenAnswers);
 
   // JSON only. An empty body with a JSON content type is "no body" (the Python SDK posts
@@ -89,10 +96,15 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   });
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0]!;
-    sendError(reply, 404, { error: "not_found", message: `no route ${req.method} ${path}` }, isManagementV2Path(path));
+    sendError(
+      reply,
+      404,
+      { error: "not_found", message: `no route ${req.method} ${path}` },
+      problemRoutes.covers(path),
+    );
   });
 
-  registerRouteTrees(app, ctx);
-  schedulePreemption(app, ctx);
+  registerRoutes(app, problemRoutes);
+  schedulePreemption(app, ctx.scheduler, () => ctx.store.accounts.values(), ctx.preemption);
   return app;
 }

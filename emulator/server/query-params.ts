@@ -1,4 +1,4 @@
-import { badField, unprocessableField } from "./http-errors";
+import { badField, unprocessableField } from "../errors/http-errors";
 
 /*
  * Reading a request's query parameters as the platform does, for the routes of either version:

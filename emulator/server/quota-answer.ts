@@ -1,17 +1,18 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ManagementQuota } from "../limits/management-quota";
 import type { Account } from "../store/account";
-import { isManagementV2Path, sendError } from "./http-errors";
+import { sendError } from "../errors/http-errors";
+import type { ProblemRoutes } from "./problem-routes";
 import "./fastify-types";
 
 /**
  * Whether a request is charged to management API v2's quota: every v2 management path (routes
  * not built yet, answered 404, included), never the job routes, v1 or the admin routes.
  */
-export function chargesManagementQuota(req: FastifyRequest): boolean {
+export function chargesManagementQuota(req: FastifyRequest, problemRoutes: ProblemRoutes): boolean {
   const config = req.routeOptions.config;
   // A registered route knows from onRoute; a request that matched no route has no statKey.
-  return config.problems === true || (config.statKey === undefined && isManagementV2Path(req.url));
+  return config.problems === true || (config.statKey === undefined && problemRoutes.covers(req.url));
 }
 
 /**

@@ -5,8 +5,9 @@ import type { ManagementQuota } from "../limits/management-quota";
 import type { RateLimiter } from "../limits/rate-limiter";
 import type { Account } from "../store/account";
 import type { EmulatorStore } from "../store/emulator-store";
-import { bearerKey } from "./auth";
-import { sendError } from "./http-errors";
+import { bearerKey } from "../store/auth";
+import { sendError } from "../errors/http-errors";
+import type { ProblemRoutes } from "./problem-routes";
 import { chargeManagementQuota, chargesManagementQuota } from "./quota-answer";
 import "./fastify-types";
 
@@ -22,7 +23,12 @@ const WRONG_KEY = { error: "unauthorized", message: "the API key is not valid fo
  * per-user quota (before faults, as a gateway would count it); fault injection; the platform's rate
  * limits. Callback style, so the common path adds no promise.
  */
-export function createRequestHook(store: EmulatorStore, limiter: RateLimiter, quota: ManagementQuota) {
+export function createRequestHook(
+  store: EmulatorStore,
+  limiter: RateLimiter,
+  quota: ManagementQuota,
+  problemRoutes: ProblemRoutes,
+) {
   return function onRequest(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     reply.header("x-request-id", req.id);
     const config = req.routeOptions.config;
@@ -42,7 +48,12 @@ export function createRequestHook(store: EmulatorStore, limiter: RateLimiter, qu
       return;
     }
     countRequest(account.stats, config.statKey ?? "(no route)", reply.raw);
-    if (quota.settings.enabled && chargesManagementQuota(req) && !chargeManagementQuota(quota, account, reply)) return;
+    if (
+      quota.settings.enabled &&
+      chargesManagementQuota(req, problemRoutes) &&
+      !chargeManagementQuota(quota, account, reply)
+    )
+      return;
     if (account.faults.length === 0) {
       rateLimit(account, limiter, req, reply, done);
       return;

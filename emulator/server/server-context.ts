@@ -2,10 +2,11 @@ import type { FastifyInstance } from "fastify";
 import type { Capacity } from "../capacity/capacity";
 import type { Scheduler } from "../clock/scheduler";
 import type { TemplateRegistry } from "../handlers/template-registry";
-import type { PlatformCatalog } from "../management/platform-catalog";
+import type { PlatformCatalog } from "../platform/platform-catalog";
 import type { ManagementQuota } from "../limits/management-quota";
 import type { RateLimiter } from "../limits/rate-limiter";
 import type { ImageStore } from "../models/image-model";
+import type { PreemptionSettings } from "../pods/preemption";
 import type { EmulatorStore } from "../store/emulator-store";
 import "./fastify-types";
 
@@ -31,14 +32,6 @@ export interface ServerContext {
   log: boolean;
   /** The origin clients reach the emulator at (`publicUrl`, else the listening address): for addresses in answers. */
   origin(): string;
-}
-
-/** The preemption settings (`preemptionRate` option, `--preemption-rate` flag). */
-export interface PreemptionSettings {
-  /** Chance, per platform hour, that a running interruptible pod is preempted (0 to 1). Default 0. */
-  ratePerHour: number;
-  /** The emulator's seed: each account draws from its own stream of it. */
-  seed: number;
 }
 
 /** A module's routes: `build-server.ts` calls each registrar once, in order. */

@@ -1,4 +1,3 @@
-import { ENDPOINT_DEFAULTS } from "../../sdk/schemas";
 import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
 import { type AccountStats, emptyStats, resetStats } from "./account-stats";
 import { volumeOpening, workerOpening } from "../billing/resource-usage";
@@ -12,18 +11,18 @@ import { EndpointRuntime } from "../jobs/endpoint-runtime";
 import { type RuntimeServices, runtimeSettingsOf } from "../jobs/runtime-settings";
 import { LoadBalancerRuntime, type LoadBalancerSettings } from "../jobs/load-balancer";
 import type { Worker } from "../jobs/worker-pool";
-import type { EndpointRecord } from "../management/endpoint-record-schema";
-import type { TemplateRecord } from "../management/template-record-schema";
+import { type EndpointRecord, scalerValueOf } from "../endpoints/endpoint-record";
+import type { TemplateRecord } from "../templates/template-record";
 import { WebhookSender } from "../jobs/webhooks";
-import type { PlatformCatalog } from "../management/platform-catalog";
-import { containerOf } from "../management/endpoint-render";
+import type { PlatformCatalog } from "../platform/platform-catalog";
+import { containerOf } from "../endpoints/endpoint-render";
 import { PodReservations } from "../pods/pod-reservations";
 import type { QuotaCounts } from "../limits/management-quota";
 import type { RateBucket } from "../limits/rate-limiter";
-import { Collection, type CollectionHooks } from "./collection";
+import { Collection, type CollectionHooks } from "../records/collection";
 import { COLLECTION_NAMES, type CollectionName, type CollectionRecord, type Collections } from "./collections";
-import { newJobId, newWorkerId } from "./ids";
-import { SSH_KEYS_ID } from "../management/ssh-keys-record";
+import { newJobId, newWorkerId } from "../records/ids";
+import { SSH_KEYS_ID } from "./ssh-keys-record";
 import type { SecretBox } from "../secrets/secret-box";
 import { substituteSecrets } from "../secrets/secret-env";
 import { SecretVault } from "../secrets/secret-vault";
@@ -159,7 +158,7 @@ export class Account implements Collections {
     const template = this.templates.get(endpoint.templateId ?? "");
     const attributes = {
       templateId: endpoint.templateId,
-      imageName: template?.imageName,
+      imageName: template?.image,
       dataCenterIds: endpoint.dataCenterIds,
     };
     this.meter.openLive("serverless", endpointId, workerOpening(endpoint, workerId, this.deps.catalog), attributes);
@@ -195,7 +194,7 @@ export class Account implements Collections {
    */
   handlerOf(templateId: string): Template | undefined {
     const own = this.templates.get(templateId);
-    if (own) return this.deps.templates.forImage(own.imageName);
+    if (own) return this.deps.templates.forImage(own.image);
     return this.deps.templates.get(templateId) ?? this.deps.models.get(templateId);
   }
 
@@ -216,7 +215,7 @@ export class Account implements Collections {
 
   /** Templates that pull with this registry auth. */
   templatesUsingRegistryAuth(authId: string): TemplateRecord[] {
-    return [...this.templates.values()].filter((t) => t.containerRegistryAuthId === authId);
+    return [...this.templates.values()].filter((t) => t.registry === authId);
   }
 
   /** (Re)configures the job runtime of a stored endpoint record (its workersMin start at once). */
@@ -233,7 +232,7 @@ export class Account implements Collections {
     const base = runtimeSettingsOf(endpoint);
     const settings: LoadBalancerSettings = {
       ...base,
-      requestCount: endpoint.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue,
+      requestCount: scalerValueOf(endpoint),
       env: (secrets) => this.workerEnv(endpoint.id, secrets) ?? {},
       handler: () =>
         base.image !== undefined ? this.deps.templates.forImage(base.image) : this.handlerOf(base.templateId),

@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { NetworkVolumeSchema } from "../../sdk/schemas";
-import { EcrDelegationRecordSchema } from "../management/ecr-delegation-record";
-import { EndpointRecordSchema } from "../management/endpoint-record-schema";
-import { RegistryAuthRecordSchema } from "../management/registry-auth-record";
-import { TemplateRecordSchema } from "../management/template-record-schema";
+import { EcrDelegationRecordSchema } from "../registry-auths/ecr-delegation-record";
+import { EndpointRecordSchema } from "../endpoints/endpoint-record";
+import { RegistryAuthRecordSchema } from "../registry-auths/registry-auth-record";
+import { TemplateRecordSchema } from "../templates/template-record";
 import { UsageRecordSchema } from "../billing/usage-record";
 import { ClusterRecordSchema } from "../clusters/cluster-record";
-import { SshKeysRecordSchema } from "../management/ssh-keys-record";
+import { SshKeysRecordSchema } from "./ssh-keys-record";
 import { PodRecordSchema } from "../pods/pod-record";
 import { SecretRecordSchema } from "../secrets/secret-record";
-import type { Collection } from "./collection";
+import type { Collection } from "../records/collection";
+import { VolumeRecordSchema } from "../volumes/volume-record";
 
 /**
  * The management collections of an account, declared once: each name is the account's
@@ -18,7 +18,7 @@ import type { Collection } from "./collection";
  * so a new collection is one line here.
  */
 export const COLLECTION_SCHEMAS = {
-  networkVolumes: NetworkVolumeSchema,
+  networkVolumes: VolumeRecordSchema,
   endpoints: EndpointRecordSchema,
   templates: TemplateRecordSchema,
   containerRegistryAuths: RegistryAuthRecordSchema,

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { bearerKey } from "../server/auth";
+import { bearerKey } from "./auth";
 import { Account, type AccountDeps } from "./account";
 import { COLLECTION_NAMES, type SavedAccount } from "./collections";
 import type { StateFile, StateFileData } from "./state-file";
+import { STATE_FILE_VERSION } from "./state-migration";
 
 /** The account id of an API key: a stable hash, so the state file never holds a key. */
 export function userIdOf(apiKey: string): string {
@@ -76,7 +77,7 @@ export class EmulatorStore {
     for (const [userId, a] of this.accounts) {
       if (!a.isEmpty()) accounts[userId] = snapshotOf(a);
     }
-    return { version: 1, accounts };
+    return { version: STATE_FILE_VERSION, accounts };
   }
 
   private account(userId: string): Account {

@@ -2,14 +2,16 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promise
 import path from "node:path";
 import { z } from "zod";
 import { SavedAccountSchema } from "./collections";
+import { migrateStateFile, STATE_FILE_VERSION } from "./state-migration";
 
 /**
  * What `--state-file` holds: management state per account, one array per collection of
  * collections.ts (jobs are not persisted). A collection added later loads empty from an older
- * file. Registry auths hold a password hash, never the password.
+ * file; a file of an earlier version is migrated on load (state-migration.ts). Registry auths hold
+ * a password hash, never the password.
  */
 export const StateFileSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(STATE_FILE_VERSION),
   accounts: z.record(z.string(), SavedAccountSchema),
 });
 /** The content of a state file. */
@@ -47,7 +49,13 @@ export class StateFile {
     } catch (error) {
       throw new Error(`state file ${this.file} is not valid JSON: ${(error as Error).message}`);
     }
-    const parsed = StateFileSchema.safeParse(json);
+    let current: unknown;
+    try {
+      current = migrateStateFile(json);
+    } catch (error) {
+      throw new Error(`state file ${this.file}: ${(error as Error).message}`);
+    }
+    const parsed = StateFileSchema.safeParse(current);
     if (!parsed.success) throw new Error(`state file ${this.file} has an unexpected shape: ${parsed.error.message}`);
     return parsed.data;
   }

@@ -95,7 +95,7 @@ async function replenish(): Promise<void> {
     };
     await api.post("/v1/templates", body);
   }
-  const own = [...a.templates.values()].find((t) => t.isServerless);
+  const own = [...a.templates.values()].find((t) => t.serverless);
   if (own && ![...a.endpoints.values()].some((e) => a.templates.has(e.templateId ?? ""))) {
     await createEndpoint(api, { workersMax: 0, templateId: own.id });
   }

@@ -1,4 +1,6 @@
 import type { RunningEmulator } from "../../emulator";
+import { v1ViewOf } from "../../emulator/endpoints/endpoint-v1-view";
+import { renderVolumeV1 } from "../../emulator/volumes/volume-record";
 import type { StateExport } from "./engine-harness";
 
 /** A paid resource the platform holds. */
@@ -19,13 +21,13 @@ export function platformInventory(emulator: RunningEmulator, apiKey: string): Pl
       kind: "volume" as const,
       id: v.id,
       name: v.name,
-      place: v.dataCenterId,
+      place: v.dataCenter,
     })),
     ...[...account.endpoints.values()].map((e) => ({
       kind: "endpoint" as const,
       id: e.id,
       name: e.name ?? e.id,
-      place: e.computeType ?? "GPU",
+      place: e.cpu !== undefined ? "CPU" : "GPU",
     })),
   ];
 }
@@ -98,7 +100,10 @@ export function drift(emulator: RunningEmulator, apiKey: string, state: StateExp
   const found: string[] = [];
   for (const r of state.deployment.resources ?? []) {
     if (!r.type.includes("dynamic/runpod:") || !r.id) continue;
-    const record = (account.networkVolumes.get(r.id) ?? account.endpoints.get(r.id)) as
+    // Each record as v1 names it (v2's own fields, such as a volume's tier, under their names too).
+    const volume = account.networkVolumes.get(r.id);
+    const endpoint = account.endpoints.get(r.id);
+    const record = (volume ? { ...renderVolumeV1(volume), type: volume.type } : endpoint && v1ViewOf(endpoint)) as
       Record<string, unknown> | undefined;
     if (!record) continue; // missing, reported by reconcile
     for (const [k, v] of Object.entries(r.outputs ?? {})) {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isAdvanceable } from "../../clock/clock";
 import { compileFaultRule, describeFaultRule, FaultConfigSchema } from "../../faults/fault-rules";
 import type { ServerContext } from "../../server/server-context";
-import { badField, parseOr400 } from "../../server/http-errors";
+import { badField, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
 import { COLLECTION_NAMES, type CollectionName, type CollectionRecord } from "../../store/collections";
 import { renderStats, resetStats } from "../../store/account-stats";

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../../server/server-context";
-import { notFound } from "../../server/http-errors";
+import { notFound } from "../../errors/http-errors";
 
 const IMAGE_FILE = /^([a-z0-9]{1,40})\.png$/;
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { preempt } from "../../pods/preemption";
 import { renderPodV1 } from "../../pods/pod-render";
 import type { ServerContext } from "../../server/server-context";
-import { badField, notFound } from "../../server/http-errors";
+import { badField, notFound } from "../../errors/http-errors";
 
 /**
  * `POST /_emulator/pods/{id}/preempt`: preempts a running interruptible pod of the caller's

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { healthPathOf } from "../../management/endpoint-render";
+import { healthPathOf } from "../../endpoints/endpoint-render";
 import type { ServerContext } from "../../server/server-context";
-import { notFound } from "../../server/http-errors";
+import { notFound } from "../../errors/http-errors";
 import type { HttpRequestView } from "../../jobs/load-balancer";
 
 type LbParams = { Params: { endpointId: string } };

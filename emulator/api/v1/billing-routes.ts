@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { BillingRecord, NetworkVolumeBillingRecord } from "../../../sdk/schemas";
 import { list, type RawQuery, single } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
-import { badField } from "../../server/http-errors";
+import { badField } from "../../errors/http-errors";
 import { rfc3339 } from "../../billing/billing-buckets";
-import { billingWindow } from "../../billing/billing-query";
+import { billingWindow } from "../billing-query";
 import { billingTable, component, gigabytes, type GroupOf, money } from "../../billing/billing-report";
 
 /** A v1 grouping value, or a 400 naming the allowed ones. */

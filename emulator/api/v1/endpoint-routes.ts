@@ -6,15 +6,15 @@ import {
   PLATFORM_VALUE_FIELDS,
 } from "../../../sdk/schemas";
 import type { ServerContext } from "../../server/server-context";
-import { badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import { badRequest, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newEndpointId } from "../../store/ids";
-import { createEndpointRecord, endpointProblems, updateEndpointRecord } from "../../management/endpoint-record";
-import type { EndpointRecord } from "../../management/endpoint-record-schema";
-import { renderEndpointV1 } from "../../management/endpoint-render";
-import { handlerTemplateRecord } from "../../management/handler-template";
-import { renderTemplateV1 } from "../../management/template-render";
-import { renderWorkerPodV1 } from "../../management/worker-render";
+import { newEndpointId } from "../../records/ids";
+import { createEndpointRecord, renderEndpointV1, updateEndpointRecord } from "../../endpoints/endpoint-v1";
+import { endpointProblems } from "../../endpoints/endpoint-rules";
+import type { EndpointRecord } from "../../endpoints/endpoint-record";
+import { handlerTemplateRecord } from "../../templates/handler-template";
+import { renderTemplateV1 } from "../../templates/template-render";
+import { renderWorkerPodV1 } from "../../endpoints/worker-render";
 
 type IdParams = { Params: { endpointId: string } };
 type IncludeQuery = { includeTemplate?: string; includeWorkers?: string };

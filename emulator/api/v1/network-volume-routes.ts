@@ -1,20 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
-  type NetworkVolume,
   NetworkVolumeCreateInputSchema,
   NetworkVolumeUpdateInputSchema,
   PLATFORM_VALUE_FIELDS,
   volumeSizeChangeProblem,
 } from "../../../sdk/schemas";
 import type { ServerContext } from "../../server/server-context";
-import { badField, notFound, parseOr400 } from "../../server/http-errors";
+import { badField, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newVolumeId } from "../../store/ids";
-import { renderVolumeV1 } from "../../management/network-volume-record";
+import { newVolumeId } from "../../records/ids";
+import { renderVolumeV1, type VolumeRecord, volumeRecordFromV1 } from "../../volumes/volume-record";
 
 type IdParams = { Params: { networkVolumeId: string } };
 
-function volumeOf(account: Account, id: string): NetworkVolume {
+function volumeOf(account: Account, id: string): VolumeRecord {
   const v = account.networkVolumes.get(id);
   if (!v) throw notFound(`network volume ${id} not found`);
   return v;
@@ -38,12 +37,7 @@ export function registerNetworkVolumeRoutesV1(app: FastifyInstance, ctx: ServerC
   app.post("/networkvolumes", async (req) => {
     const input = parseOr400(NetworkVolumeCreateInputSchema, req.body);
     ctx.catalog.assertKnown(PLATFORM_VALUE_FIELDS.NetworkVolume, input);
-    const volume: NetworkVolume = {
-      id: newVolumeId(),
-      name: input.name,
-      size: input.size,
-      dataCenterId: input.dataCenterId,
-    };
+    const volume = volumeRecordFromV1(newVolumeId(), input);
     await req.account.networkVolumes.put(volume);
     return renderVolumeV1(volume);
   });
@@ -62,7 +56,7 @@ export function registerNetworkVolumeRoutesV1(app: FastifyInstance, ctx: ServerC
       const problem = sizeProblem(current.size, input.size);
       if (problem) throw badField("size", input.size, problem);
     }
-    const next: NetworkVolume = { ...current, ...(input.name !== undefined ? { name: input.name } : {}) };
+    const next: VolumeRecord = { ...current, ...(input.name !== undefined ? { name: input.name } : {}) };
     if (input.size !== undefined) next.size = input.size;
     await req.account.networkVolumes.put(next);
     return renderVolumeV1(next);

@@ -6,7 +6,7 @@ import type { PodRecord } from "../../pods/pod-record";
 import { renderPodV1 } from "../../pods/pod-render";
 import { specFromV1 } from "../../pods/pod-spec";
 import { updatePodV1 } from "../../pods/pod-update";
-import { badField, badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import { badField, badRequest, notFound, parseOr400 } from "../../errors/http-errors";
 import { booleanParam, list, type RawQuery, single } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
 import type { Account } from "../../store/account";
@@ -70,7 +70,7 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
     if (input.templateId !== undefined && !req.account.templates.has(input.templateId)) {
       throw badField("templateId", input.templateId, "is not a template of this account");
     }
-    if (input.templateId !== undefined && req.account.templates.get(input.templateId)?.isServerless) {
+    if (input.templateId !== undefined && req.account.templates.get(input.templateId)?.serverless) {
       throw badField("templateId", input.templateId, "is a serverless template; a pod needs a pod template");
     }
     const pod = createPod(req.account, ctx, specFromV1(input));

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import { ContainerRegistryAuthCreateInputSchema } from "../../../sdk/schemas";
 import type { ServerContext } from "../../server/server-context";
-import { badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import { badRequest, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newRegistryAuthId } from "../../store/ids";
-import { inUseRefusal, nameTakenProblem } from "../../management/record-rules";
+import { newRegistryAuthId } from "../../records/ids";
+import { inUseRefusal, nameTakenProblem } from "../../platform/record-rules";
 import {
   createRegistryAuthRecord,
   type RegistryAuthRecord,
   renderRegistryAuth,
-} from "../../management/registry-auth-record";
+} from "../../registry-auths/registry-auth-record";
 
 type IdParams = { Params: { containerRegistryAuthId: string } };
 

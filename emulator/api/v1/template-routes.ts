@@ -2,14 +2,14 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { TemplateCreateInputV1Schema, TemplateUpdateInputV1Schema } from "../../../sdk/schemas";
 import type { TemplateRegistry } from "../../handlers/template-registry";
 import type { ServerContext } from "../../server/server-context";
-import { badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import { badRequest, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newTemplateId } from "../../store/ids";
-import { inUseRefusal } from "../../management/record-rules";
-import { createTemplateRecord, templateProblems, updateTemplateRecord } from "../../management/template-record";
-import type { TemplateRecord } from "../../management/template-record-schema";
-import { handlerTemplateRecord } from "../../management/handler-template";
-import { renderTemplateV1 } from "../../management/template-render";
+import { newTemplateId } from "../../records/ids";
+import { inUseRefusal } from "../../platform/record-rules";
+import { createTemplateRecord, templateProblems, updateTemplateRecord } from "../../templates/template-writes";
+import type { TemplateRecord } from "../../templates/template-record";
+import { handlerTemplateRecord } from "../../templates/handler-template";
+import { renderTemplateV1 } from "../../templates/template-render";
 
 type IdParams = { Params: { templateId: string } };
 /** OpenAPI query flags of `GET /templates` and `GET /templates/{id}` (booleans, default false). */
@@ -38,7 +38,12 @@ function templateOf(account: Account, id: string, handlers: TemplateRegistry): T
  */
 export function registerTemplateRoutesV1(app: FastifyInstance, ctx: ServerContext): void {
   const save = async (account: Account, t: TemplateRecord) => {
-    const problems = templateProblems(t, account);
+    // v1 names the registry credential `containerRegistryAuthId`.
+    const problems = templateProblems(t, account).map((p) =>
+      p.field === "registry"
+        ? { ...p, field: "containerRegistryAuthId", rule: "is not a container registry auth of this account" }
+        : p,
+    );
     if (problems.length) throw badRequest(problems);
     await account.templates.put(t);
   };

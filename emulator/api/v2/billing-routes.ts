@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type RawQuery, single } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
 import { type BillingWindow, nextBucket, rfc3339 } from "../../billing/billing-buckets";
-import { billingWindow } from "../../billing/billing-query";
+import { billingWindow } from "../billing-query";
 import { billingTable, component, type GroupTotals, money } from "../../billing/billing-report";
 import type { UsageKind } from "../../billing/usage-record";
 

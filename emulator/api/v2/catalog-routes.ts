@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type * as V2 from "../../../sdk/schemas/v2";
 import { type AvailabilityLevel, bestLevel } from "../../capacity/capacity";
-import { atLeast } from "../../management/cuda-version";
-import type { CatalogGpuType } from "../../management/platform-catalog";
-import { badField, notFound } from "../../server/http-errors";
+import { atLeast } from "../../platform/cuda-version";
+import type { CatalogGpuType } from "../../platform/platform-catalog";
+import { badField, notFound } from "../../errors/http-errors";
 import {
   booleanParam,
   enumList,

@@ -5,7 +5,7 @@ import type { ClusterRecord } from "../../clusters/cluster-record";
 import { membersOf, renderCluster } from "../../clusters/cluster-render";
 import { renderPodV2 } from "../../pods/pod-render";
 import type { ServerContext } from "../../server/server-context";
-import { notFound } from "../../server/http-errors";
+import { notFound } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
 import { parseV2Body } from "./request-body";
 

@@ -9,7 +9,7 @@ import {
   StatusTtlSchema,
 } from "../../../sdk/schemas";
 import type { ServerContext } from "../../server/server-context";
-import { badField, notFound, parseOr400 } from "../../server/http-errors";
+import { badField, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
 import type { EndpointRuntime } from "../../jobs/endpoint-runtime";
 import type { Job } from "../../jobs/job";

@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { type NetworkVolume, PLATFORM_VALUE_FIELDS } from "../../../sdk/schemas";
+import { PLATFORM_VALUE_FIELDS } from "../../../sdk/schemas";
 import * as V2 from "../../../sdk/schemas/v2";
 import type { ServerContext } from "../../server/server-context";
-import { badField, notFound, parseOr400 } from "../../server/http-errors";
+import { badField, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newVolumeId } from "../../store/ids";
-import { DEFAULT_VOLUME_TYPE, renderVolumeV2 } from "../../management/network-volume-record";
+import { newVolumeId } from "../../records/ids";
+import { DEFAULT_VOLUME_TYPE, renderVolumeV2, type VolumeRecord } from "../../volumes/volume-record";
 
 type IdParams = { Params: { id: string } };
 
-function volumeOf(account: Account, id: string): NetworkVolume {
+function volumeOf(account: Account, id: string): VolumeRecord {
   const v = account.networkVolumes.get(id);
   if (!v) throw notFound(`network volume ${id} not found`);
   return v;
@@ -33,11 +33,11 @@ export function registerNetworkVolumeRoutesV2(app: FastifyInstance, ctx: ServerC
         `is not a storage tier of data center ${input.dataCenter} (it has ${tiers.join(", ")})`,
       );
     }
-    const volume: NetworkVolume = {
+    const volume: VolumeRecord = {
       id: newVolumeId(),
       name: input.name,
       size: input.size,
-      dataCenterId: input.dataCenter,
+      dataCenter: input.dataCenter,
       // The data center's primary tier when none is asked for (OpenAPI v2 CreateNetworkVolumeRequest.type).
       type: input.type ?? tiers[0] ?? DEFAULT_VOLUME_TYPE,
     };
@@ -62,7 +62,7 @@ export function registerNetworkVolumeRoutesV2(app: FastifyInstance, ctx: ServerC
         `must be at least the current size of ${current.size} GB; storage cannot be reduced`,
       );
     }
-    const next: NetworkVolume = { ...current, ...input };
+    const next: VolumeRecord = { ...current, ...input };
     await req.account.networkVolumes.put(next);
     return renderVolumeV2(next);
   });

@@ -8,7 +8,7 @@ import { podActions, type PodRecord } from "../../pods/pod-record";
 import { renderPodV2 } from "../../pods/pod-render";
 import { specFromV2 } from "../../pods/pod-spec";
 import { patchPodV2, podTemplateV2 } from "../../pods/pod-update";
-import { badField, notFound, unprocessableField } from "../../server/http-errors";
+import { badField, notFound, unprocessableField } from "../../errors/http-errors";
 import { booleanParam, enumList, type RawQuery, single, wholeNumber } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
 import type { Account } from "../../store/account";

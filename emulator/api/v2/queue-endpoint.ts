@@ -1,5 +1,5 @@
 import type { EndpointRuntime } from "../../jobs/endpoint-runtime";
-import { notFound } from "../../server/http-errors";
+import { notFound } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
 
 /**

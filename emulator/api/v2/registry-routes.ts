@@ -1,16 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import * as V2 from "../../../sdk/schemas/v2";
 import type { ServerContext } from "../../server/server-context";
-import { badField, badRequest, notFound, parseOr400 } from "../../server/http-errors";
+import { badField, badRequest, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newRegistryAuthId, randomId } from "../../store/ids";
-import { type EcrDelegationRecord, parseEcrArn, renderDelegation } from "../../management/ecr-delegation-record";
-import { nameTakenProblem } from "../../management/record-rules";
+import { newRegistryAuthId, randomId } from "../../records/ids";
+import { type EcrDelegationRecord, parseEcrArn, renderDelegation } from "../../registry-auths/ecr-delegation-record";
+import { nameTakenProblem } from "../../platform/record-rules";
 import {
   createRegistryAuthRecord,
   type RegistryAuthRecord,
   renderRegistryAuth,
-} from "../../management/registry-auth-record";
+} from "../../registry-auths/registry-auth-record";
 
 type IdParams = { Params: { id: string } };
 
@@ -91,7 +91,7 @@ export function registerRegistryRoutesV2(app: FastifyInstance, ctx: ServerContex
   app.delete<IdParams>("/registries/:id", async (req, reply) => {
     const registry = registryOf(req.account, req.params.id);
     for (const t of req.account.templatesUsingRegistryAuth(registry.id)) {
-      const { containerRegistryAuthId: _gone, ...rest } = t;
+      const { registry: _gone, ...rest } = t;
       await req.account.templates.put(rest);
     }
     for (const e of req.account.endpoints.values()) {

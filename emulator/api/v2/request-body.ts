@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { describeProblems, fieldProblems } from "../../../sdk/schemas";
-import { HttpError } from "../../server/http-errors";
+import { HttpError } from "../../errors/http-errors";
 
 /**
  * Parses a v2 body as the pods OpenAPI sorts failures: a body that breaks the contract's shape is

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import * as V2 from "../../../sdk/schemas/v2";
-import { nameTakenProblem } from "../../management/record-rules";
+import { nameTakenProblem } from "../../platform/record-rules";
 import { newSecretRecord, renderSecret, type SecretRecord, updatedSecretRecord } from "../../secrets/secret-record";
 import type { ServerContext } from "../../server/server-context";
-import { HttpError, notFound, parseOr400 } from "../../server/http-errors";
+import { HttpError, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newSecretId } from "../../store/ids";
+import { newSecretId } from "../../records/ids";
 
 type IdParams = { Params: { id: string } };
 

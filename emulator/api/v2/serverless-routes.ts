@@ -2,20 +2,20 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type FieldProblem, renderValue } from "../../../sdk/schemas";
 import * as V2 from "../../../sdk/schemas/v2";
 import type { ServerContext } from "../../server/server-context";
-import { badRequest, notFound, parseOr400, unprocessableField } from "../../server/http-errors";
+import { badRequest, notFound, parseOr400, unprocessableField } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
-import { newEndpointId } from "../../store/ids";
-import { endpointProblems } from "../../management/endpoint-record";
-import type { EndpointRecord } from "../../management/endpoint-record-schema";
-import { renderEndpointV2 } from "../../management/endpoint-render";
-import type { TemplateRecord } from "../../management/template-record-schema";
-import { handlerTemplateRecord } from "../../management/handler-template";
+import { newEndpointId } from "../../records/ids";
+import { endpointProblems } from "../../endpoints/endpoint-rules";
+import type { EndpointRecord } from "../../endpoints/endpoint-record";
+import { renderEndpointV2 } from "../../endpoints/endpoint-render";
+import type { TemplateRecord } from "../../templates/template-record";
+import { handlerTemplateRecord } from "../../templates/handler-template";
 import {
   createEndpointRecordV2,
   updateEndpointRecordV2,
   v2EndpointProblems,
   type V2WriteContext,
-} from "../../management/serverless-record";
+} from "../../endpoints/endpoint-v2";
 
 type IdParams = { Params: { id: string } };
 
@@ -42,7 +42,7 @@ function templateOfBody(account: Account, id: string | undefined, ctx: ServerCon
   if (id === undefined) return undefined;
   const t = readableTemplate(account, id, ctx);
   if (!t) throw notFound(`template ${id} not found (neither a template of this account nor a public one)`);
-  if (t.isServerless !== true) {
+  if (!t.serverless) {
     throw unprocessableField(
       "templateId",
       id,

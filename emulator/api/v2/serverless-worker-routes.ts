@@ -4,10 +4,10 @@ import type * as V2 from "../../../sdk/schemas/v2";
 import type { Worker } from "../../jobs/worker-pool";
 import type { WorkerLogLine } from "../../jobs/worker-log";
 import type { ServerContext } from "../../server/server-context";
-import { notFound, unprocessableField } from "../../server/http-errors";
-import type { EndpointRecord } from "../../management/endpoint-record-schema";
-import { releasesOf } from "../../management/endpoint-releases";
-import { containerOf, gpuTypesOf, poolSelectionOf } from "../../management/endpoint-render";
+import { notFound, unprocessableField } from "../../errors/http-errors";
+import type { EndpointRecord } from "../../endpoints/endpoint-record";
+import { releasesOf } from "../../endpoints/endpoint-releases";
+import { containerOf, gpuTypesOf, poolSelectionOf } from "../../endpoints/endpoint-render";
 import { endpointOfV2, linkedTemplate } from "./serverless-routes";
 
 type IdParams = { Params: { id: string } };
@@ -32,7 +32,7 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
   const iso = (t: number) => new Date(ctx.scheduler.clock.epochOrigin + t).toISOString();
 
   const renderWorker = (r: EndpointRecord, w: Worker, image: string | undefined): V2.Worker => {
-    const gpu = r.computeType !== "CPU";
+    const gpu = r.cpu === undefined;
     const types = gpu ? (gpuTypesOf(r, ctx.catalog) ?? []) : [];
     const firstType =
       types[0] ??
@@ -42,7 +42,7 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
       status: w.unhealthy !== undefined ? "UNHEALTHY" : w.job || w.inFlight > 0 ? "RUNNING" : "IDLE",
       isStale: w.version !== endpointVersion(r),
       version: w.version,
-      gpuCount: gpu ? (r.gpuCount ?? 1) : 0,
+      gpuCount: gpu ? (r.gpu?.count ?? 1) : 0,
       image: image ?? null,
       uptimeSeconds: Math.max(0, Math.floor((ctx.scheduler.now() - w.startedAt) / 1000)),
       gpuTypeId: firstType ?? null,

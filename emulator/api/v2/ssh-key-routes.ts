@@ -2,8 +2,8 @@ import type { FastifyInstance } from "fastify";
 import * as V2 from "../../../sdk/schemas/v2";
 import { parseV2Body } from "./request-body";
 import type { ServerContext } from "../../server/server-context";
-import { HttpError } from "../../server/http-errors";
-import { SSH_KEYS_ID } from "../../management/ssh-keys-record";
+import { HttpError } from "../../errors/http-errors";
+import { SSH_KEYS_ID } from "../../store/ssh-keys-record";
 
 /**
  * The account's SSH keys (`/v2/account/ssh-keys`, OpenAPI v2 `getSshKeys`, `updateSshKeys`): a

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import * as V2 from "../../../sdk/schemas/v2";
-import { handlerTemplateRecord } from "../../management/handler-template";
-import { inUseRefusal } from "../../management/record-rules";
-import { createTemplateRecordV2, templateProblems, updateTemplateRecordV2 } from "../../management/template-record";
-import type { TemplateRecord } from "../../management/template-record-schema";
-import { renderTemplateV2 } from "../../management/template-render";
-import { badRequest, notFound, parseOr400, unprocessableField } from "../../server/http-errors";
+import { handlerTemplateRecord } from "../../templates/handler-template";
+import { inUseRefusal } from "../../platform/record-rules";
+import { createTemplateRecordV2, templateProblems, updateTemplateRecordV2 } from "../../templates/template-writes";
+import type { TemplateRecord } from "../../templates/template-record";
+import { renderTemplateV2 } from "../../templates/template-render";
+import { badRequest, notFound, parseOr400, unprocessableField } from "../../errors/http-errors";
 import type { ServerContext } from "../../server/server-context";
 import type { Account } from "../../store/account";
-import { newTemplateId } from "../../store/ids";
+import { newTemplateId } from "../../records/ids";
 
 type IdParams = { Params: { id: string } };
 
@@ -28,11 +28,7 @@ function ownTemplateOf(account: Account, id: string): TemplateRecord {
  */
 export function registerTemplateRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
   const save = async (account: Account, t: TemplateRecord) => {
-    const problems = templateProblems(t, account).map((p) =>
-      p.field === "containerRegistryAuthId"
-        ? { ...p, field: "registry", rule: "is not a registry credential of this account" }
-        : p,
-    );
+    const problems = templateProblems(t, account);
     if (problems.length) throw badRequest(problems);
     await account.templates.put(t);
   };

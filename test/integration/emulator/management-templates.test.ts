@@ -235,7 +235,8 @@ describe("templates (OpenAPI 'templates')", () => {
     const t = await createTemplate(api);
     await api.post("/v1/containerregistryauth", { name: "state-view", username: "robot", password: "pw-state-view" });
     const state = (await api.get("/_emulator/state")).body;
-    expect(state.templates).toContainEqual(t);
+    // The admin view shows records as the emulator keeps them, in v2's names.
+    expect(state.templates).toContainEqual(expect.objectContaining({ id: t.id, name: t.name, image: t.imageName }));
     expect(state.containerRegistryAuths).toContainEqual({
       id: expect.any(String),
       name: "state-view",

@@ -1,12 +1,20 @@
+import { scryptSync, timingSafeEqual } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../../emulator";
-import { passwordMatches } from "../../../emulator/management/registry-auth-record";
 import { clientFor, KEY, OTHER_KEY } from "./helpers";
 
 let dir: string;
+
+/** Whether `password` is the one a stored `scrypt$<salt>$<hash>` was made from (node's scrypt, as the emulator hashes). */
+async function passwordMatches(password: string, passwordHash: string): Promise<boolean> {
+  const [, salt, hash] = passwordHash.split("$");
+  const expected = Buffer.from(hash ?? "", "base64");
+  const actual = scryptSync(password, Buffer.from(salt ?? "", "base64"), expected.length || 32);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "emulator-state-"));

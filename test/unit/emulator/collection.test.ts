@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Collection } from "../../../emulator/store/collection";
+import { Collection } from "../../../emulator/records/collection";
 import { COLLECTION_NAMES, SavedAccountSchema } from "../../../emulator/store/collections";
 
 type Rec = { id: string; n: number };
@@ -72,7 +72,7 @@ describe("a store collection", () => {
 describe("the collection declaration", () => {
   it("gives the state file one array per collection, empty for a collection an older file lacks", () => {
     const saved = SavedAccountSchema.parse({
-      networkVolumes: [{ id: "v", name: "n", size: 10, dataCenterId: "EU-RO-1" }],
+      networkVolumes: [{ id: "v", name: "n", size: 10, dataCenter: "EU-RO-1", type: "STANDARD" }],
     });
     expect(Object.keys(saved).sort()).toEqual([...COLLECTION_NAMES].sort());
     for (const name of COLLECTION_NAMES) if (name !== "networkVolumes") expect(saved[name]).toEqual([]);
@@ -80,8 +80,10 @@ describe("the collection declaration", () => {
 
   it("keeps a field the schema does not name (written by a newer emulator) through a load", () => {
     const saved = SavedAccountSchema.parse({
-      networkVolumes: [{ id: "v", name: "n", size: 10, dataCenterId: "EU-RO-1", type: "HIGH_PERFORMANCE" }],
+      networkVolumes: [
+        { id: "v", name: "n", size: 10, dataCenter: "EU-RO-1", type: "HIGH_PERFORMANCE", encrypted: true },
+      ],
     });
-    expect(saved.networkVolumes[0]).toMatchObject({ type: "HIGH_PERFORMANCE" });
+    expect(saved.networkVolumes[0]).toMatchObject({ type: "HIGH_PERFORMANCE", encrypted: true });
   });
 });

@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { TemplateSchema } from "../../../sdk/schemas";
 import * as V2 from "../../../sdk/schemas/v2";
 import { BUILTIN_TEMPLATES } from "../../../emulator/handlers/builtin-handlers";
-import { handlerTemplateRecord } from "../../../emulator/management/handler-template";
-import { renderTemplateV1, renderTemplateV2 } from "../../../emulator/management/template-render";
+import { handlerTemplateRecord } from "../../../emulator/templates/handler-template";
+import { renderTemplateV1, renderTemplateV2 } from "../../../emulator/templates/template-render";
 
 const echo = BUILTIN_TEMPLATES.find((t) => t.id === "echo")!;
 
 describe("handlerTemplateRecord, the one template of an emulator handler (v1's list and v2's catalog)", () => {
   it("is an official, public serverless template whose image runs the handler", () => {
-    expect(handlerTemplateRecord("echo", echo)).toMatchObject({
+    expect(renderTemplateV1(handlerTemplateRecord("echo", echo))).toMatchObject({
       id: "echo",
       name: "echo",
       imageName: "runpod-iac-emulator/echo:latest",
@@ -22,11 +22,11 @@ describe("handlerTemplateRecord, the one template of an emulator handler (v1's l
 
   it("says where a handler comes from: built in, or a handler file", () => {
     const fromFile = { id: "resize", handler: () => null, source: "/handlers/resize.js" };
-    expect(handlerTemplateRecord("resize", fromFile).readme).toBe("Emulator handler (handler file)");
+    expect(renderTemplateV1(handlerTemplateRecord("resize", fromFile)).readme).toBe("Emulator handler (handler file)");
   });
 
   it("marks an id the emulator has no handler for as neither the platform's nor public", () => {
-    expect(handlerTemplateRecord("gone", undefined)).toMatchObject({
+    expect(renderTemplateV1(handlerTemplateRecord("gone", undefined))).toMatchObject({
       imageName: "runpod-iac-emulator/gone:latest",
       isRunpod: false,
       isPublic: false,

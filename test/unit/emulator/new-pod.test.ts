@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POD_DEFAULTS } from "../../../sdk/schemas";
 import { cpuPodPricePerHour, gpuPodPricePerHour } from "../../../emulator/billing/prices";
-import { PlatformCatalog } from "../../../emulator/management/platform-catalog";
+import { PlatformCatalog } from "../../../emulator/platform/platform-catalog";
 import { type NewPod, newPodRecord } from "../../../emulator/pods/new-pod";
 import { PodRecordSchema } from "../../../emulator/pods/pod-record";
 

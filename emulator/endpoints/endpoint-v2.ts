@@ -7,15 +7,16 @@ import {
   workersOrderRule,
 } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
-import type { EndpointRecord } from "./endpoint-record-schema";
+import type { EndpointRecord } from "./endpoint-record";
 import { withRelease } from "./endpoint-releases";
 import { type ContainerSettings, containerOf, containerOfTemplate } from "./endpoint-render";
-import type { PlatformCatalog } from "./platform-catalog";
-import type { TemplateRecord } from "./template-record-schema";
+import type { PlatformCatalog } from "../platform/platform-catalog";
+import type { TemplateRecord } from "../templates/template-record";
 
 /*
- * Endpoint records written through management API v2 (`POST` and `PATCH /v2/serverless`), in the
- * record's v1-named fields (endpoint-record-schema.ts) so that v1 reads them too.
+ * Endpoint records written through management API v2 (`POST` and `PATCH /v2/serverless`): the
+ * body's fields are the record's own (endpoint-record.ts), and what v1 wrote that a v2 write
+ * replaces (its GPU types, its single network volume, its CPU settings) goes with it.
  */
 
 /** Defaults of a v2 create (OpenAPI v2 `CreateEndpointRequest`), in the record's field names. */
@@ -30,11 +31,6 @@ export interface V2WriteContext {
   linked: TemplateRecord | undefined;
   /** Now, as an ISO date-time. */
   at: string;
-}
-
-/** The record's setting of a v2 flash-boot mode: v1's booleans for on and off. */
-function flashbootSetting(mode: V2.FlashBootMode): boolean | string {
-  return mode === "OFF" ? false : mode === "FLASHBOOT" ? true : mode;
 }
 
 /** v2's container fields of a body over a base: body fields win; with a template applied, `env` merges per key (body wins). */
@@ -54,20 +50,22 @@ function applyContainer(
 }
 
 /** The record's own container fields of v2 settings (no template link: v2 keeps none). */
-function containerFields(c: ContainerSettings): Partial<EndpointRecord> {
-  const fields: Partial<EndpointRecord> = { image: c.image, args: c.args, ports: c.ports, env: c.env };
+function containerFields(
+  c: ContainerSettings,
+): Pick<EndpointRecord, "image" | "args" | "ports" | "env"> & Partial<Pick<EndpointRecord, "disk" | "registry">> {
+  const fields: ReturnType<typeof containerFields> = { image: c.image, args: c.args, ports: c.ports, env: c.env };
   if (c.disk !== undefined) fields.disk = c.disk;
   if (c.registry !== null) fields.registry = c.registry;
   return fields;
 }
 
-/** The record's CPU fields of v2's configurations (v1's `vcpuCount` holds the first count). */
-function cpuFields(cpu: readonly { id: string; vcpuCount: number }[]): Partial<EndpointRecord> {
-  return {
-    cpuFlavorIds: [...new Set(cpu.map((c) => c.id))],
-    vcpuCount: cpu[0]!.vcpuCount,
-    cpu: cpu.map((c) => ({ ...c })),
-  };
+/** `r` without the fields of its `v1` part named (a v2 write replaced them); `v1` dropped once empty. */
+function withoutV1(r: EndpointRecord, ...fields: (keyof NonNullable<EndpointRecord["v1"]>)[]): void {
+  if (!r.v1) return;
+  const rest = { ...r.v1 };
+  for (const field of fields) delete rest[field];
+  if (Object.keys(rest).length) r.v1 = rest;
+  else delete r.v1;
 }
 
 const EMPTY_CONTAINER: ContainerSettings = { args: "", ports: [], env: {}, registry: null };
@@ -86,33 +84,35 @@ export function createEndpointRecordV2(
     id,
     name: body.name,
     type: body.type,
-    computeType: body.cpu ? "CPU" : "GPU",
-    workersMin: body.workers?.min ?? DEFAULTS.workersMin,
-    workersMax: body.workers?.max ?? DEFAULTS.workersMax,
-    idleTimeout: body.workers?.idleTimeout ?? DEFAULTS.idleTimeout,
-    scalerType: body.scaling.type,
-    scalerValue: body.scaling.type === "QUEUE_DELAY" ? body.scaling.queueDelay : body.scaling.requestCount,
-    executionTimeoutMs: body.timeout ?? DEFAULTS.executionTimeoutMs,
-    flashboot: body.flashboot === undefined ? DEFAULTS.flashboot : flashbootSetting(body.flashboot),
+    ...containerFields(container),
+    workers: {
+      min: body.workers?.min ?? DEFAULTS.workersMin,
+      max: body.workers?.max ?? DEFAULTS.workersMax,
+      idleTimeout: body.workers?.idleTimeout ?? DEFAULTS.idleTimeout,
+    },
+    scaling: { ...body.scaling },
     // "Omit or pass an empty array to let the scheduler choose": every data center, as v1's default.
     dataCenterIds: body.dataCenterIds?.length ? [...body.dataCenterIds] : [...dataCenterIds],
-    ...(body.networkVolumes ? { networkVolumeIds: [...body.networkVolumes] } : {}),
-    ...containerFields(container),
+    ...(body.networkVolumes ? { networkVolumes: [...body.networkVolumes] } : {}),
+    timeout: body.timeout ?? DEFAULTS.executionTimeoutMs,
+    flashboot: body.flashboot ?? (DEFAULTS.flashboot ? "FLASHBOOT" : "OFF"),
     createdAt: ctx.at,
     userId,
     version: 0,
   };
-  if (body.cpu) Object.assign(record, cpuFields(body.cpu));
+  if (body.cpu) record.cpu = body.cpu.map((c) => ({ ...c }));
   if (body.gpu) {
     const gpu = body.gpu;
-    record.gpuPools = [...gpu.pools];
-    record.excludedGpuTypes = (gpu.excludedTypes ?? []).map((t) => t.trim());
-    record.gpuCount = gpu.count ?? DEFAULTS.gpuCount;
+    record.gpu = {
+      count: gpu.count ?? DEFAULTS.gpuCount,
+      pools: [...gpu.pools],
+      excludedTypes: (gpu.excludedTypes ?? []).map((t) => t.trim()),
+    };
     // OpenAPI: the template's allowedCudaVersions seed the GPU create's, unless the body sets a set or a floor.
     const seeded = gpu.minCudaVersion === undefined ? ctx.template?.allowedCudaVersions : undefined;
     const cuda = gpu.allowedCudaVersions ?? seeded;
-    if (cuda?.length) record.allowedCudaVersions = [...cuda];
-    if (gpu.minCudaVersion !== undefined) record.minCudaVersion = gpu.minCudaVersion;
+    if (cuda?.length) record.gpu.allowedCudaVersions = [...cuda];
+    if (gpu.minCudaVersion !== undefined) record.gpu.minCudaVersion = gpu.minCudaVersion;
   }
   return withRelease(undefined, record, ctx.at);
 }
@@ -123,7 +123,7 @@ export function updateEndpointRecordV2(
   body: V2.UpdateEndpointRequest,
   ctx: V2WriteContext,
 ): EndpointRecord {
-  const next: EndpointRecord = { ...current };
+  const next: EndpointRecord = { ...current, workers: { ...current.workers } };
   const containerChange =
     body.templateId !== undefined ||
     (["image", "args", "disk", "ports", "env", "registry"] as const).some((k) => body[k] !== undefined);
@@ -135,40 +135,44 @@ export function updateEndpointRecordV2(
     Object.assign(next, containerFields(container));
   }
   if (body.name !== undefined) next.name = body.name;
-  if (body.workers?.min !== undefined) next.workersMin = body.workers.min;
-  if (body.workers?.max !== undefined) next.workersMax = body.workers.max;
-  if (body.workers?.idleTimeout !== undefined) next.idleTimeout = body.workers.idleTimeout;
-  if (body.scaling) {
-    next.scalerType = body.scaling.type;
-    next.scalerValue = body.scaling.type === "QUEUE_DELAY" ? body.scaling.queueDelay : body.scaling.requestCount;
-  }
-  if (body.timeout !== undefined) next.executionTimeoutMs = body.timeout;
-  if (body.flashboot !== undefined) next.flashboot = flashbootSetting(body.flashboot);
+  if (body.workers?.min !== undefined) next.workers.min = body.workers.min;
+  if (body.workers?.max !== undefined) next.workers.max = body.workers.max;
+  if (body.workers?.idleTimeout !== undefined) next.workers.idleTimeout = body.workers.idleTimeout;
+  if (body.scaling) next.scaling = { ...body.scaling };
+  if (body.timeout !== undefined) next.timeout = body.timeout;
+  if (body.flashboot !== undefined) next.flashboot = body.flashboot;
   if (body.dataCenterIds !== undefined) next.dataCenterIds = [...body.dataCenterIds];
   if (body.networkVolumes !== undefined) {
-    delete next.networkVolumeId;
-    next.networkVolumeIds = [...body.networkVolumes];
+    withoutV1(next, "networkVolumeId");
+    next.networkVolumes = [...body.networkVolumes];
   }
-  if (body.cpu) Object.assign(next, cpuFields(body.cpu));
+  if (body.cpu) {
+    withoutV1(next, "cpuFlavorIds", "vcpuCount");
+    next.cpu = body.cpu.map((c) => ({ ...c }));
+  }
   const gpu = body.gpu;
-  if (gpu?.pools) {
-    // OpenAPI: "a PATCH sending pools without excludedTypes clears them".
-    delete next.gpuTypeIds;
-    next.gpuPools = [...gpu.pools];
-    next.excludedGpuTypes = (gpu.excludedTypes ?? []).map((t) => t.trim());
-  }
-  if (gpu?.count !== undefined) next.gpuCount = gpu.count;
-  if (gpu?.allowedCudaVersions !== undefined) {
-    if (gpu.allowedCudaVersions.length) next.allowedCudaVersions = [...gpu.allowedCudaVersions];
-    else delete next.allowedCudaVersions;
-  }
-  if (gpu?.minCudaVersion !== undefined) {
-    if (gpu.minCudaVersion) next.minCudaVersion = gpu.minCudaVersion;
-    else delete next.minCudaVersion;
+  if (gpu && next.gpu) {
+    const nextGpu = { ...next.gpu };
+    if (gpu.pools) {
+      // OpenAPI: "a PATCH sending pools without excludedTypes clears them".
+      withoutV1(next, "gpuTypeIds");
+      nextGpu.pools = [...gpu.pools];
+      nextGpu.excludedTypes = (gpu.excludedTypes ?? []).map((t) => t.trim());
+    }
+    if (gpu.count !== undefined) nextGpu.count = gpu.count;
+    if (gpu.allowedCudaVersions !== undefined) {
+      if (gpu.allowedCudaVersions.length) nextGpu.allowedCudaVersions = [...gpu.allowedCudaVersions];
+      else delete nextGpu.allowedCudaVersions;
+    }
+    if (gpu.minCudaVersion !== undefined) {
+      if (gpu.minCudaVersion) nextGpu.minCudaVersion = gpu.minCudaVersion;
+      else delete nextGpu.minCudaVersion;
+    }
+    next.gpu = nextGpu;
   }
   // Compared field by field, not as JSON text: a rewritten container keeps its values in another key order.
   if (isDeepStrictEqual(next, current)) return current;
-  return withRelease(current, { ...next, version: (current.version ?? 0) + 1 }, ctx.at);
+  return withRelease(current, { ...next, version: current.version + 1 }, ctx.at);
 }
 
 /**
@@ -186,19 +190,19 @@ export function v2EndpointProblems(
   const add = (field: string, value: unknown, rule: string) =>
     problems.push({ field, value: renderValue(value, field), rule });
   const type = current?.type ?? ("type" in body ? body.type : undefined) ?? "QUEUE";
-  if (current && body.gpu && current.computeType === "CPU")
+  if (current && body.gpu && current.cpu !== undefined)
     add("gpu", body.gpu, "is a CPU endpoint: its compute family cannot change");
-  if (current && body.cpu && current.computeType !== "CPU")
+  if (current && body.cpu && current.cpu === undefined)
     add("cpu", body.cpu, "is a GPU endpoint: its compute family cannot change");
-  const scaler = body.scaling?.type ?? current?.scalerType;
+  const scaler = body.scaling?.type ?? current?.scaling.type;
   if (type === "LOAD_BALANCER" && body.scaling?.type === "QUEUE_DELAY") {
     add("scaling.type", "QUEUE_DELAY", "a LOAD_BALANCER endpoint scales on REQUEST_COUNT (queue delay needs a queue)");
   }
   if (type === "QUEUE" && scaler === "REQUEST_COUNT" && body.workers?.idleTimeout !== undefined) {
     add("workers.idleTimeout", body.workers.idleTimeout, "does not apply to a QUEUE endpoint scaling on REQUEST_COUNT");
   }
-  const min = body.workers?.min ?? current?.workersMin ?? DEFAULTS.workersMin;
-  const max = body.workers?.max ?? current?.workersMax ?? DEFAULTS.workersMax;
+  const min = body.workers?.min ?? current?.workers.min ?? DEFAULTS.workersMin;
+  const max = body.workers?.max ?? current?.workers.max ?? DEFAULTS.workersMax;
   if (!workersInOrder(min, max)) add("workers.min", min, `${workersOrderRule("workers.max")} (${max})`);
   const pools = body.gpu?.pools;
   if (pools) {

@@ -1,5 +1,10 @@
-import { randomId } from "../store/ids";
-import { CONTAINER_FIELDS, type EndpointRecord, type EndpointRelease } from "./endpoint-record-schema";
+import { randomId } from "../records/ids";
+import { CONTAINER_FIELDS, type EndpointRecord, type EndpointRelease } from "./endpoint-record";
+
+/** What releases are made of: an endpoint's container settings, in either of its forms (the record, or v1's view of it). */
+type ReleaseSubject = { id: string } & Partial<
+  Pick<EndpointRecord, (typeof CONTAINER_FIELDS)[number] | "createdAt" | "version" | "releases">
+>;
 
 /*
  * An endpoint's releases (v2 `/v2/serverless/{id}/releases`): one at creation and one per change
@@ -15,7 +20,7 @@ export const RELEASES_KEPT = 50;
 const HIDDEN = "[hidden]";
 
 /** The container fields that differ between two records, as release diff entries (null: absent). */
-export function containerDiff(before: EndpointRecord | undefined, after: EndpointRecord): EndpointRelease["diff"] {
+export function containerDiff(before: ReleaseSubject | undefined, after: ReleaseSubject): EndpointRelease["diff"] {
   const diff: EndpointRelease["diff"] = [];
   for (const field of CONTAINER_FIELDS) {
     if (field === "env") {
@@ -35,12 +40,12 @@ export function containerDiff(before: EndpointRecord | undefined, after: Endpoin
 }
 
 /** The releases of a record; a record that never changed its container (or was stored before releases) has its first. */
-export function releasesOf(r: EndpointRecord): EndpointRelease[] {
+export function releasesOf(r: ReleaseSubject): EndpointRelease[] {
   return r.releases ?? [{ id: `${r.id}-0`, version: 0, createdAt: r.createdAt ?? new Date(0).toISOString(), diff: [] }];
 }
 
 /** `after` with a new release (at `after.version`) when its container settings differ from `before`'s. */
-export function withRelease(before: EndpointRecord | undefined, after: EndpointRecord, at: string): EndpointRecord {
+export function withRelease<T extends ReleaseSubject>(before: T | undefined, after: T, at: string): T {
   const diff = containerDiff(before, after);
   if (before !== undefined && diff.length === 0) return after;
   const release = { id: randomId(10), version: after.version ?? 0, createdAt: at, diff };

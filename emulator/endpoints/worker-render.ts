@@ -1,11 +1,12 @@
-import { type NetworkVolume, type Pod, wordsFromArgs } from "../../sdk/schemas";
+import { type Pod, wordsFromArgs } from "../../sdk/schemas";
 import { workerOpening } from "../billing/resource-usage";
 import type { Worker } from "../jobs/worker-pool";
 import { EMULATED_MACHINE } from "../pods/pod-record";
-import type { EndpointRecord } from "./endpoint-record-schema";
-import { containerOf, networkVolumesOf } from "./endpoint-render";
-import type { PlatformCatalog } from "./platform-catalog";
-import type { TemplateRecord } from "./template-record-schema";
+import { type EndpointRecord, networkVolumesOf, vcpuCountOf } from "./endpoint-record";
+import { containerOf } from "./endpoint-render";
+import type { PlatformCatalog } from "../platform/platform-catalog";
+import type { TemplateRecord } from "../templates/template-record";
+import { renderVolumeV1, type VolumeRecord } from "../volumes/volume-record";
 
 /** What a worker's answer needs of its endpoint besides the worker. */
 export interface WorkerContext {
@@ -15,7 +16,7 @@ export interface WorkerContext {
   catalog: PlatformCatalog;
   userId: string;
   /** The account's network volume of this id, if any. */
-  volume(id: string): NetworkVolume | undefined;
+  volume(id: string): VolumeRecord | undefined;
   /** Platform time as an ISO date (the clock's epoch origin plus `t`). */
   iso(t: number): string;
 }
@@ -30,12 +31,12 @@ export function renderWorkerPodV1(worker: Worker, ctx: WorkerContext): Pod {
   const container = containerOf(e, ctx.template);
   const opening = workerOpening(e, worker.id, ctx.catalog);
   const gpu = opening.gpuTypeId === undefined ? undefined : ctx.catalog.gpuType(opening.gpuTypeId);
-  const gpuCount = e.gpuCount ?? 1;
-  const vcpus = e.vcpuCount ?? 2;
-  const flavor = e.cpuFlavorIds?.[0] ?? ctx.catalog.cpuFlavors()[0]?.id;
+  const gpuCount = e.gpu?.count ?? 1;
+  const vcpus = vcpuCountOf(e) ?? 2;
+  const flavor = e.cpu?.[0]?.id ?? ctx.catalog.cpuFlavors()[0]?.id;
   const pod: Pod = {
     id: worker.id,
-    name: `${e.name ?? e.id}-worker`,
+    name: `${e.name}-worker`,
     desiredStatus: "RUNNING",
     endpointId: e.id,
     ...(e.templateId !== undefined ? { templateId: e.templateId } : {}),
@@ -78,7 +79,7 @@ export function renderWorkerPodV1(worker: Worker, ctx: WorkerContext): Pod {
   const [volumeId] = networkVolumesOf(e);
   if (volumeId !== undefined) {
     const v = ctx.volume(volumeId);
-    pod.networkVolume = v ? { id: v.id, name: v.name, size: v.size, dataCenterId: v.dataCenterId } : { id: volumeId };
+    pod.networkVolume = v ? renderVolumeV1(v) : { id: volumeId };
   }
   return pod;
 }

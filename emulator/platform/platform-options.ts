@@ -7,7 +7,6 @@ import {
   type PlatformValueKind,
   platformId,
 } from "../../sdk/schemas";
-import type { EmulatorOptions } from "../options";
 
 /** The option (and the CLI flag) that adds values of each kind to the emulator's snapshot. */
 export const ADDITIONAL_VALUE_OPTIONS = {
@@ -15,7 +14,12 @@ export const ADDITIONAL_VALUE_OPTIONS = {
   dataCenter: { option: "additionalDataCenterIds", flag: "add-data-center" },
   cudaVersion: { option: "additionalCudaVersions", flag: "add-cuda-version" },
   cpuFlavor: { option: "additionalCpuFlavorIds", flag: "add-cpu-flavor" },
-} as const satisfies Record<PlatformValueKind, { option: keyof EmulatorOptions; flag: string }>;
+} as const satisfies Record<PlatformValueKind, { option: string; flag: string }>;
+
+/** The options that add values, each a list (`EmulatorOptions` has them under these names: options.ts). */
+export type AdditionalValueOptions = {
+  [K in PlatformValueKind as (typeof ADDITIONAL_VALUE_OPTIONS)[K]["option"]]?: readonly string[];
+};
 
 /** The same shape rules as the request schemas: an added value must be one a request could carry. */
 const VALUE_SHAPES = {
@@ -39,7 +43,7 @@ export function additionalValueProblem(kind: PlatformValueKind, value: string): 
 }
 
 /** The values `options` adds to the snapshot, per kind; throws naming the option, value and rule. */
-export function additionalPlatformValues(options: EmulatorOptions): AdditionalPlatformValues {
+export function additionalPlatformValues(options: AdditionalValueOptions): AdditionalPlatformValues {
   const picked = Object.fromEntries(
     Object.values(ADDITIONAL_VALUE_OPTIONS).map(({ option }) => [option, options[option]]),
   );

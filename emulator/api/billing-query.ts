@@ -1,7 +1,7 @@
 import { BILLING_BUCKET_SIZES, type BillingBucketSize, dateTime } from "../../sdk/schemas";
 import { type RawQuery, single } from "../server/query-params";
-import { badField, unprocessableField } from "../server/http-errors";
-import { type BillingWindow, bucketCount, MAX_BUCKETS, resolveWindow } from "./billing-buckets";
+import { badField, unprocessableField } from "../errors/http-errors";
+import { type BillingWindow, bucketCount, MAX_BUCKETS, resolveWindow } from "../billing/billing-buckets";
 
 /**
  * The window of a billing read's query (both versions: `bucketSize`, `startTime`, `endTime`; v2

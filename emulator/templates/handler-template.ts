@@ -1,5 +1,5 @@
 import type { Template } from "../handlers/handler-types";
-import type { TemplateRecord } from "./template-record-schema";
+import type { TemplateRecord } from "./template-record";
 
 /**
  * A handler of the emulator as the platform's own template: what `GET /v1/templates?
@@ -18,26 +18,27 @@ export function handlerTemplateRecord(id: string, handler: Template | undefined)
     id,
     name: id,
     // A template of one's own naming this image runs the same handler (image-handler.ts).
-    imageName: `runpod-iac-emulator/${id}:latest`,
-    isServerless: true,
-    isPublic: handler !== undefined,
-    isRunpod: handler !== undefined,
-    // As every template reads (template-record.ts): the platform's usage counters, at 0.
-    earned: 0,
-    runtimeInMin: 0,
-    category: "CPU",
-    containerDiskInGb: 5,
-    volumeInGb: 0,
-    volumeMountPath: "/runpod-volume",
-    dockerEntrypoint: [],
-    dockerStartCmd: [],
-    env: {},
+    image: `runpod-iac-emulator/${id}:latest`,
+    args: "",
+    disk: 5,
+    mounts: { persistent: { size: 0, path: "/runpod-volume" } },
     ports: [],
-    readme: handler
-      ? `Emulator handler (${handler.source === "builtin" ? "built-in" : "handler file"})`
-      : "unavailable",
+    env: {},
+    serverless: true,
+    public: handler !== undefined,
+    category: "CPU",
     startSsh: false,
     startJupyter: false,
     allowedCudaVersions: [],
+    v1: {
+      dockerEntrypoint: [],
+      readme: handler
+        ? `Emulator handler (${handler.source === "builtin" ? "built-in" : "handler file"})`
+        : "unavailable",
+      isRunpod: handler !== undefined,
+      // As every template reads: the platform's usage counters, at 0.
+      earned: 0,
+      runtimeInMin: 0,
+    },
   };
 }

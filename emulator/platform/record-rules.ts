@@ -1,5 +1,5 @@
 import { type FieldProblem, renderValue } from "../../sdk/schemas";
-import { badField, type HttpError } from "../server/http-errors";
+import { badField, type HttpError } from "../errors/http-errors";
 
 /** The fields of an input that were given: merged over a record, an absent field keeps the stored value. */
 export function givenFields<T extends object>(o: T): Partial<T> {

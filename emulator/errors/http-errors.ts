@@ -51,19 +51,6 @@ export function problemOf(status: number, body: ErrorBody): ProblemBody {
 }
 
 /**
- * The collections of management API v2 (`/v2/pods`, `/v2/serverless`, ...): a path under one of
- * them is a v2 management route, whose errors are problem objects. Every other `/v2/<id>/...`
- * path is the job API's, which kept v1's error bodies.
- */
-const V2_MANAGEMENT_PATH =
-  /^\/v2\/(?:account|billing|catalog|clusters|network-volumes|pods|registries|serverless|templates)(?:[/?]|$)/;
-
-/** Whether a request path (or route pattern) is one of management API v2's. */
-export function isManagementV2Path(path: string): boolean {
-  return V2_MANAGEMENT_PATH.test(path);
-}
-
-/**
  * Sends an error answer in the route's dialect: a problem object on management v2 routes, the
  * `{ error, message, problems }` body everywhere else.
  */

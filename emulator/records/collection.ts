@@ -1,3 +1,6 @@
+/** The reading side of a collection: what code that only looks records up is given. */
+export type RecordLookup<T extends { id: string }> = Pick<Collection<T>, "get" | "has" | "values">;
+
 /** What a collection calls after a write, besides persisting: e.g. reconfiguring an endpoint's job runtime. */
 export interface CollectionHooks<T> {
   /** After a record is stored (created or replaced), before it is persisted. */

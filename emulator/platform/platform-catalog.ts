@@ -12,7 +12,7 @@ import {
   suggestionText,
   unknownPlatformValues,
 } from "../../sdk/schemas";
-import { badRequest } from "../server/http-errors";
+import { badRequest } from "../errors/http-errors";
 
 /**
  * What the emulated platform sells: this release's snapshot of GPU types, data centers, CUDA

@@ -9,7 +9,7 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // An instant cluster (management API v2 only): `podCount` identical GPU pods of `gpuCountPerPod` GPUs of one type, placed together in one data center on a private network. Renaming is the only change in place; any other change replaces the cluster, which needs the stock of both clusters for a moment unless the resource sets the `deleteBeforeReplace` option. On management API v1 it fails at preview.

@@ -9,7 +9,7 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // Credentials a template pulls a private image with (`template.containerRegistryAuthId = auth.id`). The platform cannot update them, so a change (a rotated password) creates a new credential, repoints the templates that use it, and deletes the old one.

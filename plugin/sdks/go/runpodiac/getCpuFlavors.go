@@ -8,7 +8,7 @@ import (
 	"reflect"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // The CPU flavors of the platform's catalog (`GET /v2/catalog/cpus`, management API v2): vCPU range, RAM per vCPU, prices, and with `include: ["AVAILABILITY"]` their availability. On management API v1 it fails, naming the version.

@@ -8,7 +8,7 @@ import (
 	"reflect"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // The data centers of the platform's catalog (`GET /v2/catalog/datacenters`, management API v2): region, storage tiers, certifications, global networking, filtered by any of them. On management API v1 it fails, naming the version.

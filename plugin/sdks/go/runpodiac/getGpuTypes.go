@@ -8,7 +8,7 @@ import (
 	"reflect"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // The GPU types of the platform's catalog (`GET /v2/catalog/gpus`, management API v2): ids, memory, prices, the most per pod, and with `include: ["AVAILABILITY"]` and a `product` their availability per data center. On management API v1 (no catalog) it fails, naming the version.

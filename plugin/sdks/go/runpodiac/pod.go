@@ -8,7 +8,7 @@ import (
 	"reflect"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // A pod: a dedicated GPU or CPU machine running one container, billed while `RUNNING`. Set `desiredStatus: "EXITED"` to stop it (GPUs released, disks kept) and `"RUNNING"` to start it again. A change to the container's settings resets the container (its disk wiped), which the preview states; a change of machine replaces the pod.

@@ -9,7 +9,7 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // An account secret of management API v2: a value kept by the platform and referred to from an env value as `{{ RUNPOD_SECRET_<name> }}`, so no template, endpoint or pod holds it in plain text. Put `secret.reference` in an env map (`env: { HF_TOKEN: token.reference }`); the platform puts the value in when the pod or worker starts. On management API v1 (which has no secrets) it fails at preview.

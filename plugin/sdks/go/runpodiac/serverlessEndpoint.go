@@ -9,7 +9,7 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // A serverless endpoint: queue-based (jobs), or load-balancing (HTTP straight to the workers, management API v2).

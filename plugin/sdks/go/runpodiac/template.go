@@ -9,7 +9,7 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // A template: the image, disk and environment a serverless endpoint's workers run. Point an endpoint at it with `templateId: template.id`; changing the image updates the template in place and the platform rolls the endpoints onto it (the endpoint itself does not change).

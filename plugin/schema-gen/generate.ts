@@ -11,7 +11,8 @@ import { buildSchema, type ResourceFacts } from "./build-schema";
 import { enumsSource } from "./enums-source";
 import { functionSourceFiles, readFunctionFacts } from "./function-sources";
 import { readResourceSource, sourceProgram } from "./read-sources";
-import { withRegistryMetadata } from "./registry-metadata";
+import { readExamples } from "./examples";
+import { withRegistryDocs, withRegistryMetadata } from "./registry-metadata";
 import type { JsonSchema, PackageSchema } from "./schema-types";
 import { docOf } from "./ts-types";
 
@@ -61,7 +62,16 @@ export function generateSchema(root: string = packageRoot()): PackageSchema {
     },
     readFunctionFacts(program, root),
   );
-  return withRegistryMetadata(schema, projectHome(pkg.repository));
+  const names = [...Object.keys(schema.resources), ...Object.keys(schema.functions)].map((t) =>
+    t.slice(t.lastIndexOf(":") + 1),
+  );
+  const writeOnly = Object.fromEntries(
+    Object.entries(PLUGIN_RESOURCES).map(([type, entry]) => [type, (entry.writeOnly ?? []) as readonly string[]]),
+  );
+  return withRegistryMetadata(
+    withRegistryDocs(schema, readExamples(root, names), writeOnly),
+    projectHome(pkg.repository),
+  );
 }
 
 /** The schema as the committed file holds it. */

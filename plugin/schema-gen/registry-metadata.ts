@@ -1,5 +1,6 @@
 import type { ProjectHome } from "../project-home";
 import { PLUGIN_NAME } from "../type-tokens";
+import { type Example, examplesSection } from "./examples";
 import type { PackageSchema } from "./schema-types";
 
 /*
@@ -36,6 +37,56 @@ no Node.js needed) from the project's GitHub releases. Configuration: \`${PLUGIN
 
 Documentation, every resource and example: ${home.url}/blob/main/docs/languages.md
 `;
+}
+
+/** A resource's `## Import` section: the command for its token, and what an import cannot read. */
+function importSection(token: string, writeOnly: readonly string[]): string {
+  const type = token.slice(token.lastIndexOf(":") + 1);
+  const name = type.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase();
+  const unread = writeOnly.length
+    ? `\n\nThe platform never returns ${writeOnly.map((k) => `\`${k}\``).join(" or ")}: the printed code leaves ${writeOnly.length > 1 ? "them" : "it"} empty. Give ${writeOnly.length > 1 ? "them" : "it"} in the program; the first \`pulumi up\` records ${writeOnly.length > 1 ? "them" : "it"} without replacing the ${type}.`
+    : "";
+  return `## Import\n\nAn existing ${type} is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:\n\n\`\`\`sh\n$ pulumi import ${token} ${name} <id>\n\`\`\`${unread}`;
+}
+
+/** The description with its examples and, for a resource, its import section. */
+function withSections(description: string, example: Example | undefined, importText?: string): string {
+  return [description, example && examplesSection(example), importText].filter(Boolean).join("\n\n");
+}
+
+/**
+ * `schema` with each resource's and function's examples (examples.ts) and each resource's
+ * `## Import` section in its description; `writeOnly` names, by type, the inputs the platform
+ * never returns.
+ */
+export function withRegistryDocs(
+  schema: PackageSchema,
+  examples: ReadonlyMap<string, Example>,
+  writeOnly: Readonly<Record<string, readonly string[]>>,
+): PackageSchema {
+  const nameOf = (token: string) => token.slice(token.lastIndexOf(":") + 1);
+  return {
+    ...schema,
+    resources: Object.fromEntries(
+      Object.entries(schema.resources).map(([token, spec]) => [
+        token,
+        {
+          ...spec,
+          description: withSections(
+            spec.description,
+            examples.get(nameOf(token)),
+            importSection(token, writeOnly[nameOf(token)] ?? []),
+          ),
+        },
+      ]),
+    ),
+    functions: Object.fromEntries(
+      Object.entries(schema.functions).map(([token, spec]) => [
+        token,
+        { ...spec, description: withSections(spec.description, examples.get(nameOf(token))) },
+      ]),
+    ),
+  };
 }
 
 /**

@@ -27,8 +27,6 @@ export function executableName(platform: Platform): string {
 export interface SeaTools {
   /** `llvm-strip`: takes the debug symbols out of the Linux binaries (about 18 MB each). */
   strip: string;
-  /** `rcodesign`: signs the macOS binaries ad hoc (an injected binary's signature is invalid, and arm64 Macs run only signed code). */
-  rcodesign: string;
   log(line: string): void;
 }
 
@@ -66,8 +64,10 @@ export function prepareBlob(version: string, bundle: string, schema: string, out
 
 /**
  * The standalone plugin of `platform` at `out`: the platform's Node.js binary (its debug symbols
- * stripped on Linux) with the blob of `bundle` and `schema` injected, signed ad hoc on macOS.
- * Returns the Node.js release it carries.
+ * stripped on Linux) with the blob of `bundle` and `schema` injected. A macOS binary leaves here
+ * with the signature the injection broke: arm64 Macs run only signed code, and
+ * scripts/release/sign-darwin.ts signs it ad hoc with `codesign` on a Mac (the release workflow's
+ * macOS job; docs/releasing.md). Returns the Node.js release it carries.
  */
 export function buildExecutable(
   platform: Platform,
@@ -91,7 +91,6 @@ export function buildExecutable(
       [require.resolve("postject/dist/cli.js"), exe, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE, ...macho],
       work,
     );
-    if (platform.startsWith("darwin")) run(tools.rcodesign, ["sign", exe], work);
     fs.renameSync(exe, out);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

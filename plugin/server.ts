@@ -3,6 +3,7 @@
  * schema, plugin/pulumi-resource-runpod-iac) runs with node. The engine starts it with its own
  * address as the last argument and reads the port it prints.
  */
+import { isSea } from "node:sea";
 import { main } from "@pulumi/pulumi/provider";
 import { useEngineAddress } from "../provider/engine-notice";
 import { configureDirect, useConfigNamespace } from "../provider/provider-config";
@@ -34,13 +35,19 @@ export function applyPluginConfig(config: PluginConfig): void {
   configureDirect({ apiKey: value("apiKey"), apiUrl: value("apiUrl"), queueUrl: value("queueUrl") });
 }
 
-if (require.main === module) {
-  const args = process.argv.slice(2);
+/**
+ * Serves the plugin of `version` to the engine whose arguments are `args`: what the launcher runs
+ * (below) and what the standalone plugin's executable runs (scripts/release/standalone-entry.ts).
+ */
+export function servePlugin(args: string[], version: string): Promise<void> {
   const engine = engineAddressOf(args);
   // Notices of `diff` (a pod's reset) go to the engine's log, under the resource they are about.
   if (engine !== undefined) useEngineAddress(engine);
   // Messages name the plugin's config keys (`runpod-iac:apiUrl`), which its users set.
   useConfigNamespace(PLUGIN_NAME);
   closeServerGaps(applyPluginConfig);
-  void main(withDefinedResults(pluginProvider(packageVersion())), args);
+  return main(withDefinedResults(pluginProvider(version)), args);
 }
+
+// Run by the launcher; inside the standalone plugin's executable this module is bundled and not the program.
+if (require.main === module && !isSea()) void servePlugin(process.argv.slice(2), packageVersion());

@@ -5,11 +5,14 @@ import { z } from "zod";
 import { FIELD_RULES } from "../../provider/field-rules";
 import { packageRoot } from "../package-root";
 import { PLUGIN_CONFIG } from "../plugin-config";
+import { projectHome } from "../project-home";
 import { PLUGIN_RESOURCES, type PluginResourceType } from "../plugin-resources";
 import { buildSchema, type ResourceFacts } from "./build-schema";
 import { enumsSource } from "./enums-source";
 import { functionSourceFiles, readFunctionFacts } from "./function-sources";
 import { readResourceSource, sourceProgram } from "./read-sources";
+import { readExamples } from "./examples";
+import { withRegistryDocs, withRegistryMetadata } from "./registry-metadata";
 import type { JsonSchema, PackageSchema } from "./schema-types";
 import { docOf } from "./ts-types";
 
@@ -39,7 +42,9 @@ export function resourceFacts(program: ts.Program, root: string): ResourceFacts[
 export function generateSchema(root: string = packageRoot()): PackageSchema {
   const types = Object.keys(PLUGIN_RESOURCES);
   const program = sourceProgram(root, types, [path.join(root, "sdk", "config.ts"), ...functionSourceFiles(root)]);
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as Record<string, string>;
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as Record<string, string> & {
+    repository?: unknown;
+  };
   const docs = configDocs(program, root);
   const config = Object.fromEntries(
     Object.entries(PLUGIN_CONFIG).map(([key, c]) => {
@@ -47,7 +52,7 @@ export function generateSchema(root: string = packageRoot()): PackageSchema {
       return [key, { ...c, doc: docs[key] }];
     }),
   );
-  return buildSchema(
+  const schema = buildSchema(
     resourceFacts(program, root),
     {
       version: pkg.version!,
@@ -56,6 +61,16 @@ export function generateSchema(root: string = packageRoot()): PackageSchema {
       config,
     },
     readFunctionFacts(program, root),
+  );
+  const names = [...Object.keys(schema.resources), ...Object.keys(schema.functions)].map((t) =>
+    t.slice(t.lastIndexOf(":") + 1),
+  );
+  const writeOnly = Object.fromEntries(
+    Object.entries(PLUGIN_RESOURCES).map(([type, entry]) => [type, (entry.writeOnly ?? []) as readonly string[]]),
+  );
+  return withRegistryMetadata(
+    withRegistryDocs(schema, readExamples(root, names), writeOnly),
+    projectHome(pkg.repository),
   );
 }
 

@@ -9,12 +9,51 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // An instant cluster (management API v2 only): `podCount` identical GPU pods of `gpuCountPerPod` GPUs of one type, placed together in one data center on a private network. Renaming is the only change in place; any other change replaces the cluster, which needs the stock of both clusters for a moment unless the resource sets the `deleteBeforeReplace` option. On management API v1 it fails at preview.
 //
 // Outputs: `name`, `type`, `gpuTypeId`, `gpuCountPerPod`, `podCount`, `imageName`, `dataCenterId` (where it was placed), `pods` (each member's id and addresses), `costPerHr` (the members' sum), and each other input the program sets.
+//
+// ## Example Usage
+// ### An instant cluster: two pods of one NVIDIA L4 each, placed together in one data center.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			train, err := runpodiac.NewCluster(ctx, "train", &runpodiac.ClusterArgs{
+//				Type:           pulumi.String("TRAINING"),
+//				GpuTypeId:      pulumi.String("NVIDIA L4"),
+//				GpuCountPerPod: pulumi.Int(1),
+//				PodCount:       pulumi.Int(2),
+//				ImageName:      pulumi.String("runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("clusterId", train.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// An existing Cluster is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+//
+// ```sh
+// $ pulumi import runpod-iac:index:Cluster cluster <id>
+// ```
 type Cluster struct {
 	pulumi.CustomResourceState
 

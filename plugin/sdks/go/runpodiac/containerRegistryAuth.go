@@ -9,10 +9,49 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // Credentials a template pulls a private image with (`template.containerRegistryAuthId = auth.id`). The platform cannot update them, so a change (a rotated password) creates a new credential, repoints the templates that use it, and deletes the old one.
+//
+// ## Example Usage
+// ### A private registry's credential, which a template names to pull its image.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ghcr, err := runpodiac.NewContainerRegistryAuth(ctx, "ghcr", &runpodiac.ContainerRegistryAuthArgs{
+//				Username: pulumi.String("deploy-bot"),
+//				Password: config.RequireSecret(ctx, "registryPassword"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("registryAuthId", ghcr.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// An existing ContainerRegistryAuth is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+//
+// ```sh
+// $ pulumi import runpod-iac:index:ContainerRegistryAuth container-registry-auth <id>
+// ```
+//
+// The platform never returns `username` or `password`: the printed code leaves them empty. Give them in the program; the first `pulumi up` records them without replacing the ContainerRegistryAuth.
 type ContainerRegistryAuth struct {
 	pulumi.CustomResourceState
 

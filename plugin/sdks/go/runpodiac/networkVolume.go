@@ -9,10 +9,46 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // A network volume: persistent storage in one data center.
+//
+// ## Example Usage
+// ### Persistent storage in one data center; it may only grow.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			models, err := runpodiac.NewNetworkVolume(ctx, "models", &runpodiac.NetworkVolumeArgs{
+//				Size:         pulumi.Int(20),
+//				DataCenterId: pulumi.String("EU-RO-1"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("volumeId", models.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// An existing NetworkVolume is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+//
+// ```sh
+// $ pulumi import runpod-iac:index:NetworkVolume network-volume <id>
+// ```
 type NetworkVolume struct {
 	pulumi.CustomResourceState
 

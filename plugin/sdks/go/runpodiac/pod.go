@@ -8,12 +8,50 @@ import (
 	"reflect"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // A pod: a dedicated GPU or CPU machine running one container, billed while `RUNNING`. Set `desiredStatus: "EXITED"` to stop it (GPUs released, disks kept) and `"RUNNING"` to start it again. A change to the container's settings resets the container (its disk wiped), which the preview states; a change of machine replaces the pod.
 //
 // Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings` (when the platform has them), `name`, `jupyterPassword` (secret, with `startJupyter`), and each input the program sets (the platform's value where a pod read reports it: what refresh compares).
+//
+// ## Example Usage
+// ### A CPU pod of four memory-optimized vCPUs; desiredStatus "EXITED" stops it, "RUNNING" starts it again.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			prep, err := runpodiac.NewPod(ctx, "prep", &runpodiac.PodArgs{
+//				ImageName:    pulumi.String("python:3.12-slim"),
+//				ComputeType:  runpodiac.ComputeTypeCPU,
+//				CpuFlavorIds: pulumi.StringArray{pulumi.String("cpu3m")},
+//				VcpuCount:    pulumi.Int(4),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("podId", prep.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// An existing Pod is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+//
+// ```sh
+// $ pulumi import runpod-iac:index:Pod pod <id>
+// ```
 type Pod struct {
 	pulumi.CustomResourceState
 

@@ -9,12 +9,49 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // An account secret of management API v2: a value kept by the platform and referred to from an env value as `{{ RUNPOD_SECRET_<name> }}`, so no template, endpoint or pod holds it in plain text. Put `secret.reference` in an env map (`env: { HF_TOKEN: token.reference }`); the platform puts the value in when the pod or worker starts. On management API v1 (which has no secrets) it fails at preview.
 //
 // Refresh reads the description and when the value was last set (`valueLastUpdatedAt`), never the value: a rotation made outside Pulumi shows at the next preview as a change of `value`, which `pulumi up` undoes by setting the program's value again.
+//
+// ## Example Usage
+// ### An account secret: env values refer to it by its reference, and the value never shows.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			hfToken, err := runpodiac.NewSecret(ctx, "hf-token", &runpodiac.SecretArgs{
+//				Value: config.RequireSecret(ctx, "hfToken"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("hfTokenReference", hfToken.Reference)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// An existing Secret is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+//
+// ```sh
+// $ pulumi import runpod-iac:index:Secret secret <id>
+// ```
+//
+// The platform never returns `value`: the printed code leaves it empty. Give it in the program; the first `pulumi up` records it without replacing the Secret.
 type Secret struct {
 	pulumi.CustomResourceState
 

@@ -9,12 +9,57 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // A serverless endpoint: queue-based (jobs), or load-balancing (HTTP straight to the workers, management API v2).
 //
 // Outputs: `url`, `name` and `templateId` always; every other property only when the program sets it (then with the platform's current value, which is what refresh compares). Platform defaults of properties the program leaves unset, and platform bookkeeping (`createdAt`, `userId`, `version`, `instanceIds`, the template's `env`), are not stored in state: read them with the client (`client.endpoints.get(id)`).
+//
+// ## Example Usage
+// ### A queue-based endpoint running a template on these cards, scaling to zero when idle.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			echo, err := runpodiac.NewTemplate(ctx, "echo", &runpodiac.TemplateArgs{
+//				ImageName:    pulumi.String("ghcr.io/acme/echo:1.0"),
+//				IsServerless: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			api, err := runpodiac.NewServerlessEndpoint(ctx, "api", &runpodiac.ServerlessEndpointArgs{
+//				TemplateId:  echo.ID(),
+//				GpuTypeIds:  pulumi.StringArray{pulumi.String("NVIDIA L4"), pulumi.String("NVIDIA RTX A5000")},
+//				WorkersMax:  pulumi.Int(2),
+//				IdleTimeout: pulumi.Int(5),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("endpointUrl", api.Url)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// An existing ServerlessEndpoint is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+//
+// ```sh
+// $ pulumi import runpod-iac:index:ServerlessEndpoint serverless-endpoint <id>
+// ```
 type ServerlessEndpoint struct {
 	pulumi.CustomResourceState
 

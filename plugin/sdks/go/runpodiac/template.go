@@ -9,12 +9,53 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // A template: the image, disk and environment a serverless endpoint's workers run. Point an endpoint at it with `templateId: template.id`; changing the image updates the template in place and the platform rolls the endpoints onto it (the endpoint itself does not change).
 //
 // Outputs: `name`, `imageName`, and each other property the program sets, with the platform's current value (what refresh compares).
+//
+// ## Example Usage
+// ### The image and environment a serverless worker runs; API_TOKEN stays a secret.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			worker, err := runpodiac.NewTemplate(ctx, "worker", &runpodiac.TemplateArgs{
+//				ImageName:    pulumi.String("ghcr.io/acme/worker:1.4.2"),
+//				IsServerless: pulumi.Bool(true),
+//				Env: pulumi.StringMap{
+//					"MODEL":     pulumi.String("llama-3-8b"),
+//					"API_TOKEN": config.RequireSecret(ctx, "apiToken"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("templateId", worker.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// An existing Template is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+//
+// ```sh
+// $ pulumi import runpod-iac:index:Template template <id>
+// ```
 type Template struct {
 	pulumi.CustomResourceState
 

@@ -354,6 +354,31 @@ class Cluster(pulumi.CustomResource):
 
         Outputs: `name`, `type`, `gpuTypeId`, `gpuCountPerPod`, `podCount`, `imageName`, `dataCenterId` (where it was placed), `pods` (each member's id and addresses), `costPerHr` (the members' sum), and each other input the program sets.
 
+        ## Example Usage
+        ### An instant cluster: two pods of one NVIDIA L4 each, placed together in one data center.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        train = runpod.Cluster(
+            "train",
+            type="TRAINING",
+            gpu_type_id="NVIDIA L4",
+            gpu_count_per_pod=1,
+            pod_count=2,
+            image_name="runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04",
+        )
+        pulumi.export("clusterId", train.id)
+        ```
+
+        ## Import
+
+        An existing Cluster is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:Cluster cluster <id>
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing cluster to take under management instead of creating one.
@@ -400,6 +425,31 @@ class Cluster(pulumi.CustomResource):
         An instant cluster (management API v2 only): `podCount` identical GPU pods of `gpuCountPerPod` GPUs of one type, placed together in one data center on a private network. Renaming is the only change in place; any other change replaces the cluster, which needs the stock of both clusters for a moment unless the resource sets the `deleteBeforeReplace` option. On management API v1 it fails at preview.
 
         Outputs: `name`, `type`, `gpuTypeId`, `gpuCountPerPod`, `podCount`, `imageName`, `dataCenterId` (where it was placed), `pods` (each member's id and addresses), `costPerHr` (the members' sum), and each other input the program sets.
+
+        ## Example Usage
+        ### An instant cluster: two pods of one NVIDIA L4 each, placed together in one data center.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        train = runpod.Cluster(
+            "train",
+            type="TRAINING",
+            gpu_type_id="NVIDIA L4",
+            gpu_count_per_pod=1,
+            pod_count=2,
+            image_name="runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04",
+        )
+        pulumi.export("clusterId", train.id)
+        ```
+
+        ## Import
+
+        An existing Cluster is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:Cluster cluster <id>
+        ```
 
         :param str resource_name: The name of the resource.
         :param ClusterArgs args: The arguments to use to populate this resource's properties.

@@ -96,6 +96,28 @@ class ContainerRegistryAuth(pulumi.CustomResource):
         """
         Credentials a template pulls a private image with (`template.containerRegistryAuthId = auth.id`). The platform cannot update them, so a change (a rotated password) creates a new credential, repoints the templates that use it, and deletes the old one.
 
+        ## Example Usage
+        ### A private registry's credential, which a template names to pull its image.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        config = pulumi.Config()
+
+        ghcr = runpod.ContainerRegistryAuth("ghcr", username="deploy-bot", password=config.require_secret("registryPassword"))
+        pulumi.export("registryAuthId", ghcr.id)
+        ```
+
+        ## Import
+
+        An existing ContainerRegistryAuth is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:ContainerRegistryAuth container-registry-auth <id>
+        ```
+
+        The platform never returns `username` or `password`: the printed code leaves them empty. Give them in the program; the first `pulumi up` records them without replacing the ContainerRegistryAuth.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] name: Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
@@ -116,6 +138,28 @@ class ContainerRegistryAuth(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Credentials a template pulls a private image with (`template.containerRegistryAuthId = auth.id`). The platform cannot update them, so a change (a rotated password) creates a new credential, repoints the templates that use it, and deletes the old one.
+
+        ## Example Usage
+        ### A private registry's credential, which a template names to pull its image.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        config = pulumi.Config()
+
+        ghcr = runpod.ContainerRegistryAuth("ghcr", username="deploy-bot", password=config.require_secret("registryPassword"))
+        pulumi.export("registryAuthId", ghcr.id)
+        ```
+
+        ## Import
+
+        An existing ContainerRegistryAuth is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:ContainerRegistryAuth container-registry-auth <id>
+        ```
+
+        The platform never returns `username` or `password`: the printed code leaves them empty. Give them in the program; the first `pulumi up` records them without replacing the ContainerRegistryAuth.
 
         :param str resource_name: The name of the resource.
         :param ContainerRegistryAuthArgs args: The arguments to use to populate this resource's properties.

@@ -130,6 +130,24 @@ class NetworkVolume(pulumi.CustomResource):
         """
         A network volume: persistent storage in one data center.
 
+        ## Example Usage
+        ### Persistent storage in one data center; it may only grow.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        models = runpod.NetworkVolume("models", size=20, data_center_id="EU-RO-1")
+        pulumi.export("volumeId", models.id)
+        ```
+
+        ## Import
+
+        An existing NetworkVolume is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:NetworkVolume network-volume <id>
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
@@ -152,6 +170,24 @@ class NetworkVolume(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A network volume: persistent storage in one data center.
+
+        ## Example Usage
+        ### Persistent storage in one data center; it may only grow.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        models = runpod.NetworkVolume("models", size=20, data_center_id="EU-RO-1")
+        pulumi.export("volumeId", models.id)
+        ```
+
+        ## Import
+
+        An existing NetworkVolume is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:NetworkVolume network-volume <id>
+        ```
 
         :param str resource_name: The name of the resource.
         :param NetworkVolumeArgs args: The arguments to use to populate this resource's properties.

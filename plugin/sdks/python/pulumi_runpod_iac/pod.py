@@ -736,6 +736,24 @@ class Pod(pulumi.CustomResource):
 
         Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings` (when the platform has them), `name`, `jupyterPassword` (secret, with `startJupyter`), and each input the program sets (the platform's value where a pod read reports it: what refresh compares).
 
+        ## Example Usage
+        ### A CPU pod of four memory-optimized vCPUs; desiredStatus "EXITED" stops it, "RUNNING" starts it again.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        prep = runpod.Pod("prep", image_name="python:3.12-slim", compute_type="CPU", cpu_flavor_ids=["cpu3m"], vcpu_count=4)
+        pulumi.export("podId", prep.id)
+        ```
+
+        ## Import
+
+        An existing Pod is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:Pod pod <id>
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing pod to take under management instead of creating one.
@@ -813,6 +831,24 @@ class Pod(pulumi.CustomResource):
         A pod: a dedicated GPU or CPU machine running one container, billed while `RUNNING`. Set `desiredStatus: "EXITED"` to stop it (GPUs released, disks kept) and `"RUNNING"` to start it again. A change to the container's settings resets the container (its disk wiped), which the preview states; a change of machine replaces the pod.
 
         Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings` (when the platform has them), `name`, `jupyterPassword` (secret, with `startJupyter`), and each input the program sets (the platform's value where a pod read reports it: what refresh compares).
+
+        ## Example Usage
+        ### A CPU pod of four memory-optimized vCPUs; desiredStatus "EXITED" stops it, "RUNNING" starts it again.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        prep = runpod.Pod("prep", image_name="python:3.12-slim", compute_type="CPU", cpu_flavor_ids=["cpu3m"], vcpu_count=4)
+        pulumi.export("podId", prep.id)
+        ```
+
+        ## Import
+
+        An existing Pod is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:Pod pod <id>
+        ```
 
         :param str resource_name: The name of the resource.
         :param PodArgs args: The arguments to use to populate this resource's properties.

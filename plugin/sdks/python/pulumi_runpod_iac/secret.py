@@ -112,6 +112,28 @@ class Secret(pulumi.CustomResource):
 
         Refresh reads the description and when the value was last set (`valueLastUpdatedAt`), never the value: a rotation made outside Pulumi shows at the next preview as a change of `value`, which `pulumi up` undoes by setting the program's value again.
 
+        ## Example Usage
+        ### An account secret: env values refer to it by its reference, and the value never shows.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        config = pulumi.Config()
+
+        hf_token = runpod.Secret("hf-token", value=config.require_secret("hfToken"))
+        pulumi.export("hfTokenReference", hf_token.reference)
+        ```
+
+        ## Import
+
+        An existing Secret is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:Secret secret <id>
+        ```
+
+        The platform never returns `value`: the printed code leaves it empty. Give it in the program; the first `pulumi up` records it without replacing the Secret.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing secret to take under management instead of creating one. Its name must be `name`; the platform never returns a value, so `value` is set again (a rotation) on adoption.
@@ -133,6 +155,28 @@ class Secret(pulumi.CustomResource):
         An account secret of management API v2: a value kept by the platform and referred to from an env value as `{{ RUNPOD_SECRET_<name> }}`, so no template, endpoint or pod holds it in plain text. Put `secret.reference` in an env map (`env: { HF_TOKEN: token.reference }`); the platform puts the value in when the pod or worker starts. On management API v1 (which has no secrets) it fails at preview.
 
         Refresh reads the description and when the value was last set (`valueLastUpdatedAt`), never the value: a rotation made outside Pulumi shows at the next preview as a change of `value`, which `pulumi up` undoes by setting the program's value again.
+
+        ## Example Usage
+        ### An account secret: env values refer to it by its reference, and the value never shows.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        config = pulumi.Config()
+
+        hf_token = runpod.Secret("hf-token", value=config.require_secret("hfToken"))
+        pulumi.export("hfTokenReference", hf_token.reference)
+        ```
+
+        ## Import
+
+        An existing Secret is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:Secret secret <id>
+        ```
+
+        The platform never returns `value`: the printed code leaves it empty. Give it in the program; the first `pulumi up` records it without replacing the Secret.
 
         :param str resource_name: The name of the resource.
         :param SecretArgs args: The arguments to use to populate this resource's properties.

@@ -468,6 +468,31 @@ class ServerlessEndpoint(pulumi.CustomResource):
 
         Outputs: `url`, `name` and `templateId` always; every other property only when the program sets it (then with the platform's current value, which is what refresh compares). Platform defaults of properties the program leaves unset, and platform bookkeeping (`createdAt`, `userId`, `version`, `instanceIds`, the template's `env`), are not stored in state: read them with the client (`client.endpoints.get(id)`).
 
+        ## Example Usage
+        ### A queue-based endpoint running a template on these cards, scaling to zero when idle.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        echo = runpod.Template("echo", image_name="ghcr.io/acme/echo:1.0", is_serverless=True)
+        api = runpod.ServerlessEndpoint(
+            "api",
+            template_id=echo.id,
+            gpu_type_ids=["NVIDIA L4", "NVIDIA RTX A5000"],
+            workers_max=2,
+            idle_timeout=5,
+        )
+        pulumi.export("endpointUrl", api.url)
+        ```
+
+        ## Import
+
+        An existing ServerlessEndpoint is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:ServerlessEndpoint serverless-endpoint <id>
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing endpoint to take under management instead of creating one.
@@ -524,6 +549,31 @@ class ServerlessEndpoint(pulumi.CustomResource):
         A serverless endpoint: queue-based (jobs), or load-balancing (HTTP straight to the workers, management API v2).
 
         Outputs: `url`, `name` and `templateId` always; every other property only when the program sets it (then with the platform's current value, which is what refresh compares). Platform defaults of properties the program leaves unset, and platform bookkeeping (`createdAt`, `userId`, `version`, `instanceIds`, the template's `env`), are not stored in state: read them with the client (`client.endpoints.get(id)`).
+
+        ## Example Usage
+        ### A queue-based endpoint running a template on these cards, scaling to zero when idle.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        echo = runpod.Template("echo", image_name="ghcr.io/acme/echo:1.0", is_serverless=True)
+        api = runpod.ServerlessEndpoint(
+            "api",
+            template_id=echo.id,
+            gpu_type_ids=["NVIDIA L4", "NVIDIA RTX A5000"],
+            workers_max=2,
+            idle_timeout=5,
+        )
+        pulumi.export("endpointUrl", api.url)
+        ```
+
+        ## Import
+
+        An existing ServerlessEndpoint is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:ServerlessEndpoint serverless-endpoint <id>
+        ```
 
         :param str resource_name: The name of the resource.
         :param ServerlessEndpointArgs args: The arguments to use to populate this resource's properties.

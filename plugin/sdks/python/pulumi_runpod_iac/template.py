@@ -359,6 +359,31 @@ class Template(pulumi.CustomResource):
 
         Outputs: `name`, `imageName`, and each other property the program sets, with the platform's current value (what refresh compares).
 
+        ## Example Usage
+        ### The image and environment a serverless worker runs; API_TOKEN stays a secret.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        config = pulumi.Config()
+
+        worker = runpod.Template(
+            "worker",
+            image_name="ghcr.io/acme/worker:1.4.2",
+            is_serverless=True,
+            env={"MODEL": "llama-3-8b", "API_TOKEN": config.require_secret("apiToken")},
+        )
+        pulumi.export("templateId", worker.id)
+        ```
+
+        ## Import
+
+        An existing Template is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:Template template <id>
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing template to take under management instead of creating one.
@@ -398,6 +423,31 @@ class Template(pulumi.CustomResource):
         A template: the image, disk and environment a serverless endpoint's workers run. Point an endpoint at it with `templateId: template.id`; changing the image updates the template in place and the platform rolls the endpoints onto it (the endpoint itself does not change).
 
         Outputs: `name`, `imageName`, and each other property the program sets, with the platform's current value (what refresh compares).
+
+        ## Example Usage
+        ### The image and environment a serverless worker runs; API_TOKEN stays a secret.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        config = pulumi.Config()
+
+        worker = runpod.Template(
+            "worker",
+            image_name="ghcr.io/acme/worker:1.4.2",
+            is_serverless=True,
+            env={"MODEL": "llama-3-8b", "API_TOKEN": config.require_secret("apiToken")},
+        )
+        pulumi.export("templateId", worker.id)
+        ```
+
+        ## Import
+
+        An existing Template is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:Template template <id>
+        ```
 
         :param str resource_name: The name of the resource.
         :param TemplateArgs args: The arguments to use to populate this resource's properties.

@@ -16,7 +16,7 @@ import type { EndpointRecord } from "../management/endpoint-record-schema";
 import type { TemplateRecord } from "../management/template-record-schema";
 import { WebhookSender } from "../jobs/webhooks";
 import type { PlatformCatalog } from "../management/platform-catalog";
-import { containerOf } from "../management/endpoint-render";
+import { containerOf, networkVolumesOf } from "../management/endpoint-render";
 import { PodReservations } from "../pods/pod-reservations";
 import type { QuotaCounts } from "../limits/management-quota";
 import type { RateBucket } from "../limits/rate-limiter";
@@ -27,6 +27,7 @@ import { SSH_KEYS_ID } from "../management/ssh-keys-record";
 import type { SecretBox } from "../secrets/secret-box";
 import { substituteSecrets } from "../secrets/secret-env";
 import { SecretVault } from "../secrets/secret-vault";
+import type { VolumeFiles } from "../s3/volume-files";
 
 /** What every account shares. */
 export interface AccountDeps {
@@ -47,6 +48,8 @@ export interface AccountDeps {
   catalog: PlatformCatalog;
   /** Seals and opens account secrets' values (one key for the emulator, never in the state file). */
   secretBox: SecretBox;
+  /** The network volumes' files (emulator/s3/): what workers see, deleted with their volume. */
+  volumeFiles: VolumeFiles;
 }
 
 /**
@@ -96,7 +99,10 @@ export class Account implements Collections {
     // A volume is billed by the GB-hour from its creation to its deletion, at its size and tier.
     this.networkVolumes = collection<"networkVolumes">({
       onPut: (volume) => this.meter.open("networkVolume", volume.id, volumeOpening(volume), "stage"),
-      onDelete: (id) => this.meter.closeAll("networkVolume", id, "stage"),
+      onDelete: (id) => {
+        this.meter.closeAll("networkVolume", id, "stage");
+        void deps.volumeFiles.deleteVolume(userId, id);
+      },
     });
     // An endpoint's job runtime follows its record: configured on every write, disposed on delete.
     this.endpoints = collection<"endpoints">({
@@ -140,7 +146,12 @@ export class Account implements Collections {
   workerEnv(endpointId: string, secrets?: ReadonlyMap<string, string>): Readonly<Record<string, string>> | undefined {
     const endpoint = this.endpoints.get(endpointId);
     if (!endpoint) return undefined;
-    const env = containerOf(endpoint, this.templates.get(endpoint.templateId ?? "")).env;
+    const container = containerOf(endpoint, this.templates.get(endpoint.templateId ?? "")).env;
+    // The volume's files, where the platform mounts it at /runpod-volume (docs/emulator.md, "Volume files").
+    const volumeId = networkVolumesOf(endpoint)[0];
+    const env = volumeId
+      ? { ...container, RUNPOD_VOLUME_PATH: this.deps.volumeFiles.pathOf(this.userId, volumeId) }
+      : container;
     return secrets ? substituteSecrets(env, secrets, (name) => this.vault.find(name)?.value) : env;
   }
 

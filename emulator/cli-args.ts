@@ -211,7 +211,8 @@ function s3Options(keys: string[] | undefined, putLimit: string | undefined): Em
   }
   if (putLimit !== undefined) {
     const bytes = parseByteSize(putLimit);
-    if (bytes === undefined) throw new CliUsageError(`--s3-put-limit ${putLimit}: must be a size above 0, e.g. 8MiB or 500MB`);
+    if (bytes === undefined)
+      throw new CliUsageError(`--s3-put-limit ${putLimit}: must be a size above 0, e.g. 8MiB or 500MB`);
     s3.putObjectLimit = bytes;
   }
   return s3;

@@ -10,7 +10,9 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 /** The S3 access key ids the accounts have (never their secrets). */
 function s3KeyIds(options: EmulatorOptions): string {
   const keys = options.s3?.keys;
-  return keys?.length ? keys.map((k) => k.accessKeyId).join(", ") : `${DEFAULT_S3_ACCESS_KEY_ID} (the documented default)`;
+  return keys?.length
+    ? keys.map((k) => k.accessKeyId).join(", ")
+    : `${DEFAULT_S3_ACCESS_KEY_ID} (the documented default)`;
 }
 
 /**

@@ -42,7 +42,7 @@ export async function uploadPart(call: S3Call): Promise<FastifyReply> {
   }
   const { record, files } = volumeOf(call);
   const upload = await files.uploads.get(uploadIdOf(call), key);
-  const checks = receiveChecks(call, `part ${partNumber}`, VOLUME_FILE_LIMITS.partBytes, capacityOf(record));
+  const checks = receiveChecks(call, `part ${partNumber}`, VOLUME_FILE_LIMITS.partBytes, capacityOf(call, record));
   const length = declaredLength(call, checks.chunked);
   if (length > VOLUME_FILE_LIMITS.partBytes) {
     throw new S3Fault(

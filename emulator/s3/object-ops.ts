@@ -32,7 +32,12 @@ function objectHeaders(call: S3Call, info: ObjectInfo): FastifyReply {
 export async function putObject(call: S3Call): Promise<FastifyReply> {
   const key = keyOf(call, true);
   const { record, files } = volumeOf(call);
-  const checks = receiveChecks(call, "PutObject's body", call.service.settings.putObjectLimit - 1, capacityOf(record));
+  const checks = receiveChecks(
+    call,
+    "PutObject's body",
+    call.service.settings.putObjectLimit - 1,
+    capacityOf(call, record),
+  );
   const length = declaredLength(call, checks.chunked);
   if (length >= call.service.settings.putObjectLimit) {
     throw new S3Fault(
@@ -140,7 +145,7 @@ export async function copyObject(call: S3Call): Promise<FastifyReply> {
   const info = volumeKeyProblem(sourceKey) ? undefined : await from.files.dir.info(sourceKey);
   if (!info || info.folder) throw noSuchKey(sourceKey);
   const checks = {
-    ...receiveChecks(call, "CopyObject's source", VOLUME_FILE_LIMITS.fileBytes, capacityOf(record)),
+    ...receiveChecks(call, "CopyObject's source", VOLUME_FILE_LIMITS.fileBytes, capacityOf(call, record)),
     sha256: undefined,
     md5Base64: undefined,
     chunked: false,

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkVolume } from "../../sdk/schemas";
-import { VOLUME_FILE_LIMITS, volumeKeyProblem } from "../../sdk/schemas/volume-files";
+import { volumeKeyProblem } from "../../sdk/schemas/volume-files";
 import type { Account } from "../store/account";
 import { isAwsChunked } from "./aws-chunked";
 import { invalidArgument, noSuchBucket, S3Fault } from "./s3-fault";
@@ -61,9 +61,9 @@ export function keyOf(call: S3Call, folder = false): string {
   return key;
 }
 
-/** A volume's size in bytes: what its files may take. */
-export function capacityOf(volume: NetworkVolume): number {
-  return volume.size * VOLUME_FILE_LIMITS.bytesPerGb;
+/** A volume's size in bytes: what its files may take (read at each write, so growing it raises the limit). */
+export function capacityOf(call: S3Call, volume: NetworkVolume): number {
+  return volume.size * call.service.settings.bytesPerGb;
 }
 
 /** The checks of a body of this call: its declared digests and framing, and the limits given. */

@@ -38,6 +38,11 @@ export interface S3EmulatorOptions {
   maxClockSkewMs?: number;
   /** The real clock, for tests of the skew rule. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Bytes in one GB of a volume's size, for tests that fill a volume with little data. Default
+   * 1,000,000,000 (what the client's plans assume too).
+   */
+  bytesPerGb?: number;
 }
 
 /** The options with their defaults. */
@@ -47,6 +52,7 @@ export interface S3Settings {
   volumesDir: string | undefined;
   maxClockSkewMs: number;
   now: () => number;
+  bytesPerGb: number;
 }
 
 const SPEC_RULE = "must be API_KEY=ACCESS_KEY_ID:SECRET, e.g. emulator-key=user_ci:rps_ci_secret";
@@ -96,6 +102,7 @@ export function s3Settings(options: S3EmulatorOptions, apiKeys: readonly string[
     volumesDir: options.volumesDir,
     maxClockSkewMs: options.maxClockSkewMs ?? 60 * 60_000,
     now: options.now ?? Date.now,
+    bytesPerGb: options.bytesPerGb ?? VOLUME_FILE_LIMITS.bytesPerGb,
   };
 }
 

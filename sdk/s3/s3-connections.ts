@@ -13,6 +13,10 @@ export interface HttpOptions {
   requestTimeout: number;
 }
 
+const quiet = () => undefined;
+/** A logger that says nothing: the SDK never prints a request (or anything of a key). */
+const SILENT = { trace: quiet, debug: quiet, info: quiet, warn: quiet, error: quiet };
+
 /** A network volume, as its S3-compatible API addresses it: its data center and its id (the bucket). */
 export interface VolumeRef {
   /** The volume's data center id, e.g. `EU-RO-1`: it picks the endpoint and is the signing region. */
@@ -73,6 +77,8 @@ export class S3Connections {
           // The platform documents no support for the SDK's default CRC32 trailers: send and check none.
           requestChecksumCalculation: "WHEN_REQUIRED",
           responseChecksumValidation: "WHEN_REQUIRED",
+          // The SDK's warnings (a failed streaming request) are this client's to report, as S3Errors.
+          logger: SILENT,
           requestHandler: {
             requestTimeout: this.settings.requestTimeoutMs,
             connectionTimeout: 30_000,

@@ -53,6 +53,8 @@ export function isTransient(error: unknown): boolean {
 
 function codeOf(s3Code: string | undefined, status: number | undefined): RunpodErrorCode {
   if (s3Code && KEY_REFUSED.has(s3Code)) return "unauthorized";
+  // A 403 too, but the machine's clock is at fault, not the key.
+  if (s3Code === "RequestTimeTooSkewed") return "api_error";
   if (status === 404 || s3Code === "NoSuchBucket" || s3Code === "NoSuchKey" || s3Code === "NoSuchUpload")
     return "not_found";
   if (status === 501 || s3Code === "NotImplemented") return "unsupported_operation";

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { forEachLimited } from "./pool";
 import type { SourceItem } from "./volume-source";
 
@@ -28,7 +29,7 @@ export class HashCache {
     let hash = this.hashes.get(key);
     if (!hash) {
       this.reads++;
-      hash = hashFile(item.file);
+      hash = item.size <= WHOLE_READ_BYTES ? readFile(item.file).then(hashBytes) : hashFile(item.file);
       hash.catch(() => this.hashes.delete(key));
       this.hashes.set(key, hash);
     }
@@ -44,6 +45,9 @@ export class HashCache {
     return out;
   }
 }
+
+/** Files up to this size are read whole (one read, no stream); larger ones stream through the hashes. */
+const WHOLE_READ_BYTES = 1024 * 1024;
 
 /** The process's cache, shared by every plan. */
 export const defaultHashCache = new HashCache();

@@ -70,12 +70,13 @@ async function addFolder(folder: string, base: string, field: string, out: Sourc
     if (seen.has(real)) return;
     seen.add(real);
     const names = (await readdir(dir)).sort();
-    for (const name of names) {
+    // A folder's entries stat'ed at once (the thread pool overlaps them), then walked in order.
+    const stats = await Promise.all(names.map((name) => stat(path.join(dir, name)).catch(() => undefined)));
+    for (const [i, name] of names.entries()) {
       const full = path.join(dir, name);
-      const st = await stat(full).catch(() => undefined);
+      const st = stats[i];
       if (st?.isDirectory()) await walk(full, `${prefix}${name}/`);
-      else if (st?.isFile())
-        out.items.push({ name: `${prefix}${name}`, size: st.size, file: full, stamp: stampOf(st) });
+      else if (st?.isFile()) out.items.push({ name: `${prefix}${name}`, size: st.size, file: full, stamp: stampOf(st) });
     }
   };
   await walk(path.resolve(folder), base);

@@ -95,7 +95,7 @@ export interface ResolvedClientConfig {
   pacing: boolean;
   s3AccessKeyId: string | undefined;
   s3SecretAccessKey: string | undefined;
-  /** The S3 URL template when one is set (option or environment); the S3 client defaults it to {@link DEFAULT_S3_URL}. */
+  /** The S3 URL template when one is set (option or environment); the S3 client defaults it to `https://s3api-{dc}.runpod.io`. */
   s3Url: string | undefined;
 }
 

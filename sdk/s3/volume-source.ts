@@ -76,7 +76,8 @@ async function addFolder(folder: string, base: string, field: string, out: Sourc
       const full = path.join(dir, name);
       const st = stats[i];
       if (st?.isDirectory()) await walk(full, `${prefix}${name}/`);
-      else if (st?.isFile()) out.items.push({ name: `${prefix}${name}`, size: st.size, file: full, stamp: stampOf(st) });
+      else if (st?.isFile())
+        out.items.push({ name: `${prefix}${name}`, size: st.size, file: full, stamp: stampOf(st) });
     }
   };
   await walk(path.resolve(folder), base);

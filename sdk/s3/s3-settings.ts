@@ -14,7 +14,7 @@ export interface VolumeS3ClientOptions extends Pick<
    * file would need more than 10,000 parts; never above the platform's 500 MB.
    */
   partSize?: number | undefined;
-  /** Files uploaded at once by a sync. Default 8. */
+  /** Files uploaded at once by a sync (small files gain from many at once; each streams). Default 16. */
   concurrency?: number | undefined;
   /** Parts of one file uploaded at once. Default 4. */
   partConcurrency?: number | undefined;
@@ -88,13 +88,13 @@ export function resolveS3Settings(
     );
   }
   const connection = resolveS3Connection(options, env, names.url);
-  return {
+  const settings: ResolvedS3Settings = {
     accessKeyId: connection.s3AccessKeyId,
-    secretAccessKey: connection.s3SecretAccessKey,
+    secretAccessKey: undefined,
     url: connection.s3Url ?? DEFAULT_S3_URL,
     putObjectLimit,
     partSize,
-    concurrency: positive("concurrency", options.concurrency, 8),
+    concurrency: positive("concurrency", options.concurrency, 16),
     partConcurrency: positive("partConcurrency", options.partConcurrency, 4),
     maxAttempts: positive("maxAttempts", options.maxAttempts, 10),
     requestTimeoutMs: positive("requestTimeoutMs", options.requestTimeoutMs, 120_000),
@@ -103,6 +103,9 @@ export function resolveS3Settings(
     retryMaxDelayMs: positive("retryMaxDelayMs", options.retryMaxDelayMs, 20_000),
     random: options.random ?? Math.random,
   };
+  // Kept out of JSON.stringify, console.log and spreads of the settings (and of a client holding them).
+  Object.defineProperty(settings, "secretAccessKey", { value: connection.s3SecretAccessKey, enumerable: false });
+  return settings;
 }
 
 /**

@@ -189,3 +189,23 @@ describe("the S3 client's errors and retries", () => {
     ]);
   });
 });
+
+describe("the S3 secret in memory", () => {
+  it("is not shown when the settings or a client holding them are printed or serialized", async () => {
+    const { VolumeS3Client } = await import("../../../sdk/s3/volume-s3-client");
+    const { inspect } = await import("node:util");
+    const settings = resolveS3Settings({ s3AccessKeyId: "user_p", s3SecretAccessKey: "rps_printed_never" }, {});
+    expect(settings.secretAccessKey).toBe("rps_printed_never");
+    const client = new VolumeS3Client({ s3AccessKeyId: "user_p", s3SecretAccessKey: "rps_printed_never" });
+    for (const shown of [
+      JSON.stringify(settings),
+      inspect(settings),
+      inspect(client, { depth: 5 }),
+      JSON.stringify({ ...settings }),
+    ]) {
+      expect(shown).toContain("user_p");
+      expect(shown).not.toContain("rps_printed_never");
+    }
+    client.close();
+  });
+});

@@ -50,14 +50,16 @@ export async function putObject(call: S3Call): Promise<FastifyReply> {
       },
     );
   }
-  if ((await files.dir.used()) + length > checks.capacityBytes) {
+  // Checked before a byte is stored, a file it replaces counted as freed; the body is then held to its length.
+  const replaced = key.endsWith("/") ? 0 : await files.dir.sizeAt(key);
+  if ((await files.dir.used()) - replaced + length > checks.capacityBytes) {
     throw new S3Fault(
       403,
       "QuotaExceeded",
       `the volume's ${record.size} GB cannot take ${length} more bytes: grow the volume or delete files`,
     );
   }
-  const received = await files.dir.receive(call.req.raw, checks);
+  const received = await files.dir.receive(call.req.raw, { ...checks, maxBytes: length, capacityBytes: Infinity });
   if (key.endsWith("/")) {
     await files.dir.discard(received);
     if (received.size > 0) throw invalidArgument("Key", key, "names a folder: its body must be empty");

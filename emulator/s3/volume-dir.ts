@@ -166,6 +166,12 @@ export class VolumeDir {
     }
   }
 
+  /** The size of the file at `key`, 0 when there is none. */
+  async sizeAt(key: string): Promise<number> {
+    const st = await lstat(this.pathOf(key)).catch(() => undefined);
+    return st?.isFile() ? st.size : 0;
+  }
+
   /** The file or folder at `key` (`dir/` names a folder), or undefined. */
   async info(key: string): Promise<ObjectInfo | undefined> {
     const file = this.pathOf(key);

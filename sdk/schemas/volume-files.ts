@@ -1,7 +1,7 @@
 import { LIMITS } from "./limits";
 
 /**
- * The rules of a network volume's S3-compatible API (docs/platform.md, "Network volumes' files"),
+ * The rules of a network volume's S3-compatible API (docs/client.md, "Volume files"; docs/emulator.md),
  * in one place: the client and the sync library obey them, the emulator enforces them. A volume
  * is a file system: an object key is a file's path on it, so a key is what a path may be.
  */

@@ -218,6 +218,8 @@ describe("a volume's files through its data center's S3-compatible API (docs/emu
       if (i < 10) await put;
       else expect(await s3Failure(put)).toMatchObject({ code: "QuotaExceeded", status: 403 });
     }
+    // Replacing a file frees what it held: a full volume takes a new version of the same size.
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "f0", Body: Buffer.alloc(999, 1) }));
     const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: "part" }));
     const part = s3.send(
       new UploadPartCommand({ Bucket: bucket, Key: "part", UploadId, PartNumber: 1, Body: Buffer.alloc(500) }),

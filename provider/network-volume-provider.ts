@@ -1,3 +1,4 @@
+import type { ResourceProviderObject } from "./provider-object";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
@@ -99,6 +100,11 @@ function findOwnVolume(client: RunpodClient, inputs: Props, fresh: boolean): Pro
 /** The dynamic provider implementation of `NetworkVolume`. */
 export const networkVolumeProvider = withChangeTracking({
   configure: configureProvider,
+  inputSchema: NetworkVolumeCreateInputSchema,
+
+  fetch(client: RunpodClient, id: string): Promise<object> {
+    return client.networkVolumes.get(id);
+  },
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const failures = [
@@ -162,4 +168,4 @@ export const networkVolumeProvider = withChangeTracking({
     const client = await providerClient();
     await deleteIfPresent(() => client.networkVolumes.delete(id));
   },
-});
+} satisfies ResourceProviderObject);

@@ -1,3 +1,4 @@
+import type { ResourceProviderObject } from "./provider-object";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
@@ -133,6 +134,11 @@ function versionOrUndefined() {
 /** The dynamic provider implementation of `Pod`. */
 export const podProvider = withChangeTracking({
   configure: configureProvider,
+  inputSchema: PodCreateInputSchema,
+
+  fetch(client: RunpodClient, id: string): Promise<object> {
+    return client.pods.get(id, { includeNetworkVolume: true });
+  },
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const inputs: Props = { ...news, desiredStatus: news.desiredStatus ?? "RUNNING" };
@@ -202,4 +208,4 @@ export const podProvider = withChangeTracking({
     const client = await providerClient();
     await deleteIfPresent(() => client.pods.delete(id));
   },
-});
+} satisfies ResourceProviderObject);

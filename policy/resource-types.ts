@@ -8,7 +8,7 @@ import type { PodArgs } from "../provider/pod";
 import type { SecretArgs } from "../provider/secret";
 import type { ServerlessEndpointArgs } from "../provider/serverless-endpoint";
 import type { TemplateArgs } from "../provider/template";
-import { DYNAMIC_TYPE_TOKENS, PLUGIN_TYPE_TOKENS, type ResourceKind as Kind } from "../sdk/resource-kinds";
+import { DYNAMIC_TYPE_TOKENS, PLUGIN_TYPE_TOKENS } from "../sdk/resource-kinds";
 
 /**
  * The engine-visible types of our dynamic resources (docs/design.md, "Contracts users rely on"):
@@ -24,7 +24,7 @@ export const RESOURCE_TYPES = DYNAMIC_TYPE_TOKENS;
 export const PLUGIN_RESOURCE_TYPES = PLUGIN_TYPE_TOKENS;
 
 /** The kinds of resource the pack checks: every kind of the table (sdk/resource-kinds.ts). */
-export type ResourceKind = Kind;
+export type ResourceKind = keyof typeof RESOURCE_TYPES;
 
 /**
  * A resource's inputs as a policy sees them (`args.props`): its `Args` with every

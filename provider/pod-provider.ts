@@ -15,7 +15,8 @@ import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
 import { warnOnResource } from "./engine-notice";
 import { PartialCreateError } from "./errors";
-import { POD_FIELDS, type PodFieldsWhere } from "./field-rules";
+import type { FieldsWhere } from "./field-rule-types";
+import { POD_FIELD_RULES, POD_FIELDS } from "./field-rules";
 import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { envToSend, lockProblem, planPodUpdate, POD_INPUT_KEYS, podOutputs, resetNotice } from "./pod-state";
@@ -45,10 +46,13 @@ type InPlaceField = (typeof POD_IN_PLACE_FIELDS)[number];
 // place exactly when the in-place update carries it (or it is `desiredStatus`: stop and start);
 // every other field (the create's alone) replaces.
 type _ResetsAreTheResetUpdate = Expect<
-  SameFields<PodFieldsWhere<{ resets: true }>, Exclude<keyof PodUpdateInput, InPlaceField>>
+  SameFields<FieldsWhere<typeof POD_FIELD_RULES, { resets: true }>, Exclude<keyof PodUpdateInput, InPlaceField>>
 >;
 type _InPlaceIsTheInPlaceUpdate = Expect<
-  SameFields<PodFieldsWhere<{ resets?: undefined; replaces?: undefined }>, InPlaceField | "desiredStatus">
+  SameFields<
+    FieldsWhere<typeof POD_FIELD_RULES, { resets?: undefined; replaces?: undefined }>,
+    InPlaceField | "desiredStatus"
+  >
 >;
 
 /** Every input but the status goes into the create. */

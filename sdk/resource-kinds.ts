@@ -27,6 +27,12 @@ export interface ResourceKindFacts {
   readonly apiVersions: readonly ApiVersion[];
   /** The emulator's collection of its records (an account's property and the state file's key). */
   readonly collection: string;
+  /**
+   * The client's name for the kind's version-neutral input, for a kind both versions carry: its
+   * key in `VERSION_ONLY_FIELDS` and in the v2 names of its fields (sdk/schemas/resource-fields.ts),
+   * both written from the kind's `Args` by `npm run gen:fields`.
+   */
+  readonly clientKind?: string;
 }
 
 const BOTH_FACES = ["dynamic", "plugin"] as const;
@@ -34,16 +40,34 @@ const BOTH_VERSIONS = ["v1", "v2"] as const;
 
 /** Every resource kind of the package, by its name (the class name, and the `<Type>` of its type tokens). */
 export const RESOURCE_KINDS = {
-  NetworkVolume: { impl: "volume", faces: BOTH_FACES, apiVersions: BOTH_VERSIONS, collection: "networkVolumes" },
-  ServerlessEndpoint: { impl: "endpoint", faces: BOTH_FACES, apiVersions: BOTH_VERSIONS, collection: "endpoints" },
-  Template: { impl: "template", faces: BOTH_FACES, apiVersions: BOTH_VERSIONS, collection: "templates" },
+  NetworkVolume: {
+    impl: "volume",
+    faces: BOTH_FACES,
+    apiVersions: BOTH_VERSIONS,
+    collection: "networkVolumes",
+    clientKind: "networkVolume",
+  },
+  ServerlessEndpoint: {
+    impl: "endpoint",
+    faces: BOTH_FACES,
+    apiVersions: BOTH_VERSIONS,
+    collection: "endpoints",
+    clientKind: "endpoint",
+  },
+  Template: {
+    impl: "template",
+    faces: BOTH_FACES,
+    apiVersions: BOTH_VERSIONS,
+    collection: "templates",
+    clientKind: "template",
+  },
   ContainerRegistryAuth: {
     impl: "registryAuth",
     faces: BOTH_FACES,
     apiVersions: BOTH_VERSIONS,
     collection: "containerRegistryAuths",
   },
-  Pod: { impl: "pod", faces: BOTH_FACES, apiVersions: BOTH_VERSIONS, collection: "pods" },
+  Pod: { impl: "pod", faces: BOTH_FACES, apiVersions: BOTH_VERSIONS, collection: "pods", clientKind: "pod" },
   Cluster: { impl: "cluster", faces: BOTH_FACES, apiVersions: ["v2"], collection: "clusters" },
   Secret: { impl: "secret", faces: BOTH_FACES, apiVersions: ["v2"], collection: "secrets" },
 } as const satisfies Readonly<Record<string, ResourceKindFacts>>;
@@ -93,7 +117,9 @@ export const PLUGIN_TYPE_TOKENS = Object.fromEntries(
 
 /** The kinds `face` serves, in the table's order. */
 export function kindsOfFace<F extends ResourceFace>(face: F): KindOfFace<F>[] {
-  return RESOURCE_KIND_NAMES.filter((kind) => (RESOURCE_KINDS[kind].faces as readonly ResourceFace[]).includes(face)) as KindOfFace<F>[];
+  return RESOURCE_KIND_NAMES.filter((kind) =>
+    (RESOURCE_KINDS[kind].faces as readonly ResourceFace[]).includes(face),
+  ) as KindOfFace<F>[];
 }
 
 /** Whether `name` is one of the kinds. */

@@ -25,8 +25,11 @@ export interface ResourceKindFacts {
   readonly faces: readonly ResourceFace[];
   /** The management API versions that carry it (a kind only one version has fails at preview on the other). */
   readonly apiVersions: readonly ApiVersion[];
-  /** The emulator's collection of its records (an account's property and the state file's key). */
-  readonly collection: string;
+  /**
+   * The emulator's collection of its records (an account's property and the state file's key);
+   * none for a kind whose state the emulator keeps elsewhere (files on a volume are the volume's).
+   */
+  readonly collection?: string;
   /**
    * The client's name for the kind's version-neutral input, for a kind both versions carry: its
    * key in `VERSION_ONLY_FIELDS` and in the v2 names of its fields (sdk/schemas/resource-fields.ts),
@@ -85,9 +88,6 @@ export type KindOfFace<F extends ResourceFace> = {
 
 /** The key of each kind's provider object in `runpod-iac/impl`. */
 export type ImplKey<K extends ResourceKind = ResourceKind> = (typeof RESOURCE_KINDS)[K]["impl"];
-
-/** The emulator collection of each kind's records. */
-export type KindCollection<K extends ResourceKind = ResourceKind> = (typeof RESOURCE_KINDS)[K]["collection"];
 
 /** The engine-visible type token of a kind's dynamic resource (docs/design.md, "Contracts users rely on"). */
 export type DynamicTypeToken<K extends ResourceKind = ResourceKind> = `pulumi-nodejs:dynamic/runpod:${K}`;

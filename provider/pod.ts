@@ -30,18 +30,8 @@ export type PodDesiredStatus = "RUNNING" | "EXITED";
 export interface PodArgs {
   /** Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. */
   name?: pulumi.Input<string>;
-  /**
-   * The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless
-   * `templateId` gives one.
-   * @resets
-   * @wire v2 image
-   */
-  imageName?: pulumi.Input<string>;
-  /**
-   * A pod template to start from (its image, env, ports, disks).
-   * @replaces
-   */
-  templateId?: pulumi.Input<string>;
+  /** A locked pod cannot be stopped or reset (default false). */
+  locked?: pulumi.Input<boolean>;
   /**
    * `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (through `/stop` and
    * `/start`), never a replacement. A stopped pod releases its GPUs and costs nothing; its pod
@@ -50,6 +40,75 @@ export interface PodArgs {
    * stopped.
    */
   desiredStatus?: pulumi.Input<PodDesiredStatus>;
+  /**
+   * The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless
+   * `templateId` gives one.
+   * @resets
+   * @wire v2 image
+   */
+  imageName?: pulumi.Input<string>;
+  /**
+   * Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is
+   * always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated
+   * `JUPYTER_PASSWORD`) is kept when this changes.
+   * @resets
+   */
+  env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`).
+   * @resets
+   * @unordered
+   */
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Container disk in GB (default 50), wiped on every reset.
+   * @resets
+   * @wire v2 disk
+   */
+  containerDiskInGb?: pulumi.Input<number>;
+  /**
+   * Pod volume in GB (default 20), kept across resets and stops.
+   * @resets
+   * @wire v2 mounts.persistent.size
+   */
+  volumeInGb?: pulumi.Input<number>;
+  /**
+   * Where the pod volume (or network volume) is mounted (default `/workspace`).
+   * @resets
+   * @wire v2 mounts.persistent.path
+   * @wire v2 mounts.network.*.path
+   */
+  volumeMountPath?: pulumi.Input<string>;
+  /**
+   * Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`.
+   * @resets
+   * @apiVersion v1 entrypoint overrides (dockerEntrypoint)
+   * @neutral []
+   * @freeText
+   */
+  dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Overrides the image's CMD.
+   * @resets
+   * @wire v2 args
+   */
+  dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`.
+   * @resets
+   * @wire v2 registry
+   */
+  containerRegistryAuthId?: pulumi.Input<string>;
+  /**
+   * Join the global network (default false).
+   * @resets
+   */
+  globalNetworking?: pulumi.Input<boolean>;
+  /**
+   * A pod template to start from (its image, env, ports, disks).
+   * @replaces
+   */
+  templateId?: pulumi.Input<string>;
   /**
    * `GPU` (default) or `CPU`.
    * @replaces
@@ -124,87 +183,6 @@ export interface PodArgs {
    */
   countryCodes?: pulumi.Input<pulumi.Input<string>[]>;
   /**
-   * An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod
-   * is on-demand.
-   * @replaces
-   * @apiVersion v1 interruptible (spot) pods
-   * @neutral false
-   */
-  interruptible?: pulumi.Input<boolean>;
-  /** A locked pod cannot be stopped or reset (default false). */
-  locked?: pulumi.Input<boolean>;
-  /**
-   * Container disk in GB (default 50), wiped on every reset.
-   * @resets
-   * @wire v2 disk
-   */
-  containerDiskInGb?: pulumi.Input<number>;
-  /**
-   * Pod volume in GB (default 20), kept across resets and stops.
-   * @resets
-   * @wire v2 mounts.persistent.size
-   */
-  volumeInGb?: pulumi.Input<number>;
-  /**
-   * Where the pod volume (or network volume) is mounted (default `/workspace`).
-   * @resets
-   * @wire v2 mounts.persistent.path
-   * @wire v2 mounts.network.*.path
-   */
-  volumeMountPath?: pulumi.Input<string>;
-  /**
-   * A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its
-   * data center.
-   * @replaces
-   * @wire v2 mounts.network.*.volumeId
-   */
-  networkVolumeId?: pulumi.Input<string>;
-  /**
-   * Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`).
-   * @resets
-   * @unordered
-   */
-  ports?: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is
-   * always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated
-   * `JUPYTER_PASSWORD`) is kept when this changes.
-   * @resets
-   */
-  env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /**
-   * Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`.
-   * @resets
-   * @apiVersion v1 entrypoint overrides (dockerEntrypoint)
-   * @neutral []
-   * @freeText
-   */
-  dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * Overrides the image's CMD.
-   * @resets
-   * @wire v2 args
-   */
-  dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`.
-   * @resets
-   * @wire v2 registry
-   */
-  containerRegistryAuthId?: pulumi.Input<string>;
-  /**
-   * Join the global network (default false).
-   * @resets
-   */
-  globalNetworking?: pulumi.Input<boolean>;
-  /**
-   * Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`.
-   * @replaces
-   * @apiVersion v1 public IP requests (supportPublicIp)
-   * @neutral false
-   */
-  supportPublicIp?: pulumi.Input<boolean>;
-  /**
    * CUDA versions the machine may run.
    * @replaces
    * @unordered
@@ -218,6 +196,28 @@ export interface PodArgs {
    * @wire v2 gpu.minCudaVersion
    */
   minCudaVersion?: pulumi.Input<CudaVersion>;
+  /**
+   * An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod
+   * is on-demand.
+   * @replaces
+   * @apiVersion v1 interruptible (spot) pods
+   * @neutral false
+   */
+  interruptible?: pulumi.Input<boolean>;
+  /**
+   * A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its
+   * data center.
+   * @replaces
+   * @wire v2 mounts.network.*.volumeId
+   */
+  networkVolumeId?: pulumi.Input<string>;
+  /**
+   * Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`.
+   * @replaces
+   * @apiVersion v1 public IP requests (supportPublicIp)
+   * @neutral false
+   */
+  supportPublicIp?: pulumi.Input<boolean>;
   /**
    * Least GB of RAM per GPU of the machine. v2 has no machine filter: read the catalog, then create.
    * @replaces

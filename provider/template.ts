@@ -31,18 +31,18 @@ export interface TemplateArgs {
    */
   imageName: pulumi.Input<string>;
   /**
+   * `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update
+   * input cannot carry it (the same rule on v2, so a stack behaves alike on both).
+   * @replaces
+   */
+  category?: pulumi.Input<TemplateCategory>;
+  /**
    * `true` for serverless workers (what endpoints need); the platform's default is `false` (a pod
    * template). The update input cannot carry it.
    * @replaces
    * @wire v2 serverless
    */
   isServerless?: pulumi.Input<boolean>;
-  /**
-   * `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update
-   * input cannot carry it (the same rule on v2, so a stack behaves alike on both).
-   * @replaces
-   */
-  category?: pulumi.Input<TemplateCategory>;
   /**
    * Container disk in whole GB (platform default 50).
    * @wire v2 disk
@@ -86,26 +86,6 @@ export interface TemplateArgs {
    */
   dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
   /**
-   * The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd`
-   * (give one of them).
-   * @apiVersion v2 container arguments as one string (args; on v1 give dockerStartCmd)
-   * @freeText
-   */
-  args?: pulumi.Input<string>;
-  /**
-   * Provision SSH in containers created from the template (platform default `true`): the platform
-   * injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one.
-   * @apiVersion v2 template SSH switches (startSsh)
-   */
-  startSsh?: pulumi.Input<boolean>;
-  /**
-   * Start JupyterLab in containers created from the template (platform default `true`): the
-   * platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in
-   * the secret output `injectedEnv`.
-   * @apiVersion v2 template Jupyter switches (startJupyter)
-   */
-  startJupyter?: pulumi.Input<boolean>;
-  /**
    * Credentials to pull a private image: a {@link ContainerRegistryAuth}'s `id`.
    * @wire v2 registry
    */
@@ -122,6 +102,26 @@ export interface TemplateArgs {
    * @wire v2 public
    */
   isPublic?: pulumi.Input<boolean>;
+  /**
+   * Provision SSH in containers created from the template (platform default `true`): the platform
+   * injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one.
+   * @apiVersion v2 template SSH switches (startSsh)
+   */
+  startSsh?: pulumi.Input<boolean>;
+  /**
+   * Start JupyterLab in containers created from the template (platform default `true`): the
+   * platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in
+   * the secret output `injectedEnv`.
+   * @apiVersion v2 template Jupyter switches (startJupyter)
+   */
+  startJupyter?: pulumi.Input<boolean>;
+  /**
+   * The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd`
+   * (give one of them).
+   * @apiVersion v2 container arguments as one string (args; on v1 give dockerStartCmd)
+   * @freeText
+   */
+  args?: pulumi.Input<string>;
   /**
    * Id of an existing template to take under management instead of creating one. Its `category`
    * and `isServerless` must match.

@@ -62,8 +62,7 @@ export interface ClusterArgs {
   env?: PodArgs["env"];
   /**
    * Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`).
-   * @replaces
-   * @unordered
+   * @replaces @unordered
    */
   ports?: PodArgs["ports"];
   /**
@@ -93,8 +92,7 @@ export interface ClusterArgs {
   networkVolumeId?: PodArgs["networkVolumeId"];
   /**
    * Data centers the cluster may be placed in (the whole cluster goes to one of them).
-   * @replaces
-   * @unordered
+   * @replaces @unordered
    */
   dataCenterIds?: PodArgs["dataCenterIds"];
   /**

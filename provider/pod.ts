@@ -17,15 +17,10 @@ export type PodDesiredStatus = "RUNNING" | "EXITED";
 
 /**
  * Inputs of a {@link Pod}, named as the platform's `PodCreateInput` (management API v1), plus
- * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`. Each input's tags say how
- * a change to it applies:
- * - none: in place (`desiredStatus` stops or starts the same pod);
- * - `@resets`: through a reset (v1's reset update, v2's `PATCH`): the same pod keeps its id, GPUs
- *   and volumes, but its container restarts on the new settings and its container disk is wiped;
- *   the preview says so in words;
- * - `@replaces`: a new pod, then the old one deleted: what chose the machine at creation.
- *
- * An input only one API version has (`@apiVersion`) fails at preview on the other.
+ * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`. A change applies in place,
+ * through a reset (`@resets`: the same pod, its container restarted on the new settings and its
+ * container disk wiped, which the preview says in words) or by replacement (`@replaces`: what
+ * chose the machine at creation). An `@apiVersion` input fails at preview on the other version.
  */
 export interface PodArgs {
   /** Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. */
@@ -33,11 +28,10 @@ export interface PodArgs {
   /** A locked pod cannot be stopped or reset (default false). */
   locked?: pulumi.Input<boolean>;
   /**
-   * `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (through `/stop` and
-   * `/start`), never a replacement. A stopped pod releases its GPUs and costs nothing; its pod
-   * volume, network volume and container disk keep their data. Starting needs free GPUs on its
-   * machine again: when they are taken, `up` fails with the platform's message and the pod stays
-   * stopped.
+   * `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A
+   * stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their
+   * data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the
+   * platform's message and the pod stays stopped.
    */
   desiredStatus?: pulumi.Input<PodDesiredStatus>;
   /**
@@ -56,8 +50,7 @@ export interface PodArgs {
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /**
    * Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`).
-   * @resets
-   * @unordered
+   * @resets @unordered
    */
   ports?: pulumi.Input<pulumi.Input<string>[]>;
   /**
@@ -162,8 +155,7 @@ export interface PodArgs {
   vcpuCount?: pulumi.Input<number>;
   /**
    * Data centers the pod may be placed in.
-   * @replaces
-   * @unordered
+   * @replaces @unordered
    */
   dataCenterIds?: pulumi.Input<pulumi.Input<DataCenterId>[]>;
   /**
@@ -176,16 +168,14 @@ export interface PodArgs {
   /**
    * Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers
    * with the catalog's `countryCodes` filter.
-   * @replaces
-   * @unordered
+   * @replaces @unordered
    * @apiVersion v1 country filters of a pod create
    * @neutral []
    */
   countryCodes?: pulumi.Input<pulumi.Input<string>[]>;
   /**
    * CUDA versions the machine may run.
-   * @replaces
-   * @unordered
+   * @replaces @unordered
    * @wire v2 gpu.allowedCudaVersions
    */
   allowedCudaVersions?: pulumi.Input<pulumi.Input<CudaVersion>[]>;
@@ -218,35 +208,15 @@ export interface PodArgs {
    * @neutral false
    */
   supportPublicIp?: pulumi.Input<boolean>;
-  /**
-   * Least GB of RAM per GPU of the machine. v2 has no machine filter: read the catalog, then create.
-   * @replaces
-   * @apiVersion v1 machine filters (minRAMPerGPU)
-   */
+  /** Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). @replaces @apiVersion v1 machine filters (minRAMPerGPU) */
   minRAMPerGPU?: pulumi.Input<number>;
-  /**
-   * Least vCPUs per GPU of the machine.
-   * @replaces
-   * @apiVersion v1 machine filters (minVCPUPerGPU)
-   */
+  /** Least vCPUs per GPU of the machine. @replaces @apiVersion v1 machine filters (minVCPUPerGPU) */
   minVCPUPerGPU?: pulumi.Input<number>;
-  /**
-   * Least disk bandwidth of the machine, MB/s.
-   * @replaces
-   * @apiVersion v1 machine filters (minDiskBandwidthMBps)
-   */
+  /** Least disk bandwidth of the machine, MB/s. @replaces @apiVersion v1 machine filters (minDiskBandwidthMBps) */
   minDiskBandwidthMBps?: pulumi.Input<number>;
-  /**
-   * Least download speed of the machine, Mb/s.
-   * @replaces
-   * @apiVersion v1 machine filters (minDownloadMbps)
-   */
+  /** Least download speed of the machine, Mb/s. @replaces @apiVersion v1 machine filters (minDownloadMbps) */
   minDownloadMbps?: pulumi.Input<number>;
-  /**
-   * Least upload speed of the machine, Mb/s.
-   * @replaces
-   * @apiVersion v1 machine filters (minUploadMbps)
-   */
+  /** Least upload speed of the machine, Mb/s. @replaces @apiVersion v1 machine filters (minUploadMbps) */
   minUploadMbps?: pulumi.Input<number>;
   /**
    * Inject the account's SSH keys as `PUBLIC_KEY` at creation.

@@ -41,7 +41,7 @@ type Pod struct {
 	DataCenterIds pulumi.StringArrayOutput `pulumi:"dataCenterIds"`
 	// `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
 	DataCenterPriority PodDataCenterPriorityPtrOutput `pulumi:"dataCenterPriority"`
-	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (through `/stop` and `/start`), never a replacement. A stopped pod releases its GPUs and costs nothing; its pod volume, network volume and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
+	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
 	DesiredStatus PodDesiredStatusOutput `pulumi:"desiredStatus"`
 	// Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
 	DockerEntrypoint pulumi.StringArrayOutput `pulumi:"dockerEntrypoint"`
@@ -71,7 +71,7 @@ type Pod struct {
 	MinDiskBandwidthMBps pulumi.Float64PtrOutput `pulumi:"minDiskBandwidthMBps"`
 	// Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	MinDownloadMbps pulumi.Float64PtrOutput `pulumi:"minDownloadMbps"`
-	// Least GB of RAM per GPU of the machine. v2 has no machine filter: read the catalog, then create. A change replaces the Pod. Management API v1 only.
+	// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
 	MinRAMPerGPU pulumi.IntPtrOutput `pulumi:"minRAMPerGPU"`
 	// Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	MinUploadMbps pulumi.Float64PtrOutput `pulumi:"minUploadMbps"`
@@ -205,7 +205,7 @@ type podArgs struct {
 	DataCenterIds []string `pulumi:"dataCenterIds"`
 	// `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
 	DataCenterPriority *PodDataCenterPriority `pulumi:"dataCenterPriority"`
-	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (through `/stop` and `/start`), never a replacement. A stopped pod releases its GPUs and costs nothing; its pod volume, network volume and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
+	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
 	DesiredStatus *PodDesiredStatus `pulumi:"desiredStatus"`
 	// Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
 	DockerEntrypoint []string `pulumi:"dockerEntrypoint"`
@@ -241,7 +241,7 @@ type podArgs struct {
 	//
 	// Checked at preview: at least 0.
 	MinDownloadMbps *float64 `pulumi:"minDownloadMbps"`
-	// Least GB of RAM per GPU of the machine. v2 has no machine filter: read the catalog, then create. A change replaces the Pod. Management API v1 only.
+	// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: a whole number, at least 0.
 	MinRAMPerGPU *int `pulumi:"minRAMPerGPU"`
@@ -311,7 +311,7 @@ type PodArgs struct {
 	DataCenterIds pulumi.StringArrayInput
 	// `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
 	DataCenterPriority PodDataCenterPriorityPtrInput
-	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (through `/stop` and `/start`), never a replacement. A stopped pod releases its GPUs and costs nothing; its pod volume, network volume and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
+	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
 	DesiredStatus PodDesiredStatusPtrInput
 	// Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
 	DockerEntrypoint pulumi.StringArrayInput
@@ -347,7 +347,7 @@ type PodArgs struct {
 	//
 	// Checked at preview: at least 0.
 	MinDownloadMbps pulumi.Float64PtrInput
-	// Least GB of RAM per GPU of the machine. v2 has no machine filter: read the catalog, then create. A change replaces the Pod. Management API v1 only.
+	// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: a whole number, at least 0.
 	MinRAMPerGPU pulumi.IntPtrInput
@@ -488,7 +488,7 @@ func (o PodOutput) DataCenterPriority() PodDataCenterPriorityPtrOutput {
 	return o.ApplyT(func(v *Pod) PodDataCenterPriorityPtrOutput { return v.DataCenterPriority }).(PodDataCenterPriorityPtrOutput)
 }
 
-// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (through `/stop` and `/start`), never a replacement. A stopped pod releases its GPUs and costs nothing; its pod volume, network volume and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
+// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
 func (o PodOutput) DesiredStatus() PodDesiredStatusOutput {
 	return o.ApplyT(func(v *Pod) PodDesiredStatusOutput { return v.DesiredStatus }).(PodDesiredStatusOutput)
 }
@@ -563,7 +563,7 @@ func (o PodOutput) MinDownloadMbps() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinDownloadMbps }).(pulumi.Float64PtrOutput)
 }
 
-// Least GB of RAM per GPU of the machine. v2 has no machine filter: read the catalog, then create. A change replaces the Pod. Management API v1 only.
+// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
 func (o PodOutput) MinRAMPerGPU() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinRAMPerGPU }).(pulumi.IntPtrOutput)
 }

@@ -74,7 +74,7 @@ class PodArgs:
         :param pulumi.Input['PodCpuFlavorPriority'] cpu_flavor_priority: `availability` (v1's default) or `custom` (v2 always). A change replaces the Pod. Management API v1 only (v2 takes "custom").
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the pod may be placed in. A change replaces the Pod. Compared as a set: a reorder is no change.
         :param pulumi.Input['PodDataCenterPriority'] data_center_priority: `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
-        :param pulumi.Input['PodDesiredStatus'] desired_status: `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (through `/stop` and `/start`), never a replacement. A stopped pod releases its GPUs and costs nothing; its pod volume, network volume and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
+        :param pulumi.Input['PodDesiredStatus'] desired_status: `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
@@ -96,7 +96,7 @@ class PodArgs:
         :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine. v2 has no machine filter: read the catalog, then create. A change replaces the Pod. Management API v1 only.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
                
                Checked at preview: a whole number, at least 0.
         :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
@@ -341,7 +341,7 @@ class PodArgs:
     @pulumi.getter(name="desiredStatus")
     def desired_status(self) -> pulumi.Input[Optional['PodDesiredStatus']]:
         """
-        `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (through `/stop` and `/start`), never a replacement. A stopped pod releases its GPUs and costs nothing; its pod volume, network volume and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
+        `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
         """
         return pulumi.get(self, "desired_status")
 
@@ -517,7 +517,7 @@ class PodArgs:
     @pulumi.getter(name="minRAMPerGPU")
     def min_ram_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Least GB of RAM per GPU of the machine. v2 has no machine filter: read the catalog, then create. A change replaces the Pod. Management API v1 only.
+        Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
 
         Checked at preview: a whole number, at least 0.
         """
@@ -751,7 +751,7 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input['PodCpuFlavorPriority'] cpu_flavor_priority: `availability` (v1's default) or `custom` (v2 always). A change replaces the Pod. Management API v1 only (v2 takes "custom").
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the pod may be placed in. A change replaces the Pod. Compared as a set: a reorder is no change.
         :param pulumi.Input['PodDataCenterPriority'] data_center_priority: `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
-        :param pulumi.Input['PodDesiredStatus'] desired_status: `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (through `/stop` and `/start`), never a replacement. A stopped pod releases its GPUs and costs nothing; its pod volume, network volume and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
+        :param pulumi.Input['PodDesiredStatus'] desired_status: `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
@@ -773,7 +773,7 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine. v2 has no machine filter: read the catalog, then create. A change replaces the Pod. Management API v1 only.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
                
                Checked at preview: a whole number, at least 0.
         :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
@@ -1091,7 +1091,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="desiredStatus")
     def desired_status(self) -> pulumi.Output['PodDesiredStatus']:
         """
-        `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (through `/stop` and `/start`), never a replacement. A stopped pod releases its GPUs and costs nothing; its pod volume, network volume and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
+        `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
         """
         return pulumi.get(self, "desired_status")
 
@@ -1211,7 +1211,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="minRAMPerGPU")
     def min_ram_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Least GB of RAM per GPU of the machine. v2 has no machine filter: read the catalog, then create. A change replaces the Pod. Management API v1 only.
+        Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
         """
         return pulumi.get(self, "min_ram_per_gpu")
 

@@ -1,3 +1,4 @@
+import { POD_DEFAULTS } from "../../sdk/schemas";
 import { CLUSTER_TYPES } from "../../sdk/schemas/platform-enums";
 import type * as V2 from "../../sdk/schemas/v2";
 import { newPodRecord } from "../pods/new-pod";
@@ -5,6 +6,7 @@ import type { PodAccount } from "../pods/pod-account";
 import { injectedEnv, type PodServices } from "../pods/pod-create";
 import { meterPod, startContainer } from "../pods/pod-lifecycle";
 import { logLine, type PodRecord } from "../pods/pod-record";
+import { mountsOfV1 } from "../pods/pod-v1-view";
 import { badField, unprocessableField } from "../errors/http-errors";
 import { newClusterId, newPodId } from "../records/ids";
 import type { ClusterRecord } from "./cluster-record";
@@ -71,6 +73,9 @@ export function createCluster(
     vxlanId: 1 + (account.clusters.size % 4000),
     createdAt: now,
   };
+  const persistent = body.mounts?.persistent;
+  const path = persistent?.path ?? network?.path ?? POD_DEFAULTS.volumeMountPath;
+  const volumes = mountsOfV1(persistent?.size ?? 0, path, network?.volumeId);
   const members: PodRecord[] = [];
   for (let rank = 0; rank < podCount; rank++) {
     const env = { ...(body.env ?? {}), NODE_RANK: String(rank) };
@@ -79,23 +84,21 @@ export function createCluster(
       {
         id: newPodId(),
         name: `${body.name}-${rank}`,
-        imageName: body.image,
+        image: body.image,
         env: injectedEnv(account, switches, env),
         ports: body.ports ?? [],
-        containerDiskInGb: body.disk,
-        volumeInGb: body.mounts?.persistent?.size ?? 0,
-        volumeMountPath: body.mounts?.persistent?.path ?? network?.path,
+        disk: body.disk,
+        ...volumes,
         cudaVersion: catalog.values("cudaVersion")[0] ?? null,
-        placement: { dataCenterId, gpuTypeId, gpuCount: gpuCountPerPod },
-        networkVolumeId: network?.volumeId,
-        clusterId: cluster.id,
-        clusterRank: rank,
+        dataCenterId,
+        gpu: { id: gpuTypeId, count: gpuCountPerPod },
+        cluster: { id: cluster.id, rank },
       },
       now,
       catalog,
     );
     // The data center was chosen for the whole cluster: every reservation fits.
-    account.reservations.tryReserve(pod.id, pod.placement);
+    account.reservations.tryReserve(pod.id, pod);
     logLine(pod, now, "system", `pod created: node ${rank} of cluster ${cluster.id} in ${dataCenterId}`);
     startContainer(account, pod, now);
     meterPod(account, pod);

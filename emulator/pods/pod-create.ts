@@ -1,4 +1,4 @@
-import { POD_DEFAULTS } from "../../sdk/schemas";
+import { POD_DEFAULTS, startCommandToArgs } from "../../sdk/schemas";
 import type { Capacity } from "../capacity/capacity";
 import type { PlatformCatalog } from "../platform/platform-catalog";
 import { atLeast } from "../platform/cuda-version";
@@ -10,8 +10,10 @@ import { renderTemplateV1 } from "../templates/template-render";
 import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
 import { newPodRecord } from "./new-pod";
 import { meterPod, startContainer } from "./pod-lifecycle";
-import { EMULATED_MACHINE, logLine, type PodPlacement, type PodRecord } from "./pod-record";
+import { EMULATED_MACHINE, logLine, type PodRecord } from "./pod-record";
+import type { PodPlacement } from "./pod-reservations";
 import type { PodSpec } from "./pod-spec";
+import { mountsOfV1 } from "./pod-v1-view";
 
 /*
  * A pod's creation, the same through v1 and v2: every input checked against the
@@ -71,7 +73,7 @@ function allowedDataCenters(account: PodAccount, services: PodServices, spec: Po
 /** The container settings of a spec, its template's filling what it leaves out (v1 and v2: body fields win, env merged). */
 function containerOf(account: PodAccount, spec: PodSpec) {
   const own = spec.templateId === undefined ? undefined : account.templates.get(spec.templateId);
-  // A pod's record keeps v1's names: it reads its template as v1 answers it.
+  // A create's spec is in v1's names (pod-spec.ts): it reads its template as v1 answers it.
   const template = own && renderTemplateV1(own);
   return {
     imageName: spec.imageName ?? template?.imageName,
@@ -198,38 +200,45 @@ export function createPod(account: PodAccount, services: PodServices, spec: PodS
   const chosen = choosePlacement(request, free);
   if (!chosen) throw unplaceable();
   const placement: PodPlacement = gpu
-    ? { dataCenterId: chosen.dataCenterId, gpuTypeId: chosen.resource, gpuCount: spec.gpuCount }
-    : { dataCenterId: chosen.dataCenterId, cpuFlavorId: chosen.resource, vcpuCount: spec.vcpuCount };
+    ? { dataCenterId: chosen.dataCenterId, gpu: { id: chosen.resource, count: spec.gpuCount } }
+    : { dataCenterId: chosen.dataCenterId, cpu: { id: chosen.resource, vcpuCount: spec.vcpuCount } };
   const id = newPodId();
   // Chosen from what is free just now, in the same turn: the reservation holds.
   if (!account.reservations.tryReserve(id, placement)) throw unplaceable();
   const now = account.meter.now();
+  const volumeInGb = spec.networkVolumeId !== undefined ? 0 : container.volumeInGb;
+  const volumes = mountsOfV1(
+    volumeInGb,
+    container.volumeMountPath ?? POD_DEFAULTS.volumeMountPath,
+    spec.networkVolumeId,
+  );
   const pod = newPodRecord(
     {
       id,
       name: spec.name,
-      imageName: container.imageName,
+      image: container.imageName,
       env: injectedEnv(account, spec, container.env),
       ports: container.ports,
-      containerDiskInGb: container.containerDiskInGb,
-      volumeInGb: spec.networkVolumeId !== undefined ? 0 : container.volumeInGb,
-      volumeMountPath: container.volumeMountPath,
-      dockerEntrypoint: container.dockerEntrypoint,
-      dockerStartCmd: container.dockerStartCmd,
-      cloudType: spec.cloudType,
-      interruptible: spec.interruptible,
+      args: startCommandToArgs(container.dockerStartCmd),
+      disk: container.containerDiskInGb,
+      mounts: volumes.mounts,
+      cloud: spec.cloudType,
       locked: spec.locked,
       globalNetworking: spec.globalNetworking,
       cudaVersion: cudaVersion ?? null,
-      placement,
-      networkVolumeId: spec.networkVolumeId,
-      containerRegistryAuthId: container.containerRegistryAuthId,
-      templateId: spec.keepTemplate ? spec.templateId : undefined,
+      ...placement,
+      registry: container.containerRegistryAuthId,
+      template: spec.keepTemplate ? spec.templateId : undefined,
+      v1: {
+        ...volumes.v1,
+        ...(container.dockerEntrypoint.length ? { dockerEntrypoint: container.dockerEntrypoint } : {}),
+        ...(spec.interruptible ? { interruptible: true } : {}),
+      },
     },
     now,
     catalog,
   );
-  const where = `${placement.gpuTypeId !== undefined ? `${placement.gpuCount} x ${placement.gpuTypeId}` : `${placement.vcpuCount} vCPUs of ${placement.cpuFlavorId}`} in ${placement.dataCenterId}`;
+  const where = `${placement.gpu ? `${placement.gpu.count} x ${placement.gpu.id}` : `${placement.cpu?.vcpuCount} vCPUs of ${placement.cpu?.id}`} in ${placement.dataCenterId}`;
   logLine(pod, now, "system", `pod created: ${where}`);
   startContainer(account, pod, now);
   meterPod(account, pod);

@@ -1,5 +1,11 @@
 import type { Capacity } from "../capacity/capacity";
-import type { PodPlacement, PodRecord } from "./pod-record";
+import type { PodRecord } from "./pod-record";
+
+/** Where a pod runs: its GPUs (or vCPUs) in one data center. */
+export type PodPlacement = Pick<PodRecord, "dataCenterId"> & {
+  gpu?: { id: string; count: number } | undefined;
+  cpu?: { id: string; vcpuCount: number } | undefined;
+};
 
 /** What a placement holds of the stock: a resource (GPU type or CPU flavor), its kind and how many. */
 interface Held {
@@ -11,19 +17,10 @@ interface Held {
 
 /** What a placement takes of the stock. */
 export function heldBy(placement: PodPlacement): Held {
-  return placement.gpuTypeId !== undefined
-    ? {
-        dataCenterId: placement.dataCenterId,
-        resource: placement.gpuTypeId,
-        kind: "gpu",
-        count: placement.gpuCount ?? 1,
-      }
-    : {
-        dataCenterId: placement.dataCenterId,
-        resource: placement.cpuFlavorId ?? "",
-        kind: "cpu",
-        count: placement.vcpuCount ?? 0,
-      };
+  const { dataCenterId, gpu, cpu } = placement;
+  return gpu
+    ? { dataCenterId, resource: gpu.id, kind: "gpu", count: gpu.count }
+    : { dataCenterId, resource: cpu?.id ?? "", kind: "cpu", count: cpu?.vcpuCount ?? 0 };
 }
 
 function same(a: Held | undefined, b: Held | undefined): boolean {
@@ -54,7 +51,7 @@ export class PodReservations {
 
   /** Makes the stock held match a pod's record: a running pod holds its placement, any other none. */
   sync(pod: PodRecord): void {
-    const wanted = pod.status === "RUNNING" ? heldBy(pod.placement) : undefined;
+    const wanted = pod.status === "RUNNING" ? heldBy(pod) : undefined;
     if (same(this.held.get(pod.id), wanted)) return;
     this.release(pod.id);
     if (wanted) {

@@ -61,6 +61,6 @@ export function registerClusterRoutesV2(app: FastifyInstance, ctx: ServerContext
   app.get<IdParams>("/clusters/:id/pods", async (req) => {
     const cluster = clusterOf(req.account, req.params.id);
     const now = req.account.meter.now();
-    return { pods: membersOf(req.account, cluster.id).map((p) => renderPodV2(p, now, ctx.catalog, cluster.type)) };
+    return { pods: membersOf(req.account, cluster.id).map((p) => renderPodV2(p, now, cluster.type)) };
   });
 }

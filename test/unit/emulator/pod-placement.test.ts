@@ -70,16 +70,17 @@ describe("pod reservations", () => {
     ({
       id: "p1",
       status,
-      placement: { dataCenterId: "EU-RO-1", gpuTypeId: "NVIDIA L4", gpuCount: count },
+      dataCenterId: "EU-RO-1",
+      gpu: { id: "NVIDIA L4", count },
     }) as PodRecord;
 
   it("holds a running pod's GPUs, gives them back when it stops or goes, and takes them again on load", () => {
     const capacity = new Capacity({ gpusPerType: 0, vcpusPerFlavor: 0, stock: { "EU-RO-1": { "NVIDIA L4": 3 } } });
     const reservations = new PodReservations(capacity);
-    expect(reservations.tryReserve("p1", pod("RUNNING").placement)).toBe(true);
+    expect(reservations.tryReserve("p1", pod("RUNNING"))).toBe(true);
     reservations.sync(pod("RUNNING"));
     expect(capacity.free("EU-RO-1", "NVIDIA L4", "gpu")).toBe(1);
-    expect(reservations.tryReserve("p2", pod("RUNNING").placement)).toBe(false);
+    expect(reservations.tryReserve("p2", pod("RUNNING"))).toBe(false);
     reservations.sync(pod("EXITED"));
     expect(capacity.free("EU-RO-1", "NVIDIA L4", "gpu")).toBe(3);
     // A running pod loaded from a state file holds its GPUs even beyond the stock.

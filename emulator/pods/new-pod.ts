@@ -1,14 +1,8 @@
 import { POD_DEFAULTS } from "../../sdk/schemas";
 import type { PlatformCatalog } from "../platform/platform-catalog";
 import { podCost } from "./pod-lifecycle";
-import {
-  cpuMemoryGb,
-  EMULATED_MACHINE,
-  gpuAllocation,
-  type MachinePerGpu,
-  type PodRecord,
-  type PodV1Fields,
-} from "./pod-record";
+import type { MachineSize } from "../capacity/capacity";
+import { cpuMemoryGb, gpuAllocation, type PodRecord, type PodV1Fields } from "./pod-record";
 
 /*
  * What sets one new pod apart from another: the rest of its record is the same for every pod
@@ -37,9 +31,9 @@ export interface NewPod {
   /** The CUDA version its host reports; null for a CPU pod. */
   cudaVersion: string | null;
   dataCenterId: string;
-  /** Its GPUs (a GPU pod), on a machine that gives `machine` per GPU (default {@link EMULATED_MACHINE}). */
+  /** Its GPUs (a GPU pod), in machines of size `machine` (default standard). */
   gpu?: { id: string; count: number } | undefined;
-  machine?: MachinePerGpu | undefined;
+  machine?: MachineSize | undefined;
   /** Its vCPUs (a CPU pod). */
   cpu?: { id: string; vcpuCount: number } | undefined;
   registry?: string | undefined;
@@ -83,7 +77,7 @@ export function newPodRecord(pod: NewPod, now: number, catalog: PlatformCatalog)
     logs: [],
   };
   // Optional parts only when present: a stored record has no keys holding undefined.
-  if (pod.gpu) record.gpu = { ...pod.gpu, ...gpuAllocation(pod.machine ?? EMULATED_MACHINE, pod.gpu.count) };
+  if (pod.gpu) record.gpu = { ...pod.gpu, ...gpuAllocation(pod.machine ?? "standard", pod.gpu.count) };
   else if (pod.cpu) record.cpu = { ...pod.cpu, memory: cpuMemoryGb(catalog, pod.cpu.id, pod.cpu.vcpuCount) };
   if (pod.cluster !== undefined) record.cluster = pod.cluster;
   if (pod.v1 !== undefined && Object.keys(pod.v1).length) record.v1 = pod.v1;

@@ -7,11 +7,12 @@ import type { PodAccount } from "./pod-account";
 import { newPodId } from "../records/ids";
 import { injectPlatformEnv } from "../platform/injected-env";
 import { renderTemplateV1 } from "../templates/template-render";
+import type { MachineSize } from "../capacity/capacity";
+import { machinesFor } from "./machine-filters";
 import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
 import { newPodRecord } from "./new-pod";
 import { meterPod, startContainer } from "./pod-lifecycle";
-import { EMULATED_MACHINE, logLine, type PodRecord } from "./pod-record";
-import type { PodPlacement } from "./pod-reservations";
+import { logLine, type PodRecord } from "./pod-record";
 import type { PodSpec } from "./pod-spec";
 import { mountsOfV1 } from "./pod-v1-view";
 
@@ -20,15 +21,6 @@ import { mountsOfV1 } from "./pod-v1-view";
  * catalog (400s naming the field as the request named it), the container filled from the
  * template, the pod placed on free GPUs (or vCPUs) of the stock, and created RUNNING holding them.
  */
-
-/** What one emulated machine offers, by v1's machine filter: a filter asking for more cannot be placed. */
-const MACHINE_FILTER_LIMITS: Readonly<Record<string, number>> = {
-  minVCPUPerGPU: EMULATED_MACHINE.vcpusPerGpu,
-  minRAMPerGPU: EMULATED_MACHINE.ramGbPerGpu,
-  minDiskBandwidthMBps: EMULATED_MACHINE.diskThroughputMBps,
-  minDownloadMbps: EMULATED_MACHINE.downloadMbps,
-  minUploadMbps: EMULATED_MACHINE.uploadMbps,
-};
 
 /** What a route needs of the server besides the account. */
 export interface PodServices {
@@ -140,18 +132,15 @@ function placementRequest(account: PodAccount, services: PodServices, spec: PodS
         `must be at most ${max} for ${id} on ${spec.cloudType} cloud`,
       );
   }
-  for (const [name, value] of Object.entries(spec.machineFilters)) {
-    const offered = MACHINE_FILTER_LIMITS[name] ?? 0;
-    if (value > offered) {
-      throw badField(name, value, `there are no instances currently available: no machine offers more than ${offered}`);
-    }
-  }
+  const { machines, filters } = machinesFor(spec);
   return {
     resources: spec.gpuTypeIds,
     count: spec.gpuCount,
     dataCenters,
     resourcePriority: spec.gpuTypePriority,
     dataCenterPriority: spec.dataCenterPriority,
+    machines,
+    machineFilters: filters,
   };
 }
 
@@ -187,8 +176,8 @@ export function createPod(account: PodAccount, services: PodServices, spec: PodS
   }
   const kind = gpu ? "gpu" : "cpu";
   // A data center the platform does not know has no machines.
-  const free = (dc: string, resource: string) =>
-    services.catalog.dataCenter(dc) ? services.capacity.free(dc, resource, kind) : 0;
+  const free = (dc: string, resource: string, machine?: string) =>
+    services.catalog.dataCenter(dc) ? services.capacity.free(dc, resource, kind, machine as MachineSize) : 0;
   const unplaceable = () =>
     badRequest([
       {
@@ -199,12 +188,6 @@ export function createPod(account: PodAccount, services: PodServices, spec: PodS
     ]);
   const chosen = choosePlacement(request, free);
   if (!chosen) throw unplaceable();
-  const placement: PodPlacement = gpu
-    ? { dataCenterId: chosen.dataCenterId, gpu: { id: chosen.resource, count: spec.gpuCount } }
-    : { dataCenterId: chosen.dataCenterId, cpu: { id: chosen.resource, vcpuCount: spec.vcpuCount } };
-  const id = newPodId();
-  // Chosen from what is free just now, in the same turn: the reservation holds.
-  if (!account.reservations.tryReserve(id, placement)) throw unplaceable();
   const now = account.meter.now();
   const volumeInGb = spec.networkVolumeId !== undefined ? 0 : container.volumeInGb;
   const volumes = mountsOfV1(
@@ -214,7 +197,7 @@ export function createPod(account: PodAccount, services: PodServices, spec: PodS
   );
   const pod = newPodRecord(
     {
-      id,
+      id: newPodId(),
       name: spec.name,
       image: container.imageName,
       env: injectedEnv(account, spec, container.env),
@@ -226,7 +209,10 @@ export function createPod(account: PodAccount, services: PodServices, spec: PodS
       locked: spec.locked,
       globalNetworking: spec.globalNetworking,
       cudaVersion: cudaVersion ?? null,
-      ...placement,
+      dataCenterId: chosen.dataCenterId,
+      ...(gpu
+        ? { gpu: { id: chosen.resource, count: spec.gpuCount }, machine: chosen.machine as MachineSize }
+        : { cpu: { id: chosen.resource, vcpuCount: spec.vcpuCount } }),
       registry: container.containerRegistryAuthId,
       template: spec.keepTemplate ? spec.templateId : undefined,
       v1: {
@@ -238,7 +224,10 @@ export function createPod(account: PodAccount, services: PodServices, spec: PodS
     now,
     catalog,
   );
-  const where = `${placement.gpu ? `${placement.gpu.count} x ${placement.gpu.id}` : `${placement.cpu?.vcpuCount} vCPUs of ${placement.cpu?.id}`} in ${placement.dataCenterId}`;
+  // Chosen from what is free just now, in the same turn: the reservation holds.
+  if (!account.reservations.tryReserve(pod.id, pod)) throw unplaceable();
+  const large = chosen.machine === "large" ? " (large machines)" : "";
+  const where = `${pod.gpu ? `${pod.gpu.count} x ${pod.gpu.id}${large}` : `${pod.cpu?.vcpuCount} vCPUs of ${pod.cpu?.id}`} in ${pod.dataCenterId}`;
   logLine(pod, now, "system", `pod created: ${where}`);
   startContainer(account, pod, now);
   meterPod(account, pod);

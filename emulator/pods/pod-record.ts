@@ -1,5 +1,6 @@
 import { z } from "zod";
 import * as V2 from "../../sdk/schemas/v2";
+import { MACHINE_SIZE_ORDER, MACHINE_SIZES, type MachineSize } from "../capacity/capacity";
 import type { PlatformCatalog } from "../platform/platform-catalog";
 
 /*
@@ -11,26 +12,34 @@ import type { PlatformCatalog } from "../platform/platform-catalog";
  */
 
 /**
- * One emulated machine, per GPU and in bandwidth: what a GPU pod gets (its vCPUs and RAM), what
- * v1's machine filters may ask for at most, and what v1's `machine` reports.
+ * The standard emulated machine, per GPU and in bandwidth: what a GPU pod without placement
+ * filters gets (its vCPUs and RAM), what a serverless worker reports, and what v1's bandwidth
+ * filters may ask for at most and its `machine` reports (every machine size has the same
+ * bandwidth; capacity.ts has the sizes).
  */
 export const EMULATED_MACHINE = {
-  vcpusPerGpu: 8,
-  ramGbPerGpu: 62,
+  ...MACHINE_SIZES.standard,
   diskThroughputMBps: 4000,
   downloadMbps: 5000,
   uploadMbps: 5000,
 } as const;
 
-/** What one GPU brings of the machine a GPU pod is placed on. */
-export interface MachinePerGpu {
-  vcpusPerGpu: number;
-  ramGbPerGpu: number;
+/** The vCPUs and GB of RAM a GPU pod of `count` GPUs gets on a machine of `size`. */
+export function gpuAllocation(size: MachineSize, count: number): { vcpuCount: number; memory: number } {
+  const machine = MACHINE_SIZES[size];
+  return { vcpuCount: machine.vcpusPerGpu * count, memory: machine.ramGbPerGpu * count };
 }
 
-/** The vCPUs and GB of RAM a GPU pod of `count` GPUs gets on a machine. */
-export function gpuAllocation(machine: MachinePerGpu, count: number): { vcpuCount: number; memory: number } {
-  return { vcpuCount: machine.vcpusPerGpu * count, memory: machine.ramGbPerGpu * count };
+/**
+ * The size of machine a GPU pod's GPUs are in: the one that gives its allocation per GPU
+ * (standard when none does, as for a pod of an earlier state file).
+ */
+export function machineOf(gpu: { count: number; vcpuCount: number; memory: number }): MachineSize {
+  const fits = (size: MachineSize) => {
+    const a = gpuAllocation(size, gpu.count);
+    return a.vcpuCount === gpu.vcpuCount && a.memory === gpu.memory;
+  };
+  return MACHINE_SIZE_ORDER.find(fits) ?? "standard";
 }
 
 /** The GB of RAM a CPU pod of `vcpuCount` vCPUs of a flavor gets (4 per vCPU for a flavor the catalog lacks). */

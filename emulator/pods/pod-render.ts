@@ -206,7 +206,8 @@ export function renderPodV2(pod: PodRecord, now: number, clusterType?: string): 
     createdAt: rfc3339(pod.createdAt),
     startedAt: pod.startedAt === null || !running ? null : rfc3339(pod.startedAt),
   };
-  if (pod.gpu) out.gpu = { id: pod.gpu.id, count: pod.gpu.count };
+  // The allocation: what the pod was given in all, which may be more than its filters asked.
+  if (pod.gpu) out.gpu = { ...pod.gpu };
   else
     out.cpu = { id: pod.cpu?.id ?? "", vcpuCount: pod.cpu?.vcpuCount ?? 0, memory: Math.max(1, pod.cpu?.memory ?? 0) };
   if (pod.cluster !== undefined) {

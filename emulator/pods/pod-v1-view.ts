@@ -4,7 +4,6 @@ import { argsToStartCommand, POD_DEFAULTS, startCommandToArgs } from "../../sdk/
 import { PlatformCatalog } from "../platform/platform-catalog";
 import {
   cpuMemoryGb,
-  EMULATED_MACHINE,
   gpuAllocation,
   PodLogLineSchema,
   type PodRecord,
@@ -151,7 +150,7 @@ function allocationOf(view: PodV1View, catalog: PlatformCatalog | undefined): { 
   if (view.vcpuCount !== undefined && view.memoryInGb !== undefined)
     return { vcpuCount: view.vcpuCount, memory: view.memoryInGb };
   const p = view.placement;
-  if (p.gpuTypeId !== undefined) return gpuAllocation(EMULATED_MACHINE, p.gpuCount ?? 1);
+  if (p.gpuTypeId !== undefined) return gpuAllocation("standard", p.gpuCount ?? 1);
   const vcpuCount = p.vcpuCount ?? 0;
   return { vcpuCount, memory: cpuMemoryGb(catalog ?? new PlatformCatalog(), p.cpuFlavorId ?? "", vcpuCount) };
 }

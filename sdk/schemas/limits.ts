@@ -35,6 +35,11 @@ export const LIMITS = {
   persistentVolumeGbMinV2: 10,
   /** Seconds a request waits before a worker starts, on management API v2 (OpenAPI v2 `QueueDelayScaling.queueDelay.minimum`). */
   queueDelaySecondsMinV2: 0.5,
+  /**
+   * A pod's placement filters on management API v2 (`gpu.minRamPerGpu`, GB of RAM per GPU, and
+   * `gpu.minVcpuCountPerGpu`, vCPUs per GPU: integers of at least 1).
+   */
+  placementFilterMinV2: 1,
   /** Pods of one cluster (OpenAPI v2 `ClusterCompute.podCount`; clusters exist on v2 only). */
   clusterPodCount: { min: 2, max: 250 },
   /** `policy.executionTimeout` in ms (documented: min 5 s, max 7 days). */

@@ -83,7 +83,7 @@ describe("newPodRecord, the one builder of pod records (pods and cluster members
       vcpuCount: 2 * EMULATED_MACHINE.vcpusPerGpu,
       memory: 2 * EMULATED_MACHINE.ramGbPerGpu,
     });
-    const large = newPodRecord(minimal({ machine: { vcpusPerGpu: 16, ramGbPerGpu: 125 } }), NOW, catalog);
+    const large = newPodRecord(minimal({ machine: "large" }), NOW, catalog);
     expect(large.gpu).toMatchObject({ vcpuCount: 32, memory: 250 });
     const cpu = newPodRecord(minimal({ gpu: undefined, cpu: { id: flavor.id, vcpuCount: 4 } }), NOW, catalog);
     expect(cpu.cpu).toEqual({ id: flavor.id, vcpuCount: 4, memory: 4 * flavor.ramGbPerVcpu });

@@ -57,6 +57,37 @@ describe("pod placement (v1 priority semantics)", () => {
     expect(placementFailure(request({ dataCenters: [] }), "gpu")).toMatch(/no data center is left/);
   });
 
+  it("puts a pod's GPUs in machines of one size: the first of the request's sizes that has them free", () => {
+    // EU-RO-1: 1 standard and 3 large L4s free; US-TX-3: 2 standard.
+    const bySize: Record<string, Record<string, number>> = {
+      "EU-RO-1": { standard: 1, large: 3 },
+      "US-TX-3": { standard: 2, large: 0 },
+    };
+    const sized = (dc: string, _resource: string, machine?: string) => bySize[dc]?.[machine ?? ""] ?? 0;
+    const l4 = (over: Partial<PlacementRequest>) =>
+      request({ resources: ["NVIDIA L4"], machines: ["standard", "large"], ...over });
+    expect(choosePlacement(l4({}), sized)).toEqual({
+      resource: "NVIDIA L4",
+      dataCenterId: "EU-RO-1",
+      machine: "standard",
+    });
+    // Two GPUs: EU-RO-1 has four free, but no two of one size but the large ones.
+    expect(choosePlacement(l4({ count: 2 }), sized)).toEqual({
+      resource: "NVIDIA L4",
+      dataCenterId: "EU-RO-1",
+      machine: "large",
+    });
+    expect(choosePlacement(l4({ count: 2, dataCenterPriority: "availability" }), sized)).toMatchObject({
+      dataCenterId: "EU-RO-1",
+    });
+    // Filters that only large machines meet: US-TX-3 has none free.
+    expect(choosePlacement(l4({ machines: ["large"], dataCenters: ["US-TX-3"] }), sized)).toBeUndefined();
+    expect(choosePlacement(l4({ count: 4 }), sized)).toBeUndefined();
+    expect(placementFailure(l4({ machines: ["large"], machineFilters: "gpu.minRamPerGpu = 100" }), "gpu")).toMatch(
+      / in machines meeting gpu\.minRamPerGpu = 100$/,
+    );
+  });
+
   it("puts a whole cluster in the data center with the most free GPUs that holds it", () => {
     const gpus = (dc: string) => ({ A: 3, B: 8, C: 5 })[dc] ?? 0;
     expect(clusterDataCenter(["A", "B", "C"], 4, gpus)).toBe("B");

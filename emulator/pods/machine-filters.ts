@@ -20,7 +20,7 @@ const BANDWIDTH_LIMITS: Readonly<Record<string, number>> = {
 /** The machines a GPU pod may be placed on, smallest first, and the filters in words for a refusal. */
 export interface MachineChoice {
   machines: MachineSize[];
-  /** `gpu.minRamPerGpu = 100`, or undefined when the spec filters nothing per GPU. */
+  /** `gpu.minRamPerGpu = 100`, or undefined when the create filters nothing per GPU. */
   filters: string | undefined;
 }
 

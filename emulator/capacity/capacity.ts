@@ -83,7 +83,7 @@ export class Capacity {
     const total = this.settings.stock[dataCenterId]?.[gpuTypeId] ?? this.settings.gpusPerType;
     if (size === undefined) return total;
     const share = this.settings.largeMachineShare ?? DEFAULT_CAPACITY.largeMachineShare ?? 0;
-    const large = Math.floor(total * share);
+    const large = Math.floor(total * Math.min(1, Math.max(0, share)));
     return size === "large" ? large : total - large;
   }
 

@@ -53,6 +53,8 @@ export const USAGE = `Usage: runpod-iac emulator [options]
                               one flavor in one data center, repeatable
   --preemption-rate R         chance per platform hour that a running interruptible pod is
                               preempted (0..1, default 0), drawn from the seeded stream
+  --page-size N               items per page of management API v2's lists when a request
+                              gives no limit (1..1000, default 1000, the platform's)
   --log                       log every request
   --help                      show this help
 `;
@@ -159,6 +161,12 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
   const capacity = stockOptions(values["gpu-stock"], values["cpu-stock"]);
   if (capacity) options.capacity = capacity;
   options.preemptionRate = number("preemption-rate", values["preemption-rate"], rate, "must be between 0 and 1");
+  options.pageSize = number(
+    "page-size",
+    values["page-size"],
+    (n) => Number.isInteger(n) && n >= 1 && n <= 1000,
+    "must be a whole number from 1 to 1000",
+  );
   for (const key of Object.keys(options) as (keyof EmulatorOptions)[]) {
     if (options[key] === undefined) delete options[key];
   }
@@ -224,6 +232,7 @@ function parse(args: string[]) {
       "gpu-stock": { type: "string", multiple: true },
       "cpu-stock": { type: "string", multiple: true },
       "preemption-rate": { type: "string" },
+      "page-size": { type: "string" },
       seed: { type: "string" },
       log: { type: "boolean" },
       help: { type: "boolean", short: "h" },

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { LIMITS } from "../../sdk/schemas/limits";
 import { HttpError, unprocessableField } from "../errors/http-errors";
 import { CursorCodec } from "./list-cursor";
 import { type RawQuery, single } from "./query-params";
@@ -17,7 +18,7 @@ import { type RawQuery, single } from "./query-params";
  */
 
 /** The largest `limit` the platform takes, and its default page size. */
-export const MAX_PAGE_SIZE = 1000;
+export const MAX_PAGE_SIZE = LIMITS.listPageSize.max;
 
 /** The `pagination` object of a paged answer; `nextCursor` only while there is a next page. */
 export interface Pagination {
@@ -70,8 +71,12 @@ export function readPageRequest(
   let limit = defaultLimit;
   if (rawLimit !== undefined) {
     limit = /^\d{1,7}$/.test(rawLimit) ? Number(rawLimit) : NaN;
-    if (!(limit >= 1 && limit <= MAX_PAGE_SIZE)) {
-      throw unprocessableField("limit", rawLimit, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+    if (!(limit >= LIMITS.listPageSize.min && limit <= MAX_PAGE_SIZE)) {
+      throw unprocessableField(
+        "limit",
+        rawLimit,
+        `must be a whole number from ${LIMITS.listPageSize.min} to ${MAX_PAGE_SIZE}`,
+      );
     }
   }
   const cursor = single(query, "cursor");

@@ -16,6 +16,7 @@ describe("parseBenchFlags", () => {
       "management",
       "openai",
       "plugin",
+      "paging",
     ]);
     expect(flags.resultsFile).toBe(RESULTS);
     expect(flags.merge).toBe(false);
@@ -35,8 +36,8 @@ describe("parseBenchFlags", () => {
     expect(parseBenchFlags(["--only", "batch,scale"], RESULTS).resultsFile).toBeUndefined();
   });
 
-  it("replaces its own section after a full run of management, openai or plugin alone, not of pulumi or scale", () => {
-    for (const name of ["management", "openai", "plugin"]) {
+  it("replaces its own section after a full run of management, openai, plugin or paging alone, not of pulumi or scale", () => {
+    for (const name of ["management", "openai", "plugin", "paging"]) {
       expect(parseBenchFlags(["--only", name], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
     }
     for (const name of ["pulumi", "scale", "client"]) {

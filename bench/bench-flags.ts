@@ -60,7 +60,7 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   each leaves (about 10 minutes)
                   paging: refresh through v2, under its default quota, of 100 resources among
                   2,500 of each kind (their lists in pages of 1,000) beside the same stack alone
-                  on an account (about 10 minutes)
+                  on an account (about 4 minutes)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,

@@ -87,7 +87,10 @@ export function readPageRequest(
   if (!reading.ok && reading.why === "malformed") {
     throw refuse("is malformed: pass back the previous answer's pagination.nextCursor unchanged");
   }
-  if (!reading.ok) throw refuse("was not issued to this account by this server (altered, another account's, or older)");
+  if (!reading.ok)
+    throw refuse(
+      "was not issued to this account by this server (altered, another account's, or from before the emulator restarted)",
+    );
   const { claims } = reading;
   if (claims.list !== list) throw refuse(`belongs to another list (${claims.list}), not ${list}`);
   if (claims.params !== params) {

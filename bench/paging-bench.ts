@@ -42,7 +42,7 @@ interface Side {
 }
 
 /**
- * Benchmark 10: `pulumi refresh` of a stack whose resources sit on later pages of v2's lists,
+ * Benchmark 11: `pulumi refresh` of a stack whose resources sit on later pages of v2's lists,
  * among thousands of others of their kinds, against the same stack alone on an account, side by
  * side under v2's default quota. The stacks are deployed through v1 (no quota, a contract says a
  * stack moves between versions with no change) and refreshed through v2; the others are made
@@ -188,7 +188,7 @@ function pagingSection(
     },
   ];
   return {
-    title: "10. Refresh on paged lists: a stack among thousands of its kinds",
+    title: "11. Refresh on paged lists: a stack among thousands of its kinds",
     method: [
       `A stack of ${s.stackSize} resources (half network volumes, half serverless endpoints: bench/programs/runpod-stack) on an account holding ${format.int(s.perKind)} of each kind, made before the stack's (so the stack's volumes sit at positions ${position.first + 1} to ${position.last + 1}, the last page starting at ${lastPageStart + 1}), against the same stack alone on a second account of the same in-process emulator, pages of ${format.int(s.pageSize)} (the platform's default).`,
       "Both stacks were deployed through management API v1 (the others made through v1 too), moved to v2 by an unchanged `up`, and refreshed through v2 under its default quota (60 calls a minute, 3,000 an hour, 50,000 a day); one untimed refresh each first, then the timed ones interleaved.",

@@ -12,6 +12,7 @@ export const BENCHMARKS = [
   "openai",
   "plugin",
   "volumes",
+  "paging",
 ] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
@@ -62,6 +63,9 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   files and one file five times an 8 MiB PutObject limit, by this package's client
                   beside the AWS CLI, with peak memory, and the hashing of 10,000 files (about 3
                   minutes; makes the integration tier's Python environment on first use)
+                  paging: refresh through v2, under its default quota, of 100 resources among
+                  2,500 of each kind (their lists in pages of 1,000) beside the same stack alone
+                  on an account (about 4 minutes)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,
@@ -73,14 +77,14 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   intervals its targets show
   --out FILE      write the markdown report here, and any chart next to it (default:
                   bench/RESULTS.md for a full run of all; a full run of batch, management, openai,
-                  plugin or volumes alone replaces its own section there, marked as measured alone; a
+                  plugin, volumes or paging alone replaces its own section there, marked as measured alone; a
                   --quick run, or another --only, prints only)
   --no-write      print only, write no report
   --help          show this help
 `;
 
 /** The benchmarks whose full run alone replaces its own section of RESULTS.md. */
-const MERGED_ALONE: readonly BenchmarkName[] = ["batch", "management", "openai", "plugin", "volumes"];
+const MERGED_ALONE: readonly BenchmarkName[] = ["batch", "management", "openai", "plugin", "volumes", "paging"];
 
 /** Parses the arguments after `node dist/bench/run.js`; throws with a readable message on a mistake. */
 export function parseBenchFlags(args: string[], defaultResultsFile: string): BenchFlags {
@@ -113,7 +117,7 @@ export function parseBenchFlags(args: string[], defaultResultsFile: string): Ben
       ? undefined
       : positiveWhole("--pulumi-rounds", values["pulumi-rounds"], false);
   // RESULTS.md holds a full run: every benchmark at its usual sizes and rounds; a full run of
-  // one of the benchmarks that need no Pulumi stack sizes (batch, management, openai, plugin)
+  // one of the benchmarks that need no Pulumi stack sizes (batch, management, openai, plugin, paging)
   // alone replaces its own section there, marked as measured alone.
   const full = !quick && selected.length === BENCHMARKS.length && !pulumiSizes && !pulumiRounds;
   const batchAlone = !quick && selected.length === 1 && MERGED_ALONE.includes(selected[0]!);

@@ -7,6 +7,7 @@ import { CLIENT_FULL, CLIENT_QUICK, runClientBench } from "./client-bench";
 import { EMULATOR_FULL, EMULATOR_QUICK, runEmulatorBench } from "./emulator-bench";
 import { runManagementBench } from "./management-bench";
 import { OPENAI_FULL, OPENAI_QUICK, runOpenAiBench } from "./openai-bench";
+import { PAGING_FULL, PAGING_QUICK, runPagingBench } from "./paging-bench";
 import { MANAGEMENT_FULL, MANAGEMENT_QUICK } from "./management-settings";
 import { PLUGIN_FULL, PLUGIN_QUICK, runPluginBench } from "./plugin-bench";
 import { pluginSection } from "./plugin-report";
@@ -72,6 +73,13 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
   if (flags.only.includes("volumes")) {
     log("10. volume files over the S3-compatible API");
     run.sections.push(await runVolumeFilesBench(flags.quick ? VOLUMES_QUICK : VOLUMES_FULL, log));
+    print(run.sections[run.sections.length - 1]!);
+  }
+  if (flags.only.includes("paging")) {
+    log("11. refresh on paged lists");
+    const pulumi = await benchPulumiCommand();
+    run.pulumiVersion ??= pulumi.version;
+    run.sections.push(await runPagingBench(flags.quick ? PAGING_QUICK : PAGING_FULL, log, pulumi.command));
     print(run.sections[run.sections.length - 1]!);
   }
   return run;
@@ -185,7 +193,7 @@ async function main(args: string[]): Promise<number> {
     }
   } else {
     log(
-      "no report written (a --quick or --only run prints only, but for batch, management, openai, plugin or volumes alone; pass --out FILE to write one)",
+      "no report written (a --quick or --only run prints only, but for batch, management, openai, plugin, volumes or paging alone; pass --out FILE to write one)",
     );
   }
   return 0;

@@ -61,6 +61,8 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --s3-put-limit SIZE         PutObject bodies must be smaller than SIZE (bytes, or with KB, MB,
                               GB, KiB, MiB, GiB; default 500MB, the platform's); larger files go
                               multipart, in parts of at most 500 MB
+  --page-size N               items per page of management API v2's lists when a request
+                              gives no limit (1..1000, default 1000, the platform's)
   --log                       log every request
   --help                      show this help
 `;
@@ -169,6 +171,12 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
   const s3 = s3Options(values["s3-key"], values["s3-put-limit"]);
   if (s3) options.s3 = s3;
   options.preemptionRate = number("preemption-rate", values["preemption-rate"], rate, "must be between 0 and 1");
+  options.pageSize = number(
+    "page-size",
+    values["page-size"],
+    (n) => Number.isInteger(n) && n >= 1 && n <= 1000,
+    "must be a whole number from 1 to 1000",
+  );
   for (const key of Object.keys(options) as (keyof EmulatorOptions)[]) {
     if (options[key] === undefined) delete options[key];
   }
@@ -254,6 +262,7 @@ function parse(args: string[]) {
       "preemption-rate": { type: "string" },
       "s3-key": { type: "string", multiple: true },
       "s3-put-limit": { type: "string" },
+      "page-size": { type: "string" },
       seed: { type: "string" },
       log: { type: "boolean" },
       help: { type: "boolean", short: "h" },

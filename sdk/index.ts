@@ -29,6 +29,8 @@ export type {
   ResourceDescription,
   UpdateMethodOptions,
 } from "./management/management-resource";
+export type { ListPage, PageOptions, PagesOptions } from "./management/paged-list";
+export type { PagedResourceV2 } from "./management/v2/paged-resource";
 
 // The version-neutral API (v1's field names on either version) and its implementation over v2.
 export type * from "./management/neutral/api";

@@ -81,4 +81,10 @@ export interface EmulatorOptions {
    * `POST /_emulator/pods/{id}/preempt` preempts.
    */
   preemptionRate?: number;
+  /**
+   * What `/stream` answers: `"object"` (default), `{ status, stream: [...] }` as the official SDKs
+   * read it; `"array"`, the bare array of chunks the platform's documentation shows
+   * (`--stream-shape`). Clients should read both.
+   */
+  streamShape?: "object" | "array";
 }

@@ -127,6 +127,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     capacity,
     preemption: { ratePerHour: preemptionRate(options.preemptionRate), seed },
     log: options.log ?? false,
+    streamShape: options.streamShape,
     origin: () => baseUrl,
   });
   const host = options.host ?? DEFAULT_HOST;

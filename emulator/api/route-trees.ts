@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { RegisterRoutes, ServerContext } from "../server/server-context";
 import { registerAdminRoutes } from "./admin/admin-routes";
+import { registerBatchFailRoutes } from "./admin/batch-fail-routes";
 import { registerImageRoutes } from "./admin/image-routes";
 import { registerPreemptionRoutes } from "./admin/preemption-routes";
 import { LOAD_BALANCER_PREFIX, registerLoadBalancerRoutes } from "./load-balancer/load-balancer-routes";
@@ -10,6 +11,7 @@ import { registerNetworkVolumeRoutesV1 } from "./v1/network-volume-routes";
 import { registerPodRoutesV1 } from "./v1/pod-routes";
 import { registerRegistryAuthRoutesV1 } from "./v1/registry-auth-routes";
 import { registerTemplateRoutesV1 } from "./v1/template-routes";
+import { registerBatchRoutesV2 } from "./v2/batch-routes";
 import { registerBillingRoutesV2 } from "./v2/billing-routes";
 import { registerCatalogRoutesV2 } from "./v2/catalog-routes";
 import { registerClusterRoutesV2 } from "./v2/cluster-routes";
@@ -70,6 +72,7 @@ export const ROUTE_TREES: readonly RouteTree[] = [
       registerBillingRoutesV2,
       // The job API of queue-based endpoints: `{ error, message }` bodies, the per-endpoint rate limits.
       registerJobRoutesV2,
+      registerBatchRoutesV2,
       registerOpenAiRoutesV2,
       registerRecentRequestRoutesV2,
     ],
@@ -77,7 +80,7 @@ export const ROUTE_TREES: readonly RouteTree[] = [
   {
     // The emulator's own routes: state, faults, stats, clock, reset, preemption, the image model's images.
     prefix: "/_emulator",
-    routes: [registerAdminRoutes, registerImageRoutes, registerPreemptionRoutes],
+    routes: [registerAdminRoutes, registerImageRoutes, registerPreemptionRoutes, registerBatchFailRoutes],
   },
   {
     // Load-balancing endpoints answering HTTP (`/lb/<endpoint_id>/<path>`).

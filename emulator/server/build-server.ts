@@ -8,6 +8,9 @@ import type { ServerContext } from "./server-context";
 
 let bootCounter = 0;
 
+/** The methods a path may have routes for, in the order `Allow` lists them. */
+const ROUTE_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
 function requestIdGenerator(): () => string {
   const prefix = `${Date.now().toString(36)}${(bootCounter++).toString(36)}-`;
   let n = 0;
@@ -89,6 +92,13 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   });
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0]!;
+    // A known path asked with a method it lacks: 405 with `Allow` (OpenAPI v2 `MethodNotAllowedError`).
+    const allow = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allow.length > 0) {
+      const message = `${req.method} is not allowed on ${path}; it allows ${allow.join(", ")}`;
+      const body = { error: "method_not_allowed", message };
+      return sendError(reply.header("allow", allow.join(", ")), 405, body, isManagementV2Path(path));
+    }
     sendError(reply, 404, { error: "not_found", message: `no route ${req.method} ${path}` }, isManagementV2Path(path));
   });
 

@@ -27,6 +27,8 @@ export interface ServerContext {
   capacity: Capacity;
   /** Preemption of interruptible pods by chance (none when absent or at rate 0). */
   preemption?: PreemptionSettings;
+  /** What `/stream` answers: `{ status, stream }` (default) or the bare array of chunks. */
+  streamShape?: "object" | "array";
   /** Log every request (fastify's logger); off by default, the hot path stays quiet. */
   log: boolean;
   /** The origin clients reach the emulator at (`publicUrl`, else the listening address): for addresses in answers. */

@@ -15,6 +15,16 @@ export type { OpenAiFetchOptions, PollOptions, RunSyncOptions, StatusOptions } f
 export type { BatchOutcome, SubmitManyOptions } from "./jobs/batch-options";
 export type { PacedOperation, RateLimitOverride, RateLimitOverrides } from "./jobs/endpoint-pacers";
 export type { BatchInputs } from "./jobs/submit-many";
+export type { BatchPageOptions, BatchWaitOptions, EndpointBatches } from "./jobs/endpoint-batches";
+export type { AffinityRefusal, PinMode, PinnedFetch, PinnedFetchOptions } from "./jobs/pinned-fetch";
+export type {
+  BatchAck,
+  BatchChild,
+  BatchChildPage,
+  BatchListItem,
+  BatchStatus,
+  BatchSummary,
+} from "./schemas/batch";
 export type {
   ManagementResource,
   ReadQuery,
@@ -94,7 +104,7 @@ export {
   TimeoutError,
   UnsupportedOperationError,
 } from "./errors";
-export type { ProblemDetails, RequestInfo, RunpodErrorCode } from "./errors";
+export type { ForbiddenError, ProblemDetails, RequestInfo, RunpodErrorCode } from "./errors";
 
 // The platform's schemas, types and tables (the same zod schemas as the emulator and the provider).
 export * from "./schemas/container-registry-auth";

@@ -31,8 +31,8 @@ interface Run {
 /**
  * One endpoint's batch jobs (docs/platform.md "Batch jobs"): the batches, one queue of the
  * requests of its finalized batches, and workers of their own, apart from `/run` traffic, running
- * the endpoint's handler. The platform's limits are enforced here: active batches, requests per
- * batch and queued requests per endpoint (`LIMITS`).
+ * the endpoint's handler. The platform's limits are enforced here (`LIMITS`): 10 active batches
+ * and 5,000 requests a batch, which together hold the 50,000 queued requests an endpoint may have.
  */
 export class BatchRuntime {
   private readonly batches = new Map<string, BatchRecord>();
@@ -131,7 +131,6 @@ export class BatchRuntime {
     for (const child of batch.children) {
       if (child.status !== "IN_QUEUE") continue;
       child.status = "CANCELLED";
-      batch.cancelled++;
     }
     if (batch.inProgress === 0) batch.status = "CANCELLED";
     else batch.cancelling = true;
@@ -182,7 +181,7 @@ export class BatchRuntime {
     );
   }
 
-  /** Refuses `count` more requests past the batch's or the endpoint's limit. */
+  /** Refuses `count` more requests past the batch's limit. */
   private checkRoom(batch: BatchRecord | undefined, count: number): void {
     const total = (batch?.children.length ?? 0) + count;
     if (total > LIMITS.batchRequests) {
@@ -192,16 +191,6 @@ export class BatchRuntime {
         "batch_too_large",
         `${had}${count} requests would make ${total}, more than a batch holds (${LIMITS.batchRequests}); ` +
           "put the rest into another batch",
-      );
-    }
-    let queued = 0;
-    for (const b of this.batches.values()) if (b.active) queued += b.pending;
-    if (queued + count > LIMITS.queuedBatchRequests) {
-      throw new BatchRefusal(
-        429,
-        "too_many_queued_requests",
-        `endpoint ${this.endpointId} has ${queued} batch requests queued; ${count} more would pass its limit of ` +
-          `${LIMITS.queuedBatchRequests}`,
       );
     }
   }

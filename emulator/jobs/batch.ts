@@ -32,11 +32,6 @@ export class BatchChild {
     this.executionTimeoutMs = request.policy?.executionTimeout;
     this.s3Config = request.s3Config;
   }
-
-  /** Whether it ran to an end or was cancelled. */
-  get ended(): boolean {
-    return this.status === "COMPLETED" || this.status === "FAILED" || this.status === "CANCELLED";
-  }
 }
 
 /** One batch of an endpoint. */
@@ -48,7 +43,6 @@ export class BatchRecord {
   inProgress = 0;
   completed = 0;
   failed = 0;
-  cancelled = 0;
   /** Cancelled while requests ran: it turns CANCELLED once they have finished. */
   cancelling = false;
 
@@ -67,11 +61,6 @@ export class BatchRecord {
   /** A DRAFT, or a FINALIZED batch not yet done: what the limit of active batches counts. */
   get active(): boolean {
     return this.status === "DRAFT" || (this.status === "FINALIZED" && !this.done);
-  }
-
-  /** Its requests that have not ended (queued, in a draft, or running): what the queued limit counts. */
-  get pending(): number {
-    return this.children.length - this.completed - this.failed - this.cancelled;
   }
 }
 

@@ -1,6 +1,5 @@
 import { RequestValidationError } from "../errors";
-import { validateRequest } from "../request-validation";
-import { BatchRequestSchema, type JobRequest, LIMITS } from "../schemas";
+import { BatchRequestSchema, fieldProblems, type JobRequest, LIMITS } from "../schemas";
 
 /*
  * The bodies of batch creates and appends, checked before anything is sent: each request valid
@@ -18,7 +17,15 @@ const CREATE_FRAME_BYTES = 2;
  * BigInt, a cycle).
  */
 export function serializeBatchRequest(request: unknown, field: string, context: string): string {
-  const valid = validateRequest(BatchRequestSchema, request, context, field);
+  const parsed = BatchRequestSchema.safeParse(request);
+  if (!parsed.success) {
+    const problems = fieldProblems(parsed.error, request).map((p) => ({
+      ...p,
+      field: p.field ? `${field}.${p.field}` : field,
+    }));
+    throw new RequestValidationError(problems, context);
+  }
+  const valid = parsed.data;
   let text: string | undefined;
   try {
     text = JSON.stringify(valid);

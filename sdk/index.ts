@@ -17,14 +17,7 @@ export type { PacedOperation, RateLimitOverride, RateLimitOverrides } from "./jo
 export type { BatchInputs } from "./jobs/submit-many";
 export type { BatchPageOptions, BatchWaitOptions, EndpointBatches } from "./jobs/endpoint-batches";
 export type { AffinityRefusal, PinMode, PinnedFetch, PinnedFetchOptions } from "./jobs/pinned-fetch";
-export type {
-  BatchAck,
-  BatchChild,
-  BatchChildPage,
-  BatchListItem,
-  BatchStatus,
-  BatchSummary,
-} from "./schemas/batch";
+export type { BatchAck, BatchChild, BatchChildPage, BatchListItem, BatchStatus, BatchSummary } from "./schemas/batch";
 export type {
   ManagementResource,
   ReadQuery,

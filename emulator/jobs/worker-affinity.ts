@@ -17,9 +17,7 @@ export const WORKER_ID_HEADER = "x-runpod-worker-id";
 export const STRICT_WAIT_MS = 300_000;
 
 /** How a request asks for its worker: none, `soft` (prefer), `strict` (only), `strict-resume` (only, resuming it). */
-export type Affinity =
-  | { mode: "none" }
-  | { mode: "soft" | "strict" | "strict-resume"; workerId: string };
+export type Affinity = { mode: "none" } | { mode: "soft" | "strict" | "strict-resume"; workerId: string };
 
 /**
  * Reads the request header: empty or absent is normal routing; `strict <id>` and

@@ -33,7 +33,6 @@ afterAll(async () => {
 afterEach(async () => void (await ctx.api.put("/_emulator/faults", { rules: [] })));
 
 const BATCH: SubmitManyOptions = { submitWith: "batch", pollIntervalMs: 20 };
-let tags = 0;
 
 async function collect(outcomes: AsyncIterable<BatchOutcome>): Promise<Map<number, BatchOutcome>> {
   const byIndex = new Map<number, BatchOutcome>();

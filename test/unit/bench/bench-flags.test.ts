@@ -13,6 +13,7 @@ describe("parseBenchFlags", () => {
       "state",
       "scale",
       "batch",
+      "batch-api",
       "management",
       "openai",
       "plugin",
@@ -35,8 +36,8 @@ describe("parseBenchFlags", () => {
     expect(parseBenchFlags(["--only", "batch,scale"], RESULTS).resultsFile).toBeUndefined();
   });
 
-  it("replaces its own section after a full run of management, openai or plugin alone, not of pulumi or scale", () => {
-    for (const name of ["management", "openai", "plugin"]) {
+  it("replaces its own section after a full run of batch-api, management, openai or plugin alone, not of pulumi or scale", () => {
+    for (const name of ["batch-api", "management", "openai", "plugin"]) {
       expect(parseBenchFlags(["--only", name], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
     }
     for (const name of ["pulumi", "scale", "client"]) {

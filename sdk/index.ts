@@ -12,7 +12,7 @@ export type { CallOptions, Transport, TransportRequest } from "./transport";
 export type { ServerSentEvent } from "./event-stream";
 export { EndpointJobs } from "./jobs/endpoint-jobs";
 export type { OpenAiFetchOptions, PollOptions, RunSyncOptions, StatusOptions } from "./jobs/endpoint-jobs";
-export type { BatchOutcome, SubmitManyOptions } from "./jobs/batch-options";
+export type { BatchOutcome, SubmitManyOptions, SubmitProgress } from "./jobs/batch-options";
 export type { PacedOperation, RateLimitOverride, RateLimitOverrides } from "./jobs/endpoint-pacers";
 export type { BatchInputs } from "./jobs/submit-many";
 export type { BatchPageOptions, BatchWaitOptions, EndpointBatches } from "./jobs/endpoint-batches";

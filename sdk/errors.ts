@@ -136,11 +136,7 @@ export class BadRequestError extends APIError {
 export class AuthenticationError extends APIError {
   override name = "AuthenticationError";
 }
-/**
- * 403: the API key is valid but may lack the scope the operation needs (a key's scopes,
- * `<resource>:read` or `<resource>:write`, are chosen when it is created). The message names the
- * operation (method and path).
- */
+/** 403: the key is valid but may lack the operation's scope (`<resource>:read` or `:write`); the message names the operation. */
 export class ForbiddenError extends APIError {
   override name = "ForbiddenError";
   constructor(...args: ConstructorParameters<typeof APIError>) {

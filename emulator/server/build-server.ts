@@ -92,14 +92,15 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   });
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0]!;
-    // A known path asked with a method it lacks: 405 with `Allow` (OpenAPI v2 `MethodNotAllowedError`).
-    const allow = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    const v2 = isManagementV2Path(path);
+    // A known management v2 path asked with a method it lacks: 405 with `Allow`, as v2's OpenAPI
+    // documents (`MethodNotAllowedError`); v1 and the job API document none, and stay 404.
+    const allow = v2 ? ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null) : [];
     if (allow.length > 0) {
       const message = `${req.method} is not allowed on ${path}; it allows ${allow.join(", ")}`;
-      const body = { error: "method_not_allowed", message };
-      return sendError(reply.header("allow", allow.join(", ")), 405, body, isManagementV2Path(path));
+      return sendError(reply.header("allow", allow.join(", ")), 405, { error: "method_not_allowed", message }, true);
     }
-    sendError(reply, 404, { error: "not_found", message: `no route ${req.method} ${path}` }, isManagementV2Path(path));
+    sendError(reply, 404, { error: "not_found", message: `no route ${req.method} ${path}` }, v2);
   });
 
   registerRouteTrees(app, ctx);

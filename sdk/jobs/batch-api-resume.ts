@@ -1,16 +1,9 @@
 import { RequestValidationError, RunpodError } from "../errors";
 import { BatchAckSchema } from "../schemas";
 import { appendLanded, appendPart, FatalRunError, finalizeBatch, readSummary, sendWrite } from "./batch-api-calls";
-import { batchPath, bodyHash, type RunContext, type Slot } from "./batch-api-slot";
+import { batchPath, bodyHash, type Pending, type RunContext, type Slot } from "./batch-api-slot";
 import { batchBody } from "./batch-bodies";
 import type { BatchJournal, JournaledBatch, JournaledPart } from "./batch-journal";
-
-/** An input read and ready for a batch: its index, its request serialized, and its size. */
-export interface Pending {
-  index: number;
-  text: string;
-  bytes: number;
-}
 
 /** What resuming needs of the run besides its context: the inputs, and its batches. */
 export interface ResumeContext<O> extends RunContext<O> {

@@ -1,13 +1,13 @@
-import { AbortError, RequestValidationError, RunpodError } from "../errors";
+import { AbortError, RunpodError } from "../errors";
 import { sleepUnlessAborted } from "../polling";
 import { BatchAckSchema } from "../schemas";
 import { Transport } from "../transport";
 import { AppendPart } from "./batch-bodies";
 import { appendPart, FatalRunError, finalizeBatch, sendWrite } from "./batch-api-calls";
 import { collectSlot } from "./batch-api-collect";
-import { type Pending, type ResumeContext, resumeJournal } from "./batch-api-resume";
-import { batchPath, bodyHash, type Slot } from "./batch-api-slot";
-import { type BatchInputs, InputReader, runBody } from "./batch-inputs";
+import { type ResumeContext, resumeJournal } from "./batch-api-resume";
+import { batchPath, bodyHash, ChangeSignal, type Pending, pendingOf, type Slot } from "./batch-api-slot";
+import { type BatchInputs, InputReader } from "./batch-inputs";
 import { BatchJournal } from "./batch-journal";
 import type { BatchOutcome, ResolvedSubmitManyOptions } from "./batch-options";
 
@@ -39,7 +39,7 @@ export class BatchApiRun<I, O> implements ResumeContext<O> {
   private nextSeq = 0;
   private counts = { read: 0, sent: 0, reported: 0 };
   private finished = false;
-  private change: { promise: Promise<void>; resolve: () => void } | undefined;
+  private readonly signal = new ChangeSignal();
 
   constructor(
     owner: Transport,
@@ -127,7 +127,8 @@ export class BatchApiRun<I, O> implements ResumeContext<O> {
       part = new AppendPart(size);
       partIndices = [];
     }
-    if (partIndices.length > 0) await this.sendPart(slot, part, partIndices);
+    if (this.halted) return next; // what was read and not sent is reported by the sweep
+    if (partIndices.length > 0 && !(await this.sendPart(slot, part, partIndices))) return next;
     this.journal?.write({ t: "finalize", seq: slot.seq }, true);
     return next;
   }
@@ -210,21 +211,13 @@ export class BatchApiRun<I, O> implements ResumeContext<O> {
         return undefined;
       }
       this.counts.read++;
-      const text = runBody(item.request, item.index, this.options, this.endpointId);
-      if (typeof text !== "string") {
-        await this.push({ kind: "error", index: item.index, error: text });
-        continue;
-      }
-      const bytes = Buffer.byteLength(text);
-      if (!AppendPart.fits(bytes)) {
-        const rule = "must fit one append of a batch (10 MiB with its frame)";
-        const problem = { field: "input", value: `${bytes} bytes`, rule };
-        const context = `input ${item.index} of submitMany on ${this.endpointId}`;
-        await this.push({ kind: "error", index: item.index, error: new RequestValidationError([problem], context) });
+      const pending = pendingOf(item.request, item.index, this.options, this.endpointId);
+      if (pending instanceof RunpodError) {
+        await this.push({ kind: "error", index: item.index, error: pending });
         continue;
       }
       this.unsent.add(item.index);
-      return { index: item.index, text, bytes };
+      return pending;
     }
   }
 
@@ -245,14 +238,10 @@ export class BatchApiRun<I, O> implements ResumeContext<O> {
   progress(): void {
     const report = this.options.onProgress;
     if (!report) return;
-    let completed = 0;
-    let failed = 0;
-    for (const slot of this.slots) {
-      completed += slot.summary?.requestCompleted ?? 0;
-      failed += slot.summary?.requestFailed ?? 0;
-    }
-    const batches = this.slots.length;
-    report({ ...this.counts, completed, failed, batches, activeBatches: this.active });
+    const sum = (of: (slot: Slot) => number | undefined) => this.slots.reduce((n, slot) => n + (of(slot) ?? 0), 0);
+    const completed = sum((slot) => slot.summary?.requestCompleted);
+    const failed = sum((slot) => slot.summary?.requestFailed);
+    report({ ...this.counts, completed, failed, batches: this.slots.length, activeBatches: this.active });
   }
 
   sleep(ms: number): Promise<boolean> {
@@ -300,17 +289,10 @@ export class BatchApiRun<I, O> implements ResumeContext<O> {
   }
 
   private changed(): Promise<void> {
-    if (!this.change) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => (resolve = r));
-      this.change = { promise, resolve };
-    }
-    return this.change.promise;
+    return this.signal.changed();
   }
 
   private notify(): void {
-    const change = this.change;
-    this.change = undefined;
-    change?.resolve();
+    this.signal.notify();
   }
 }

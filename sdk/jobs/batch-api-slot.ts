@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
-import type { BatchSummary } from "../schemas";
+import { RequestValidationError, type RunpodError } from "../errors";
+import type { BatchSummary, JobRequest } from "../schemas";
+import { AppendPart } from "./batch-bodies";
+import { runBody } from "./batch-inputs";
 import type { BatchJournal } from "./batch-journal";
 import type { CallContext } from "./batch-api-calls";
 import type { BatchOutcome, ResolvedSubmitManyOptions } from "./batch-options";
@@ -42,4 +45,56 @@ export function bodyHash(body: string): string {
 /** The path of a batch below the endpoint's prefix. */
 export function batchPath(prefix: string, batchId: string, rest = ""): string {
   return `${prefix}batch/${encodeURIComponent(batchId)}${rest}`;
+}
+
+/** An input read and ready for a batch: its index, its request serialized, and its size. */
+export interface Pending {
+  index: number;
+  text: string;
+  bytes: number;
+}
+
+/**
+ * An input as a batch request: the batch's default `policy` and `webhook` where it has none,
+ * validated and serialized as for `/run`, and small enough for one append; else the error of its
+ * outcome, naming the input and the field.
+ */
+export function pendingOf(
+  request: JobRequest<unknown>,
+  index: number,
+  options: ResolvedSubmitManyOptions,
+  endpointId: string,
+): Pending | RunpodError {
+  const text = runBody(request, index, options, endpointId);
+  if (typeof text !== "string") return text;
+  const bytes = Buffer.byteLength(text);
+  if (AppendPart.fits(bytes)) return { index, text, bytes };
+  const problem = {
+    field: "input",
+    value: `${bytes} bytes`,
+    rule: "must fit one append of a batch (10 MiB with its frame)",
+  };
+  return new RequestValidationError([problem], `input ${index} of submitMany on ${endpointId}`);
+}
+
+/** A promise to wait on until the next `notify()`: how the run's loops hear that something changed. */
+export class ChangeSignal {
+  private change: { promise: Promise<void>; resolve: () => void } | undefined;
+
+  /** Resolves at the next `notify()`. */
+  changed(): Promise<void> {
+    if (!this.change) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.change = { promise, resolve };
+    }
+    return this.change.promise;
+  }
+
+  /** Wakes every waiter. */
+  notify(): void {
+    const change = this.change;
+    this.change = undefined;
+    change?.resolve();
+  }
 }

@@ -71,6 +71,8 @@ export class LoadBalancerRuntime {
   /** Requests waiting for the worker they are pinned to. */
   private readonly waits: AffinityWaits;
   private readonly scaledDown = new ScaledDownWorkers();
+  /** Workers up and started, by id: a pinned request finds its worker without a scan. */
+  private readonly byId = new Map<string, Worker>();
   /** The id the next worker starts under: a scaled-down worker resumed by `strict-resume`. */
   private resumeId: string | undefined;
 
@@ -88,8 +90,13 @@ export class LoadBalancerRuntime {
       return id;
     };
     const onWorker = (w: Worker, event: "start" | "stop") => {
-      if (event === "stop") this.scaledDown.add(w.id, w.version);
-      else this.scaledDown.delete(w.id);
+      if (event === "stop") {
+        this.byId.delete(w.id);
+        this.scaledDown.add(w.id, w.version);
+      } else {
+        this.byId.set(w.id, w);
+        this.scaledDown.delete(w.id);
+      }
       this.waits.wake();
     };
     // A worker that starts late (a missing secret created) waits idle for the next request.
@@ -213,7 +220,7 @@ export class LoadBalancerRuntime {
     if (pin.mode === "soft") return this.takePinned(id) ?? this.acquire();
     const deadline = this.scheduler.now() + STRICT_WAIT_MS;
     for (;;) {
-      const w = this.pool.all().find((worker) => worker.id === id);
+      const w = this.workerById(id);
       if (w && w.unhealthy === undefined) {
         const taken = this.takePinned(id);
         if (taken) return taken;
@@ -231,10 +238,15 @@ export class LoadBalancerRuntime {
 
   /** The worker `id` when it is up with room for one more request, taken; else undefined. */
   private takePinned(id: string): Worker | undefined {
-    const w = this.pool.all().find((worker) => worker.id === id);
+    const w = this.workerById(id);
     if (!w || w.unhealthy !== undefined || w.inFlight >= Math.max(1, this.settings.requestCount)) return undefined;
     if (w.inFlight === 0 && !this.pool.takeThis(w)) return undefined;
     return this.take(w);
+  }
+
+  /** A worker up, started or not (one that could not start is found by a scan: they are rare). */
+  private workerById(id: string): Worker | undefined {
+    return this.byId.get(id) ?? this.pool.all().find((worker) => worker.id === id);
   }
 
   private take(w: Worker): Worker {

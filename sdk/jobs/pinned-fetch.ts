@@ -84,6 +84,27 @@ function sameService(url: URL, queueUrl: URL): boolean {
 }
 
 /**
+ * The request's headers as a plain object (what the sending `fetch` copies anyway: a `Headers`
+ * object here would be built twice per request), with the pin set, or removed when there is none;
+ * and whether they carry `Authorization`.
+ */
+function withPin(given: RequestInit["headers"], pin: string | undefined) {
+  const headers: Record<string, string> = {};
+  let authorized = false;
+  const add = (value: string, name: string) => {
+    const lower = name.toLowerCase();
+    if (lower === WORKER_ID_HEADER) return;
+    if (lower === "authorization") authorized = true;
+    headers[lower] = headers[lower] === undefined ? value : `${headers[lower]}, ${value}`;
+  };
+  if (given instanceof Headers) given.forEach(add);
+  else if (Array.isArray(given)) for (const [name, value] of given) add(value!, name!);
+  else if (given) for (const name of Object.keys(given)) add(String(given[name]), name);
+  if (pin !== undefined) headers[WORKER_ID_HEADER] = pin;
+  return { headers, authorized };
+}
+
+/**
  * A fetch pinned to one worker: sends `X-Runpod-Worker-Id` (`<id>`, `strict <id>` or
  * `strict-resume <id>`) once it knows the worker, learns it from the answers' header, and adds
  * `Authorization: Bearer <API key>` to a request of the platform's that has none.
@@ -104,13 +125,16 @@ export function pinnedFetch(
   const send = options.fetch ?? dispatcherFetch();
   const service = new URL(queueUrl);
   const call = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
-    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     const strict = workerId !== undefined && mode !== "soft";
-    if (workerId !== undefined) headers.set(WORKER_ID_HEADER, strict ? `${mode} ${workerId}` : workerId);
-    else headers.delete(WORKER_ID_HEADER);
-    if (apiKey && !headers.has("authorization") && sameService(url, service))
-      headers.set("authorization", `Bearer ${apiKey}`);
+    const pin = workerId === undefined ? undefined : strict ? `${mode} ${workerId}` : workerId;
+    const { headers, authorized } = withPin(
+      init?.headers ?? (input instanceof Request ? input.headers : undefined),
+      pin,
+    );
+    if (apiKey && !authorized) {
+      const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+      if (sameService(url, service)) headers.authorization = `Bearer ${apiKey}`;
+    }
     const res = await send(input, { ...init, headers });
     const served = res.headers.get(WORKER_ID_HEADER);
     if (served !== null && WORKER_ID.test(served)) workerId = served;

@@ -101,6 +101,15 @@ describe("client.pinnedFetch()", () => {
     expect(seen[0]!.get("authorization")).toBeNull();
     expect(seen[1]!.get("authorization")).toBe(`Bearer ${KEY}`);
     expect(seen[1]!.get("x-runpod-worker-id")).toBe("w1");
+    // Headers in any form keep their own key; a pin the caller set is replaced by the session's.
+    await session(`${lb.base}/h`, {
+      headers: new Headers({ Authorization: "Bearer mine", "X-Runpod-Worker-Id": "x" }),
+    });
+    await session(`${lb.base}/a`, { headers: [["X-Trace", "t1"]] });
+    expect(seen[2]!.get("authorization")).toBe("Bearer mine");
+    expect(seen[2]!.get("x-runpod-worker-id")).toBe("w1");
+    expect(seen[3]!.get("x-trace")).toBe("t1");
+    expect(seen[3]!.get("authorization")).toBe(`Bearer ${KEY}`);
   });
 
   it("refuses a worker id that is not one, and an unknown mode, before any request", () => {

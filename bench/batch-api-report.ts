@@ -111,6 +111,7 @@ export function batchApiSection(s: BatchApiBenchSettings, result: BatchApiResult
           "pinned (median)",
           "pinned / unpinned",
           "answers from the pinned worker",
+          "the pin's own cost per call",
         ],
         rows: [
           [

@@ -54,7 +54,7 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   batch-api: 20,000 jobs through submitMany by the batch API against the /run
                   path (client CPU, peak heap, duplicates, wall time), and a session of 100
                   requests pinned to one worker of a load-balancing endpoint against the same
-                  requests unpinned (about 3 minutes)
+                  requests unpinned (about 5 minutes)
                   management: the client's management calls per second on v2 against v1, and
                   bursts of 1,000 v2 calls against a quota of 50 a second (about 2 minutes)
                   openai: chat completions per second through the npm openai package against

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { Agent } from "undici";
 import { RunpodClient } from "../sdk/client";
 import { dispatcherFetch } from "../sdk/jobs/dispatcher-fetch";
@@ -72,7 +73,7 @@ function batchApiAlternative(): BatchAlternative {
   };
 }
 
-/** One session's timing: each round's wall time of the same requests, unpinned and pinned. */
+/** The sessions' timing: each round's total time of its requests, unpinned and pinned. */
 export interface SessionRuns {
   unpinnedMs: number[];
   pinnedMs: number[];
@@ -113,9 +114,9 @@ export async function runBatchApiBench(s: BatchApiBenchSettings, log: (line: str
 const KEY = "bench-affinity-key";
 
 /**
- * The sessions: `sessionRequests` requests one after the other to a load-balancing endpoint with
- * two warm workers, through undici's dispatch as they are (unpinned) and through
- * `client.pinnedFetch()` (pinned to the worker of its first answer), interleaved round by round.
+ * The sessions: per round, a session of `sessionRequests` requests one after the other to a
+ * load-balancing endpoint with two warm workers through `client.pinnedFetch()` (pinned to the
+ * worker of its first answer), each request beside the same request unpinned (undici's dispatch).
  */
 async function runSessions(s: BatchApiBenchSettings): Promise<SessionRuns> {
   const emulator = await startEmulatorProcess(KEY, ["--no-rate-limits", "--no-management-quota"]);
@@ -135,14 +136,12 @@ async function runSessions(s: BatchApiBenchSettings): Promise<SessionRuns> {
     const body = JSON.stringify({ prompt: "a session", step: 1 });
     const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
     const plain = dispatcherFetch(dispatcher);
-    const session = async (send: typeof fetch, count: number) => {
-      const workers: (string | null)[] = [];
-      for (let i = 0; i < count; i++) {
-        const res = await send(url, { method: "POST", body, headers });
-        await res.arrayBuffer();
-        workers.push(res.headers.get("x-runpod-worker-id"));
-      }
-      return workers;
+    /** One request, timed from its sending to its body's end; answers the time and the worker that served it. */
+    const one = async (send: typeof fetch): Promise<[number, string | null]> => {
+      const started = performance.now();
+      const res = await send(url, { method: "POST", body, headers });
+      await res.arrayBuffer();
+      return [performance.now() - started, res.headers.get("x-runpod-worker-id")];
     };
     const result: SessionRuns = {
       unpinnedMs: [],
@@ -151,20 +150,25 @@ async function runSessions(s: BatchApiBenchSettings): Promise<SessionRuns> {
       pinnedRequests: 0,
       pinCostUs: await pinCostUs(client, url),
     };
-    const kinds = ["unpinned", "pinned"] as const;
-    await session(plain, 20); // warm the connections and both workers
+    for (let i = 0; i < 20; i++) await one(plain); // warm the connections and both workers
+    // Request by request, each pinned request beside an unpinned one (alternating which goes
+    // first): the machine's load swings in milliseconds, a round of 100 requests lasts about as
+    // long, and timing whole sessions one after the other measured those swings more than the pin.
     for (let round = 0; round < s.sessionRounds; round++) {
-      for (const kind of interleaved(kinds, round)) {
-        if (kind === "unpinned") {
-          result.unpinnedMs.push(await timed(() => session(plain, s.sessionRequests)));
-          continue;
+      const pinned = client.pinnedFetch({ fetch: dispatcherFetch(dispatcher) });
+      const times = { unpinned: 0, pinned: 0 };
+      const workers: (string | null)[] = [];
+      for (let i = 0; i < s.sessionRequests; i++) {
+        for (const kind of interleaved(["unpinned", "pinned"] as const, round + i)) {
+          const [ms, worker] = await one(kind === "pinned" ? pinned : plain);
+          times[kind] += ms;
+          if (kind === "pinned") workers.push(worker);
         }
-        const pinned = client.pinnedFetch({ fetch: dispatcherFetch(dispatcher) });
-        let workers: (string | null)[] = [];
-        result.pinnedMs.push(await timed(async () => (workers = await session(pinned, s.sessionRequests))));
-        result.pinnedSameWorker += workers.filter((w) => w === workers[0]).length;
-        result.pinnedRequests += workers.length;
       }
+      result.unpinnedMs.push(times.unpinned);
+      result.pinnedMs.push(times.pinned);
+      result.pinnedSameWorker += workers.filter((w) => w === workers[0]).length;
+      result.pinnedRequests += workers.length;
     }
     return result;
   } finally {

@@ -82,7 +82,7 @@ export function batchApiSection(s: BatchApiBenchSettings, result: BatchApiResult
       `one emulator process per run at \`--time-scale ${s.timeScale}\` with the platform's rate limits (the /run path told the 1 s window), an endpoint of ${BATCH_WORKERS} workers running the \`tally\` handler, which counts every run of every input (duplicates)`,
       "client CPU: this process's user + system time during the run, less the forced collections of the heap sampler; peak heap: the live heap sampled after a full GC every 100 ms, above the heap before the run",
       `the pin's own cost: the same calls through a \`fetch\` that answers at once, pinned and not (7 rounds of 50,000, the median difference)`,
-      `a session: ${s.sessionRequests} POSTs one after the other to a load-balancing endpoint of 2 warm workers (the \`echo\` image), through undici's dispatch unpinned and through \`client.pinnedFetch()\` pinned to the worker of its first answer, ${s.sessionRounds} rounds interleaved; the ratio is the median of each round's pinned / unpinned`,
+      `a session: ${s.sessionRequests} POSTs one after the other to a load-balancing endpoint of 2 warm workers (the \`echo\` image) through \`client.pinnedFetch()\`, pinned to the worker of its first answer, each beside the same POST unpinned through undici's dispatch (alternating which goes first); ${s.sessionRounds} rounds, the ratio the median of each round's pinned / unpinned total`,
     ],
     tables: [
       {

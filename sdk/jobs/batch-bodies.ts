@@ -1,5 +1,5 @@
 import { RequestValidationError } from "../errors";
-import { BatchRequestSchema, fieldProblems, type JobRequest, LIMITS } from "../schemas";
+import { BatchRequestSchema, fieldProblems, LIMITS } from "../schemas";
 
 /*
  * The bodies of batch creates and appends, checked before anything is sent: each request valid
@@ -118,6 +118,3 @@ export class AppendPart {
     return { body, count };
   }
 }
-
-/** Requests of a job set as a caller gives them to `batches.create`/`append`. */
-export type BatchRequests<I = Record<string, unknown>> = readonly JobRequest<I>[];

@@ -14,9 +14,10 @@ import {
   BatchPageQuerySchema,
   type BatchSummary,
   BatchSummarySchema,
+  type JobRequest,
 } from "../schemas";
 import type { CallOptions, Transport } from "../transport";
-import { type BatchRequests, checkedBatchBody } from "./batch-bodies";
+import { checkedBatchBody } from "./batch-bodies";
 import type { PollOptions } from "./job-options";
 
 /** What an answer whose shape the platform does not document is read as: any JSON object. */
@@ -85,7 +86,10 @@ export class EndpointBatches {
    * Creates a DRAFT batch, with `requests` (`/run` bodies) or empty. At most 5,000 requests and
    * 10 MiB; more goes through {@link append}. Not retried after delivery (a repeat makes a second batch).
    */
-  async create<I = Record<string, unknown>>(requests: BatchRequests<I> = [], options?: CallOptions): Promise<BatchAck> {
+  async create<I = Record<string, unknown>>(
+    requests: readonly JobRequest<I>[] = [],
+    options?: CallOptions,
+  ): Promise<BatchAck> {
     const body = checkedBatchBody("create", requests, this.context("create"));
     return this.send("POST", this.path(), BatchAckSchema, false, options, body);
   }
@@ -96,7 +100,7 @@ export class EndpointBatches {
    */
   async append<I = Record<string, unknown>>(
     batchId: string,
-    requests: BatchRequests<I>,
+    requests: readonly JobRequest<I>[],
     options?: CallOptions,
   ): Promise<Record<string, unknown>> {
     const id = this.id(batchId, "append");

@@ -1,7 +1,6 @@
 import { RequestValidationError } from "../errors";
 import { renderValue } from "../schemas";
 import { dispatcherFetch } from "./dispatcher-fetch";
-import type { FetchFunction } from "./paced-calls";
 
 /** The header naming a load-balancing endpoint's worker: on every answer, and on a request to pin it. */
 export const WORKER_ID_HEADER = "x-runpod-worker-id";
@@ -32,11 +31,13 @@ export interface PinnedFetchOptions {
    */
   mode?: PinMode | undefined;
   /** Sends each request (default: undici's own dispatch, as `openAiFetch()`). */
-  fetch?: FetchFunction | undefined;
+  fetch?: typeof fetch | undefined;
 }
 
 /** A `fetch` whose requests go to one worker of a load-balancing endpoint (docs/client.md "Worker affinity"). */
-export interface PinnedFetch extends FetchFunction {
+export interface PinnedFetch {
+  /** Sends a request as `fetch` does, pinned. */
+  (input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** The worker the session is pinned to; undefined before its first answer (or after `unpin`). */
   readonly workerId: string | undefined;
   /**

@@ -8,12 +8,10 @@ import { JobRequestSchema } from "./job";
  * every child state but COMPLETED and FAILED are not documented, so what reads them is lenient.
  */
 
-/** The batch states the platform documents: DRAFT, then FINALIZED, which ends FAILED or CANCELLED (or stays, done). */
-export const BATCH_STATUSES = ["DRAFT", "FINALIZED", "FAILED", "CANCELLED"] as const;
-/** A batch state. */
-export type BatchStatus = (typeof BATCH_STATUSES)[number];
+/** A batch state the platform documents: DRAFT, then FINALIZED, which ends FAILED or CANCELLED (or stays, done). */
+export type BatchStatus = "DRAFT" | "FINALIZED" | "FAILED" | "CANCELLED";
 
-/** A state read from the platform: one of {@link BATCH_STATUSES}, or a newer one kept as sent. */
+/** A state read from the platform: a {@link BatchStatus}, or a newer one kept as sent. */
 const batchStatus = z.string() as z.ZodType<BatchStatus>;
 
 /** One request of a batch: a `/run` body (`input`, and `webhook`, `policy`, `s3Config` as on `/run`). */
@@ -24,16 +22,33 @@ export const BatchCreateBodySchema = z.array(BatchRequestSchema);
 /** `POST /batch/<id>/requests` body. */
 export const BatchAppendBodySchema = z.object({ requests: z.array(BatchRequestSchema) });
 
-/** The answer of create (`{ id, status: "DRAFT" }`), and what finalize and cancel answer at least. */
-export const BatchAckSchema = z.looseObject({ id: z.string(), status: batchStatus });
-/** A batch's id and state. */
-export type BatchAck = z.infer<typeof BatchAckSchema>;
+/** A batch's id and state: what create answers (`{ id, status: "DRAFT" }`), and finalize and cancel at least. */
+export interface BatchAck {
+  id: string;
+  status: BatchStatus;
+  [field: string]: unknown;
+}
+/** The answer of create, finalize and cancel. */
+export const BatchAckSchema: z.ZodType<BatchAck> = z.looseObject({ id: z.string(), status: batchStatus });
 
 /**
- * `GET /batch/<id>`: the batch's counters. `createdAt` is in epoch milliseconds (not the
- * management API's date-time strings). The batch is done when completed + failed = total.
+ * A batch's summary (`GET /batch/<id>`): its state and counters. `createdAt` is in epoch
+ * milliseconds (not the management API's date-time strings). The batch is done when completed +
+ * failed = total. Fields the platform adds are kept.
  */
-export const BatchSummarySchema = z.looseObject({
+export interface BatchSummary {
+  id: string;
+  endpointId?: string | undefined;
+  status: BatchStatus;
+  requestTotal: number;
+  requestInProgress: number;
+  requestCompleted: number;
+  requestFailed: number;
+  createdAt: number;
+  [field: string]: unknown;
+}
+/** `GET /batch/<id>`. */
+export const BatchSummarySchema: z.ZodType<BatchSummary> = z.looseObject({
   id: z.string(),
   endpointId: z.string().optional(),
   status: batchStatus,
@@ -43,8 +58,6 @@ export const BatchSummarySchema = z.looseObject({
   requestFailed: z.number().int(),
   createdAt: z.number(),
 });
-/** A batch's summary. */
-export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 
 /** A time of a child request: epoch ms as the emulator sends it; a string or null is kept as sent. */
 const childTime = z.union([z.number(), z.string(), z.null()]).optional();
@@ -52,9 +65,19 @@ const childTime = z.union([z.number(), z.string(), z.null()]).optional();
 /**
  * One child request of a batch. The platform shows COMPLETED and FAILED; the emulator also
  * answers IN_QUEUE, IN_PROGRESS and CANCELLED (a job's states). `output` on success, `error` on
- * failure.
+ * failure; the times as sent (epoch ms from the emulator).
  */
-export const BatchChildSchema = z.looseObject({
+export interface BatchChild {
+  id: string;
+  status: string;
+  output?: unknown;
+  error?: unknown;
+  startedAt?: number | string | null | undefined;
+  completedAt?: number | string | null | undefined;
+  [field: string]: unknown;
+}
+/** One child request of a page. */
+export const BatchChildSchema: z.ZodType<BatchChild> = z.looseObject({
   id: z.string(),
   status: z.string(),
   output: z.unknown().optional(),
@@ -62,24 +85,34 @@ export const BatchChildSchema = z.looseObject({
   startedAt: childTime,
   completedAt: childTime,
 });
-/** A child request of a batch. */
-export type BatchChild = z.infer<typeof BatchChildSchema>;
 
-/** `GET /batch/<id>/requests?offset=&limit=`: one page of the child requests, in the order they were added. */
-export const BatchChildPageSchema = z.looseObject({
+/** One page of a batch's child requests (`GET /batch/<id>/requests?offset=&limit=`), in the order they were added. */
+export interface BatchChildPage {
+  requests: BatchChild[];
+  total: number;
+  offset: number;
+  limit: number;
+  hasMore: boolean;
+  [field: string]: unknown;
+}
+/** `GET /batch/<id>/requests`. */
+export const BatchChildPageSchema: z.ZodType<BatchChildPage> = z.looseObject({
   requests: z.array(BatchChildSchema),
   total: z.number().int(),
   offset: z.number().int(),
   limit: z.number().int(),
   hasMore: z.boolean(),
 });
-/** A page of child requests. */
-export type BatchChildPage = z.infer<typeof BatchChildPageSchema>;
 
-/** A batch as a list holds it: only its id is sure (the list's answer is not documented). */
-export const BatchListItemSchema = z.looseObject({ id: z.string(), status: batchStatus.optional() });
-/** A batch of a list: the summary's fields as far as the answer has them. */
-export type BatchListItem = z.infer<typeof BatchListItemSchema> & Partial<BatchSummary>;
+/** A batch of a list: only its id is sure (the list's answer is not documented); the summary's fields as far as it has them. */
+export interface BatchListItem extends Partial<BatchSummary> {
+  id: string;
+}
+/** One batch of `GET /batch`. */
+export const BatchListItemSchema: z.ZodType<BatchListItem> = z.looseObject({
+  id: z.string(),
+  status: batchStatus.optional(),
+});
 
 /**
  * `GET /batch`, newest first. Its shape is not documented: a bare array, or an object holding the
@@ -94,7 +127,7 @@ export const BatchListSchema = z
       return z.NEVER;
     }
     const items = z.array(BatchListItemSchema).safeParse(list);
-    if (items.success) return items.data as BatchListItem[];
+    if (items.success) return items.data;
     for (const issue of items.error.issues) ctx.addIssue({ ...issue, code: "custom", message: issue.message });
     return z.NEVER;
   });

@@ -18,6 +18,8 @@ import { benchPulumiCommand } from "./pulumi-stack";
 import { type BenchSection, renderText, sectionText, targetsTable } from "./report";
 import { BATCH_FULL, BATCH_QUICK, runBatchBench } from "./batch-bench";
 import { batchSection } from "./batch-report";
+import { BATCH_API_FULL, BATCH_API_QUICK, runBatchApiBench } from "./batch-api-bench";
+import { batchApiSection } from "./batch-api-report";
 import { gitRevision, mergeResultsMarkdown, resultsMarkdown } from "./results-markdown";
 import { runScaleBench, SCALE_FULL, SCALE_QUICK } from "./scale-bench";
 import { scaleSection } from "./scale-report";
@@ -107,6 +109,12 @@ async function runOneToFive(flags: BenchFlags): Promise<{ sections: BenchSection
     sections.push(batchSection(settings, await runBatchBench(settings, log)));
     print(sections[sections.length - 1]!);
   }
+  if (wants("batch-api")) {
+    log("6b. batch jobs and worker affinity");
+    const settings = flags.quick ? BATCH_API_QUICK : BATCH_API_FULL;
+    sections.push(batchApiSection(settings, await runBatchApiBench(settings, log)));
+    print(sections[sections.length - 1]!);
+  }
   return { sections, pulumiVersion };
 }
 
@@ -193,7 +201,7 @@ async function main(args: string[]): Promise<number> {
     }
   } else {
     log(
-      "no report written (a --quick or --only run prints only, but for batch, management, openai, plugin, volumes or paging alone; pass --out FILE to write one)",
+      "no report written (a --quick or --only run prints only, but for batch, batch-api, management, openai, plugin, volumes or paging alone; pass --out FILE to write one)",
     );
   }
   return 0;

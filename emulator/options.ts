@@ -93,6 +93,12 @@ export interface EmulatorOptions {
    * account (`--s3-key`), the PutObject limit (`--s3-put-limit`), where the files live.
    */
   s3?: S3EmulatorOptions;
+  /**
+   * What `/stream` answers: `"object"` (default), `{ status, stream: [...] }` as the official SDKs
+   * read it; `"array"`, the bare array of chunks the platform's documentation shows
+   * (`--stream-shape`). Clients should read both.
+   */
+  streamShape?: "object" | "array";
 }
 
 // Fails to compile when an option platform-options.ts names is not one of the options above.

@@ -147,6 +147,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     preemption: { ratePerHour: preemptionRate(options.preemptionRate), seed },
     pages,
     log: options.log ?? false,
+    streamShape: options.streamShape,
     origin: () => baseUrl,
   };
   const app = buildServer(ctx, (server, problems) => registerRouteTrees(server, ctx, problems));

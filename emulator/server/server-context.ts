@@ -34,6 +34,8 @@ export interface ServerContext {
   s3: S3Service;
   /** Pages management API v2's lists (`limit`, `cursor`, `pagination`). */
   pages: ListPager;
+  /** What `/stream` answers: `{ status, stream }` (default) or the bare array of chunks. */
+  streamShape?: "object" | "array";
   /** Log every request (fastify's logger); off by default, the hot path stays quiet. */
   log: boolean;
   /** The origin clients reach the emulator at (`publicUrl`, else the listening address): for addresses in answers. */

@@ -55,6 +55,14 @@ export const LIMITS = {
   runSyncPayloadBytes: 20 * 1024 * 1024,
   /** A single streamed chunk (documented: 1 MB). */
   streamChunkBytes: 1024 * 1024,
+  /**
+   * Batch jobs (docs/platform.md "Batch jobs"): requests one batch holds, batches active at once
+   * on an endpoint, requests queued on an endpoint, and the body of one append (10 MiB).
+   */
+  batchRequests: 5_000,
+  activeBatches: 10,
+  queuedBatchRequests: 50_000,
+  batchAppendBytes: 10 * 1024 * 1024,
 } as const;
 
 /** The platform's documented defaults for job policies and retention. */

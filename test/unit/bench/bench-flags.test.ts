@@ -13,6 +13,7 @@ describe("parseBenchFlags", () => {
       "state",
       "scale",
       "batch",
+      "batch-api",
       "management",
       "openai",
       "plugin",
@@ -41,8 +42,8 @@ describe("parseBenchFlags", () => {
     expect(parseBenchFlags(["--only", "volumes"], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
   });
 
-  it("replaces its own section after a full run of management, openai, plugin or paging alone, not of pulumi or scale", () => {
-    for (const name of ["management", "openai", "plugin", "paging"]) {
+  it("replaces its own section after a full run of batch-api, management, openai, plugin or paging alone, not of pulumi or scale", () => {
+    for (const name of ["batch-api", "management", "openai", "plugin", "paging"]) {
       expect(parseBenchFlags(["--only", name], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
     }
     for (const name of ["pulumi", "scale", "client"]) {

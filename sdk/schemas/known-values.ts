@@ -116,7 +116,7 @@ function editDistance(a: string, b: string): number {
  * The names of `candidates` nearest to `value`, for an error that refuses `value` because the
  * live catalog does not hold it: those {@link nearValues} finds (case or whitespace) when there
  * are any, otherwise up to `limit` names closest by edit distance, compared without case and
- * whitespace, within a third of the name's length. Unlike a warning on a value this release does
+ * whitespace, within a quarter of the name's length. Unlike a warning on a value this release does
  * not know, such an error already says the value is wrong, so a near name one character away
  * (`NVIDIA L40X` → `NVIDIA L40S`, `NVIDIA L40`) helps rather than misleads.
  */
@@ -125,7 +125,7 @@ export function nearestValues(value: string, candidates: Iterable<string>, limit
   const same = nearValues(value, all);
   if (same.length > 0) return same;
   const key = looseKey(value);
-  const within = Math.max(1, Math.floor(key.length / 3));
+  const within = Math.max(1, Math.floor(key.length / 4));
   return all
     .map((candidate) => ({ candidate, distance: editDistance(key, looseKey(candidate)) }))
     .filter(({ distance }) => distance <= within)

@@ -64,7 +64,13 @@ async function expectRecordedAnswers(emu: RunningEmulator): Promise<void> {
     const expected = JSON.parse(JSON.stringify(recorded).split("ORIGIN").join(emu.url));
     const res = await api.get(route);
     expect(res.status, route).toBe(200);
-    expect(withoutAllocation(route, res.body), route).toEqual(expected);
+    const current = withoutAllocation(route, res.body);
+    // v2's lists page since that emulator: the same answer plus `pagination`, all on one page here.
+    const { pagination, ...body } = current as Record<string, unknown>;
+    if (route.startsWith("/v2/") && pagination !== undefined) {
+      expect(pagination, route).toEqual({ hasNextPage: false });
+      expect(body, route).toEqual(expected);
+    } else expect(current, route).toEqual(expected);
   }
 }
 

@@ -123,7 +123,7 @@ describe("nearestValues: the names an error against the live catalog suggests", 
     expect(nearestValues("NVIDIA L40X", catalog, 1)).toEqual(["NVIDIA L40"]);
   });
 
-  it("names nothing when no value is within a third of the name's length", () => {
+  it("names nothing when no value is within a quarter of the name's length", () => {
     expect(nearestValues("AMD Instinct MI300X OAM", catalog)).toEqual([]);
     expect(nearestValues("NVIDIA L4", [])).toEqual([]);
   });

@@ -54,6 +54,9 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --cpu-stock N | "DC:FLAVOR=N"
                               vCPUs of each CPU flavor in each data center (default 512), or of
                               one flavor in one data center, repeatable
+  --large-machine-share R     of each data center's GPUs of a type, the share in large machines
+                              (16 vCPUs, 125 GB of RAM per GPU; the rest in standard ones: 8,
+                              62 GB), what pods' placement filters choose among (0..1, default 0.25)
   --preemption-rate R         chance per platform hour that a running interruptible pod is
                               preempted (0..1, default 0), drawn from the seeded stream
   --s3-key API_KEY=ACCESS_KEY_ID:SECRET
@@ -172,7 +175,9 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
     options.gpuPools = pools;
   }
   const capacity = stockOptions(values["gpu-stock"], values["cpu-stock"]);
-  if (capacity) options.capacity = capacity;
+  const share = number("large-machine-share", values["large-machine-share"], rate, "must be between 0 and 1");
+  if (capacity || share !== undefined)
+    options.capacity = { ...capacity, ...(share === undefined ? {} : { largeMachineShare: share }) };
   const s3 = s3Options(values["s3-key"], values["s3-put-limit"]);
   if (s3) options.s3 = s3;
   options.preemptionRate = number("preemption-rate", values["preemption-rate"], rate, "must be between 0 and 1");
@@ -270,6 +275,7 @@ function parse(args: string[]) {
       "gpu-pool": { type: "string", multiple: true },
       "gpu-stock": { type: "string", multiple: true },
       "cpu-stock": { type: "string", multiple: true },
+      "large-machine-share": { type: "string" },
       "preemption-rate": { type: "string" },
       "s3-key": { type: "string", multiple: true },
       "s3-put-limit": { type: "string" },

@@ -79,7 +79,8 @@ export interface EmulatorOptions {
   gpuPools?: Readonly<Record<string, string>>;
   /**
    * The machines' stock: GPUs per type and vCPUs per flavor in each data center (`--gpu-stock`,
-   * `--cpu-stock`). Default: 16 GPUs, 512 vCPUs. Pods and clusters take from it.
+   * `--cpu-stock`), and the share of GPUs in large machines (`--large-machine-share`). Default:
+   * 16 GPUs, a quarter of them in large machines, 512 vCPUs. Pods and clusters take from it.
    */
   capacity?: Partial<CapacitySettings>;
   /**

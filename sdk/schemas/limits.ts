@@ -36,6 +36,11 @@ export const LIMITS = {
   /** Seconds a request waits before a worker starts, on management API v2 (OpenAPI v2 `QueueDelayScaling.queueDelay.minimum`). */
   queueDelaySecondsMinV2: 0.5,
   /**
+   * A pod's placement filters on management API v2 (`gpu.minRamPerGpu`, GB of RAM per GPU, and
+   * `gpu.minVcpuCountPerGpu`, vCPUs per GPU: integers of at least 1).
+   */
+  placementFilterMinV2: 1,
+  /**
    * Items per page of a management API v2 list (`limit`, 1 to 1000; the platform's default page is
    * the largest). Lists page by cursor (docs/platform.md "Lists").
    */

@@ -66,7 +66,7 @@ export function registerClusterRoutesV2(app: FastifyInstance, ctx: ServerContext
     const cluster = clusterOf(req.account, req.params.id);
     const now = req.account.meter.now();
     return ctx.pages.answer(req, "pods", membersOf(req.account, cluster.id), positionIn(req.account.pods), (p) =>
-      renderPodV2(p, now, ctx.catalog, cluster.type),
+      renderPodV2(p, now, cluster.type),
     );
   });
 }

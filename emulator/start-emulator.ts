@@ -11,7 +11,7 @@ import { Capacity, DEFAULT_CAPACITY } from "./capacity/capacity";
 import { PlatformCatalog } from "./platform/platform-catalog";
 import { additionalPlatformValues } from "./platform/platform-options";
 import { IMAGE_MODEL_IDS, ImageStore, imageModelTemplate } from "./models/image-model";
-import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, type EmulatorOptions } from "./options";
+import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_WORKER_BOOT_MS, type EmulatorOptions } from "./options";
 import { registerRouteTrees } from "./api/route-trees";
 import { buildServer } from "./server/build-server";
 import type { ServerContext } from "./server/server-context";
@@ -54,6 +54,12 @@ function rateLimitSettings(option: EmulatorOptions["rateLimits"]): RateLimitSett
   if (option === false) return { ...DEFAULT_RATE_LIMIT_SETTINGS, enabled: false };
   if (option === true || option === undefined) return { ...DEFAULT_RATE_LIMIT_SETTINGS };
   return { ...DEFAULT_RATE_LIMIT_SETTINGS, ...option };
+}
+
+function workerBootMs(ms: number | undefined): number {
+  if (ms === undefined) return DEFAULT_WORKER_BOOT_MS;
+  if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`workerBootMs ${String(ms)}: must be a number of ms >= 0`);
+  return ms;
 }
 
 function preemptionRate(rate: number | undefined): number {
@@ -105,6 +111,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       models,
       defaultFaults: faults,
       webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
+      workerBootMs: workerBootMs(options.workerBootMs),
       seed,
       capacity,
       catalog,

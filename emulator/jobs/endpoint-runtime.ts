@@ -127,7 +127,13 @@ export class EndpointRuntime {
 
   /** The health result (docs/platform.md "Job record"): counts of held jobs by state and of workers. */
   health(): HealthView {
-    return this.counts.health({ idle: this.pool.idle, running: this.pool.running, unhealthy: this.pool.unhealthy });
+    const pool = this.pool;
+    return this.counts.health({
+      idle: pool.idle,
+      running: pool.running,
+      initializing: pool.booting,
+      unhealthy: pool.unhealthy,
+    });
   }
 
   /** Counts of held jobs by exact state. */
@@ -167,8 +173,9 @@ export class EndpointRuntime {
       if (!w) break;
       this.start(w, this.queue.shiftOldest()!);
     }
-    // A worker that cannot start holds its place (canStart turns false) and leaves the job queued.
-    while (this.queue.normalSize > 0 && this.pool.canStart()) {
+    // A worker starting takes the next queued job once ready; a worker that cannot start holds its
+    // place (canStart turns false) and leaves the job queued.
+    while (this.queue.normalSize > this.pool.booting && this.pool.canStart()) {
       const w = this.pool.startBusy();
       if (w) this.start(w, this.queue.shiftNormal()!);
     }
@@ -185,11 +192,15 @@ export class EndpointRuntime {
     scheduler.after(worker.timeout, job.executionTimeoutMs);
     this.notify(job);
     worker.log.add(job.startedAt, "container", `job ${job.id} started`);
+    // What the worker's container was started with (a release reaches it only by replacing it);
+    // looked up now only where nothing was fixed at its start (pre-deployed models).
     const template =
-      this.settings.image !== undefined
-        ? this.services.image(this.settings.image)
-        : this.services.template(this.settings.templateId);
-    const env = this.services.env?.(this.endpointId, worker.secrets);
+      worker.runs !== undefined
+        ? worker.runs.template
+        : this.settings.image !== undefined
+          ? this.services.image(this.settings.image)
+          : this.services.template(this.settings.templateId);
+    const env = worker.runs !== undefined ? worker.runs.env : this.services.env?.(this.endpointId, worker.secrets);
     const ctx = {
       id: job.id,
       input: job.input,

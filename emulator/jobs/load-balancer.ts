@@ -13,7 +13,7 @@ export interface LoadBalancerSettings extends ScalingSettings {
   requestCount: number;
   /** Endpoint `timeout` (ms): a request still running then is answered 504. */
   executionTimeoutMs: number;
-  /** What a worker runs: looked up when each request starts, so a new release applies to new requests. */
+  /** What a worker runs where nothing was fixed when it started (a release reaches workers by replacing them). */
   handler: () => Template | undefined;
   /**
    * The workers' environment (the endpoint's env over its template's), looked up per request and
@@ -59,6 +59,8 @@ function isHttpAnswer(value: unknown): value is Partial<HttpAnswer> & { statusCo
 export class LoadBalancerRuntime {
   private readonly pool: WorkerPool;
   private requests = 0;
+  /** Requests waiting for a starting worker: woken when a start ends, ready or not. */
+  private readonly waiting = new Set<() => void>();
 
   constructor(
     readonly endpointId: string,
@@ -67,10 +69,14 @@ export class LoadBalancerRuntime {
     newWorkerId: () => string,
     bootWorker: () => WorkerBoot = () => ({ secrets: new Map() }),
   ) {
-    // A worker that starts late (a missing secret created) waits idle for the next request.
+    // A worker that starts late (booted, or a missing secret created) takes the requests waiting.
+    const wake = () => {
+      for (const resume of [...this.waiting]) resume();
+    };
     this.pool = new WorkerPool(settings, scheduler, newWorkerId, () => undefined, undefined, {
       boot: bootWorker,
-      ready: () => undefined,
+      ready: wake,
+      failed: wake,
     });
   }
 
@@ -85,9 +91,9 @@ export class LoadBalancerRuntime {
     return this.pool.all();
   }
 
-  /** Whether a worker is up to answer (the health check's 200; 204 while none is). */
+  /** Whether a worker is up to answer (the health check's 200; 204 while none is: starting or unable to start). */
   get healthy(): boolean {
-    return this.pool.size - this.pool.unhealthy > 0;
+    return this.pool.size - this.pool.unhealthy - this.pool.booting > 0;
   }
 
   /** Workers that could not start (a missing secret) try again now. */
@@ -97,7 +103,12 @@ export class LoadBalancerRuntime {
 
   /** Serves one request on a worker: the handler's answer, 503 when no worker may run, 504 past the timeout. */
   async handle(request: HttpRequestView, disconnected: AbortSignal): Promise<HttpAnswer> {
-    const worker = this.acquire();
+    let worker = this.acquire();
+    // The platform's balancer holds a request while a worker starts for it (a cold start).
+    while (!worker && this.pool.booting > 0 && !disconnected.aborted) {
+      await this.nextStart(disconnected);
+      worker = this.acquire();
+    }
     if (!worker) {
       const stuck = this.pool.all().find((w) => w.unhealthy !== undefined)?.unhealthy;
       return answer(503, {
@@ -114,14 +125,16 @@ export class LoadBalancerRuntime {
     const started = this.scheduler.now();
     const id = `${this.endpointId}-request-${++this.requests}`;
     try {
-      const template = this.settings.handler();
+      // What the worker's container was started with; looked up only where nothing was fixed then.
+      const template = worker.runs ? worker.runs.template : this.settings.handler();
       if (!template) throw new Error(`endpoint ${this.endpointId} has no handler to run`);
+      const env = worker.runs ? worker.runs.env : this.settings.env?.(worker.secrets);
       const ctx = {
         id,
         input: request as unknown as Record<string, unknown>,
         signal: abort.signal,
         sleep: (ms: number) => this.scheduler.sleep(ms, abort.signal),
-        env: { ...(this.settings.env?.(worker.secrets) ?? {}) },
+        env: { ...(env ?? {}) },
       };
       const timeout = this.scheduler.sleep(this.settings.executionTimeoutMs, abort.signal).then(() => undefined);
       const outcome = await Promise.race([executeTemplate(template, ctx, () => true), timeout.then(() => TIMED_OUT)]);
@@ -148,13 +161,31 @@ export class LoadBalancerRuntime {
   /** Stops every worker (endpoint deleted, emulator closing). */
   dispose(): void {
     this.pool.dispose();
+    for (const resume of [...this.waiting]) resume();
   }
 
+  /** Resolves when a worker's start ends (ready or unable), or the client goes. */
+  private nextStart(disconnected: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.waiting.delete(done);
+        disconnected.removeEventListener("abort", done);
+        resolve();
+      };
+      this.waiting.add(done);
+      disconnected.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  /**
+   * A worker for a request: one of the current version with room, an idle one, a new one; only when
+   * none may start, the least loaded (of an older version too: a rollout drains those).
+   */
   private acquire(): Worker | undefined {
     const limit = Math.max(1, this.settings.requestCount);
     let least: Worker | undefined;
     for (const w of this.pool.busy()) {
-      if (w.inFlight < limit) return this.take(w);
+      if (w.inFlight < limit && this.pool.isCurrent(w)) return this.take(w);
       if (!least || w.inFlight < least.inFlight) least = w;
     }
     const idle = this.pool.takeIdle();

@@ -9,7 +9,7 @@ import type { FunctionSpec, JsonSchema, PackageSchema, PropertySpec, ResourceSpe
 import type { TsProperty } from "./ts-types";
 
 /** Inputs that are bookkeeping, not platform fields: in the `Args`, but in no field table. */
-const BOOKKEEPING_INPUTS = new Set(["adoptId"]);
+const BOOKKEEPING_INPUTS = new Set(["adoptId", "waitForRollout", "rollbackOnFailure", "rolloutTimeoutSeconds"]);
 
 /** Everything the schema of one resource is generated from. */
 export interface ResourceFacts extends ResourceSource {

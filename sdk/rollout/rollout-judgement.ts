@@ -10,10 +10,7 @@ import type { RolloutSnapshot } from "./rollout-snapshot";
 export const UNHEALTHY_POLLS_TO_FAIL = 3;
 
 /** What a poll concludes. */
-export type RolloutJudgement =
-  | { state: "done" }
-  | { state: "waiting" }
-  | { state: "failed"; reason: string };
+export type RolloutJudgement = { state: "done" } | { state: "waiting" } | { state: "failed"; reason: string };
 
 /**
  * Done when no worker runs an older configuration and at least `workersMin` workers of the new one
@@ -28,7 +25,10 @@ export function judgeRollout(s: RolloutSnapshot, workersMin: number, unhealthyPo
   if (s.stale === 0 && s.ready >= needed) return { state: "done" };
   if (allUnhealthy(s) && unhealthyPolls >= UNHEALTHY_POLLS_TO_FAIL) {
     const n = s.unhealthy.length;
-    return { state: "failed", reason: `${n === 1 ? "its one worker" : `all ${n} workers`} of the new configuration cannot start` };
+    return {
+      state: "failed",
+      reason: `${n === 1 ? "its one worker" : `all ${n} workers`} of the new configuration cannot start`,
+    };
   }
   return { state: "waiting" };
 }

@@ -65,7 +65,14 @@ export async function readRolloutV1(client: RunpodClient, id: string, options?: 
   const workers = endpoint.workers ?? [];
   const runsOlder = (w: Record<string, unknown>) => typeof w.image === "string" && w.image !== image;
   const stale = typeof image === "string" ? workers.filter(runsOlder).length : 0;
-  const snapshot: RolloutSnapshot = { version: undefined, total: workers.length, ready: 0, starting: 0, unhealthy: [], stale };
+  const snapshot: RolloutSnapshot = {
+    version: undefined,
+    total: workers.length,
+    ready: 0,
+    starting: 0,
+    unhealthy: [],
+    stale,
+  };
   if (stale > 0 || workers.length === 0) return { ...snapshot, ready: workers.length - stale };
   const health = await client.transport.send({
     method: "GET",

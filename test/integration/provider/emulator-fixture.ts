@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../../emulator";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator";
 import { forgetSharedListings } from "../../../provider/create-once";
 import { configureDirect } from "../../../provider/provider-config";
 import { RunpodClient } from "../../../sdk/client";
@@ -12,10 +12,21 @@ export const API_VERSIONS: readonly ApiVersion[] = ["v1", "v2"];
 
 /**
  * An in-process emulator on a free port, a direct client for it, and the provider configured to
- * use it, through management API `version` (v2, the default, unless a test pins v1).
+ * use it, through management API `version` (v2, the default, unless a test pins v1). Its workers
+ * are ready at once unless `options` say otherwise (the rollout tests give them a boot time).
  */
-export async function providerAgainstEmulator(apiKey = "provider-it-key", version: ApiVersion = "v2") {
-  const emulator: RunningEmulator = await startEmulator({ port: 0, apiKeys: [apiKey], rateLimits: false });
+export async function providerAgainstEmulator(
+  apiKey = "provider-it-key",
+  version: ApiVersion = "v2",
+  emulatorOptions: EmulatorOptions = {},
+) {
+  const emulator: RunningEmulator = await startEmulator({
+    port: 0,
+    apiKeys: [apiKey],
+    rateLimits: false,
+    workerBootMs: 0,
+    ...emulatorOptions,
+  });
   const apiUrl = version === "v1" ? emulator.apiUrlV1 : emulator.apiUrlV2;
   const options = { apiKey, apiUrl, queueUrl: emulator.queueUrl };
   configureDirect({ ...options, maxAttempts: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });
@@ -55,12 +66,15 @@ export async function providerAgainstEmulator(apiKey = "provider-it-key", versio
  * The fixture of the provider integration tests: one emulator for the file, and each test plays a
  * new `pulumi up` (a new provider process, so no listing is shared with the previous test).
  */
-export function useProviderAgainstEmulator(version: ApiVersion = "v2"): {
+export function useProviderAgainstEmulator(
+  version: ApiVersion = "v2",
+  options: EmulatorOptions = {},
+): {
   readonly current: Awaited<ReturnType<typeof providerAgainstEmulator>>;
 } {
   let env: Awaited<ReturnType<typeof providerAgainstEmulator>> | undefined;
   beforeAll(async () => {
-    env = await providerAgainstEmulator(undefined, version);
+    env = await providerAgainstEmulator(undefined, version, options);
   });
   afterAll(() => env?.close());
   beforeEach(forgetSharedListings);

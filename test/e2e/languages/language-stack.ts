@@ -82,7 +82,14 @@ export async function createLanguageStack(
     language === "go" ? provideGoProgram() : undefined,
   ]);
   const apiKey = `rpa_LANG${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
-  const emulator = await startEmulator({ managementQuota: false, port: 0, apiKeys: [apiKey], rateLimits: false });
+  // Workers boot in 200 ms, polled every 0.5 s (below): endpoints are waited on until they serve.
+  const emulator = await startEmulator({
+    managementQuota: false,
+    workerBootMs: 200,
+    port: 0,
+    apiKeys: [apiKey],
+    rateLimits: false,
+  });
   const backend = await openStateBackend("file");
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `runpod-${language}-home-`));
   fs.mkdirSync(WORK_ROOT, { recursive: true });
@@ -100,6 +107,7 @@ export async function createLanguageStack(
     PULUMI_CONFIG_PASSPHRASE: "languages-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: home,
+    RUNPOD_ROLLOUT_POLL_SECONDS: "0.5",
   };
   await runToolOk(process.execPath, [path.join(REPO_ROOT, "dist", "cli", "main.js"), "plugin", "install"], { env });
   const client = new RunpodClient({ apiKey, apiUrl: emulator.apiUrlV2, queueUrl: emulator.queueUrl });

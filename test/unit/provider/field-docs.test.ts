@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { ROLLOUT_INPUTS } from "../../../provider/rollout-settings";
 import * as path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -28,6 +29,8 @@ function fromRules(type: RunpodResourceType): Record<string, Change> {
   const out: Record<string, Change> = Object.fromEntries(Object.keys(rules).map((k) => [k, changeOf(rules[k])]));
   // Every resource but the registry credential (which cannot be compared to adopt it) takes adoptId.
   if (type !== "ContainerRegistryAuth") out.adoptId = "bookkeeping";
+  // Endpoints and templates take the rollout settings (provider/rollout-settings.ts).
+  if (type === "ServerlessEndpoint" || type === "Template") for (const k of ROLLOUT_INPUTS) out[k] = "bookkeeping";
   return out;
 }
 
@@ -42,7 +45,7 @@ interface DocTables {
  * to the resource whose name opens the paragraph above it (`` `NetworkVolume` (outputs: ...``) or
  * the heading above it (`## Pod`). A row names its inputs in backticks (`min*` stands for the
  * inputs of that prefix no row names); its second cell says the change: **replace**, a
- * **reset**, "ignored after creation", or else in place.
+ * **reset**, "ignored after creation" or "never sent" (bookkeeping), or else in place.
  */
 function fromResourcesDoc(): DocTables {
   const lines = fs.readFileSync(path.join(ROOT, "docs", "resources.md"), "utf8").split("\n");
@@ -71,7 +74,7 @@ function fromResourcesDoc(): DocTables {
       ? "replace"
       : /\*\*reset\*\*/.test(change)
         ? "reset"
-        : /ignored after creation/.test(change)
+        : /ignored after creation|never sent/.test(change)
           ? "bookkeeping"
           : "in place";
     const table = tables.get(current!)!;

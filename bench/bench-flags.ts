@@ -11,6 +11,7 @@ export const BENCHMARKS = [
   "management",
   "openai",
   "plugin",
+  "rollout",
 ] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
@@ -57,6 +58,9 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   plugin: up, an unchanged preview and destroy of 100 resources through the
                   provider plugin beside the same program of dynamic resources, with the state
                   each leaves (about 10 minutes)
+                  rollout: an image bump of 1 and of 10 endpoints through one template on v2
+                  with its quota, workers booting in 8 s: when pulumi up ends against when the
+                  last rollout finished, and the polls it spent (about 3 minutes)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,
@@ -75,7 +79,7 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
 `;
 
 /** The benchmarks whose full run alone replaces its own section of RESULTS.md. */
-const MERGED_ALONE: readonly BenchmarkName[] = ["batch", "management", "openai", "plugin"];
+const MERGED_ALONE: readonly BenchmarkName[] = ["batch", "management", "openai", "plugin", "rollout"];
 
 /** Parses the arguments after `node dist/bench/run.js`; throws with a readable message on a mistake. */
 export function parseBenchFlags(args: string[], defaultResultsFile: string): BenchFlags {

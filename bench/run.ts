@@ -19,6 +19,7 @@ import { BATCH_FULL, BATCH_QUICK, runBatchBench } from "./batch-bench";
 import { batchSection } from "./batch-report";
 import { gitRevision, mergeResultsMarkdown, resultsMarkdown } from "./results-markdown";
 import { runScaleBench, SCALE_FULL, SCALE_QUICK } from "./scale-bench";
+import { ROLLOUT_FULL, ROLLOUT_QUICK, runRolloutBench } from "./rollout-bench";
 import { scaleSection } from "./scale-report";
 import { stateSection } from "./state-footprint";
 
@@ -66,6 +67,13 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
     const pulumi = await benchPulumiCommand();
     run.pulumiVersion ??= pulumi.version;
     run.sections.push(pluginSection(await runPluginBench(flags.quick ? PLUGIN_QUICK : PLUGIN_FULL, log, pulumi)));
+    print(run.sections[run.sections.length - 1]!);
+  }
+  if (flags.only.includes("rollout")) {
+    log("10. rollouts: pulumi up ends when the endpoints serve");
+    const pulumi = await benchPulumiCommand();
+    run.pulumiVersion ??= pulumi.version;
+    run.sections.push(await runRolloutBench(flags.quick ? ROLLOUT_QUICK : ROLLOUT_FULL, pulumi.command, log));
     print(run.sections[run.sections.length - 1]!);
   }
   return run;

@@ -16,6 +16,7 @@ describe("parseBenchFlags", () => {
       "management",
       "openai",
       "plugin",
+      "rollout",
     ]);
     expect(flags.resultsFile).toBe(RESULTS);
     expect(flags.merge).toBe(false);

@@ -83,9 +83,13 @@ export async function createLanguageStack(
   ]);
   const apiKey = `rpa_LANG${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
   // Workers boot in 200 ms, polled every 0.5 s (below): endpoints are waited on until they serve.
+  // An image `crash` is a container that crashes at start (a handler file that throws when loaded).
+  const handlers = fs.mkdtempSync(path.join(os.tmpdir(), `runpod-${language}-handlers-`));
+  fs.writeFileSync(path.join(handlers, "crash.mjs"), `throw new Error("CUDA error: out of memory");\n`);
   const emulator = await startEmulator({
     managementQuota: false,
     workerBootMs: 200,
+    handlersDir: handlers,
     port: 0,
     apiKeys: [apiKey],
     rateLimits: false,
@@ -207,6 +211,7 @@ export async function createLanguageStack(
       await client.close();
       await emulator.close();
       await backend.close();
+      fs.rmSync(handlers, { recursive: true, force: true });
       fs.rmSync(workDir, { recursive: true, force: true });
       fs.rmSync(home, { recursive: true, force: true });
     },

@@ -57,7 +57,7 @@ export interface EmulatorOptions {
   seed?: number;
   /**
    * How long (platform ms) a new serverless worker is INITIALIZING, pulling its image and booting,
-   * before it takes work (`--worker-boot-ms`). Default {@link DEFAULT_WORKER_BOOT_MS}; 0: ready at once.
+   * before it takes work (`--worker-boot-ms`). Default 2000 (`DEFAULT_WORKER_BOOT_MS`); 0: ready at once.
    */
   workerBootMs?: number;
   /** Log every request (fastify logger). Default false. */

@@ -78,16 +78,16 @@ export interface TemplateArgs {
   /** Id of an existing template to take under management instead of creating one. */
   adoptId?: pulumi.Input<string>;
   /**
-   * Whether `pulumi up` waits, after a change to what the endpoints made from this template run, until the
-   * endpoint serves it: no worker left on the older configuration and `workersMin` workers of the
-   * new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false`
-   * ends the step once the platform took the change. Never sent to the platform.
+   * Whether `pulumi up` waits, after a change to what the template's container runs, until the
+   * endpoints it rolls serve it: no worker left on the older configuration and `workersMin`
+   * workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default
+   * `true`; `false` ends the step once the platform took the change. Never sent to the platform.
    */
   waitForRollout?: pulumi.Input<boolean>;
   /**
-   * Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration it served before, the state
-   * staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`.
-   * Never sent to the platform.
+   * Whether a rollout that fails puts the template and the endpoints its change rolled back to
+   * the configuration they served before, the state staying as it was so the next `pulumi up`
+   * tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
    */
   rollbackOnFailure?: pulumi.Input<boolean>;
   /**

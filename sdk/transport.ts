@@ -150,7 +150,7 @@ export class Transport {
 
   /**
    * The average gap (ms) between management requests the account's shortest v2 quota window
-   * sustains ({@link ManagementPacer.sustainedGapMs}); undefined when calls are not paced (v1, no
+   * sustains (the pacer's `sustainedGapMs`); undefined when calls are not paced (v1, no
    * limits, no answer yet).
    */
   managementGapMs(): number | undefined {

@@ -149,7 +149,7 @@ type templateArgs struct {
 	Ports []string `pulumi:"ports"`
 	// Markdown shown in the console (management API v1 only: v2 templates have none).
 	Readme *string `pulumi:"readme"`
-	// Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration it served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+	// Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration they served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
 	RollbackOnFailure *bool `pulumi:"rollbackOnFailure"`
 	// How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
 	RolloutTimeoutSeconds *float64 `pulumi:"rolloutTimeoutSeconds"`
@@ -163,7 +163,7 @@ type templateArgs struct {
 	VolumeInGb *int `pulumi:"volumeInGb"`
 	// Where volumes are mounted (platform default `/workspace`).
 	VolumeMountPath *string `pulumi:"volumeMountPath"`
-	// Whether `pulumi up` waits, after a change to what the endpoints made from this template run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+	// Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
 	WaitForRollout *bool `pulumi:"waitForRollout"`
 }
 
@@ -203,7 +203,7 @@ type TemplateArgs struct {
 	Ports pulumi.StringArrayInput
 	// Markdown shown in the console (management API v1 only: v2 templates have none).
 	Readme pulumi.StringPtrInput
-	// Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration it served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+	// Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration they served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
 	RollbackOnFailure pulumi.BoolPtrInput
 	// How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
 	RolloutTimeoutSeconds pulumi.Float64PtrInput
@@ -217,7 +217,7 @@ type TemplateArgs struct {
 	VolumeInGb pulumi.IntPtrInput
 	// Where volumes are mounted (platform default `/workspace`).
 	VolumeMountPath pulumi.StringPtrInput
-	// Whether `pulumi up` waits, after a change to what the endpoints made from this template run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+	// Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
 	WaitForRollout pulumi.BoolPtrInput
 }
 

@@ -64,7 +64,7 @@ class TemplateArgs:
                Checked at preview: not empty, at most 191 characters.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
         :param pulumi.Input[_builtins.str] readme: Markdown shown in the console (management API v1 only: v2 templates have none).
-        :param pulumi.Input[_builtins.bool] rollback_on_failure: Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration it served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+        :param pulumi.Input[_builtins.bool] rollback_on_failure: Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration they served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
         :param pulumi.Input[_builtins.float] rollout_timeout_seconds: How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
@@ -72,7 +72,7 @@ class TemplateArgs:
                
                Checked at preview: a whole number, at least 0.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where volumes are mounted (platform default `/workspace`).
-        :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the endpoints made from this template run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+        :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         """
         pulumi.set(__self__, "image_name", image_name)
         if adopt_id is not None:
@@ -294,7 +294,7 @@ class TemplateArgs:
     @pulumi.getter(name="rollbackOnFailure")
     def rollback_on_failure(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration it served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+        Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration they served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
         """
         return pulumi.get(self, "rollback_on_failure")
 
@@ -368,7 +368,7 @@ class TemplateArgs:
     @pulumi.getter(name="waitForRollout")
     def wait_for_rollout(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether `pulumi up` waits, after a change to what the endpoints made from this template run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+        Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         """
         return pulumi.get(self, "wait_for_rollout")
 
@@ -432,7 +432,7 @@ class Template(pulumi.CustomResource):
                Checked at preview: not empty, at most 191 characters.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
         :param pulumi.Input[_builtins.str] readme: Markdown shown in the console (management API v1 only: v2 templates have none).
-        :param pulumi.Input[_builtins.bool] rollback_on_failure: Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration it served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+        :param pulumi.Input[_builtins.bool] rollback_on_failure: Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration they served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
         :param pulumi.Input[_builtins.float] rollout_timeout_seconds: How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
@@ -440,7 +440,7 @@ class Template(pulumi.CustomResource):
                
                Checked at preview: a whole number, at least 0.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where volumes are mounted (platform default `/workspace`).
-        :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the endpoints made from this template run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+        :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         """
         ...
     @overload

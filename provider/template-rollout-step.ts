@@ -45,10 +45,11 @@ export async function servedTemplateUpdate(
   step: TemplateUpdateStep,
 ): Promise<Template> {
   const updated = await step.send(news);
-  const rolled = await rollEndpoints(client, step.id, step.previous, updated);
   const plan = rolloutPlan(news);
-  const rolls = step.changed.some((k) => ROLLING_TEMPLATE_INPUTS.has(k));
-  if (!plan.wait || !rolls || rolled.length === 0) return updated;
+  const waits = plan.wait && step.changed.some((k) => ROLLING_TEMPLATE_INPUTS.has(k));
+  // v2's re-apply is the update itself; v1's linked endpoints are looked up only to wait on them.
+  const rolled = await rollEndpoints(client, step.id, step.previous, updated, waits);
+  if (!waits || rolled.length === 0) return updated;
   const endpoints = rolled.map((e) => ({ id: e.id, workersMin: workersMinOf(e.workersMin) }));
   const failures = await awaitRollouts(client, plan, endpoints);
   if (failures.length === 0) return updated;
@@ -59,7 +60,7 @@ export async function servedTemplateUpdate(
     );
   }
   const restored = await step.send(olds);
-  await rollEndpoints(client, step.id, containerOfTemplate(updated), restored);
+  await rollEndpoints(client, step.id, containerOfTemplate(updated), restored, false);
   const ids = endpoints.map((e) => e.id).join(", ");
   throw rolloutError(
     failures,
@@ -67,15 +68,19 @@ export async function servedTemplateUpdate(
   );
 }
 
-/** The endpoints an update of the template rolls: v1's linked endpoints, or v2's re-applied ones. */
+/**
+ * The endpoints an update of the template rolls: v2's, re-applied here (the platform keeps no
+ * link); v1's linked ones, which the platform rolls, listed only when `listLinked` (to wait on them).
+ */
 async function rollEndpoints(
   client: RunpodClient,
   id: string,
   previous: ContainerSettings,
   updated: Template,
+  listLinked: boolean,
 ): Promise<Endpoint[]> {
   if (client.apiVersion === "v2") {
     return settingsDiffer(previous, containerOfTemplate(updated)) ? reapplyTemplate(client, id, previous) : [];
   }
-  return (await client.endpoints.list()).filter((e) => e.templateId === id);
+  return listLinked ? (await client.endpoints.list()).filter((e) => e.templateId === id) : [];
 }

@@ -11,6 +11,8 @@ export const BENCHMARKS = [
   "management",
   "openai",
   "plugin",
+  "volumes",
+  "paging",
   "rollout",
 ] as const;
 /** One benchmark's name. */
@@ -58,6 +60,13 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   plugin: up, an unchanged preview and destroy of 100 resources through the
                   provider plugin beside the same program of dynamic resources, with the state
                   each leaves (about 10 minutes)
+                  volumes: uploads to a volume through the emulator's S3-compatible API, 200 small
+                  files and one file five times an 8 MiB PutObject limit, by this package's client
+                  beside the AWS CLI, with peak memory, and the hashing of 10,000 files (about 3
+                  minutes; makes the integration tier's Python environment on first use)
+                  paging: refresh through v2, under its default quota, of 100 resources among
+                  2,500 of each kind (their lists in pages of 1,000) beside the same stack alone
+                  on an account (about 4 minutes)
                   rollout: an image bump of 1 and of 10 endpoints through one template on v2
                   with its quota, workers booting in 8 s: when pulumi up ends against when the
                   last rollout finished, and the polls it spent (about 3 minutes)
@@ -71,15 +80,23 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   balanced), the rows under the quota included; more rounds narrow the confidence
                   intervals its targets show
   --out FILE      write the markdown report here, and any chart next to it (default:
-                  bench/RESULTS.md for a full run of all; a full run of batch, management, openai
-                  or plugin alone replaces its own section there, marked as measured alone; a
+                  bench/RESULTS.md for a full run of all; a full run of batch, management, openai,
+                  plugin, volumes or paging alone replaces its own section there, marked as measured alone; a
                   --quick run, or another --only, prints only)
   --no-write      print only, write no report
   --help          show this help
 `;
 
 /** The benchmarks whose full run alone replaces its own section of RESULTS.md. */
-const MERGED_ALONE: readonly BenchmarkName[] = ["batch", "management", "openai", "plugin", "rollout"];
+const MERGED_ALONE: readonly BenchmarkName[] = [
+  "batch",
+  "management",
+  "openai",
+  "plugin",
+  "volumes",
+  "paging",
+  "rollout",
+];
 
 /** Parses the arguments after `node dist/bench/run.js`; throws with a readable message on a mistake. */
 export function parseBenchFlags(args: string[], defaultResultsFile: string): BenchFlags {
@@ -112,7 +129,7 @@ export function parseBenchFlags(args: string[], defaultResultsFile: string): Ben
       ? undefined
       : positiveWhole("--pulumi-rounds", values["pulumi-rounds"], false);
   // RESULTS.md holds a full run: every benchmark at its usual sizes and rounds; a full run of
-  // one of the benchmarks that need no Pulumi stack sizes (batch, management, openai, plugin)
+  // one of the benchmarks that need no Pulumi stack sizes (batch, management, openai, plugin, paging)
   // alone replaces its own section there, marked as measured alone.
   const full = !quick && selected.length === BENCHMARKS.length && !pulumiSizes && !pulumiRounds;
   const batchAlone = !quick && selected.length === 1 && MERGED_ALONE.includes(selected[0]!);

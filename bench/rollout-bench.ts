@@ -5,7 +5,7 @@ import type { BenchSection, TargetCheck } from "./report";
 import type { PulumiCommand } from "@pulumi/pulumi/automation";
 
 /*
- * Benchmark 10 (docs/benchmarks.md): an image bump of 1 and of 10 endpoints through one template,
+ * Benchmark 12 (docs/benchmarks.md): an image bump of 1 and of 10 endpoints through one template,
  * on management API v2 with its default quota (60 calls a minute), the emulator's workers booting
  * in a known time. Measures when `pulumi up` ended against when the last endpoint's rollout
  * finished (seen from inside the emulator, every 20 ms), and the polls it spent.
@@ -91,13 +91,13 @@ export async function runRolloutBench(
     const late = r.upMs - r.lastRolloutMs;
     return [
       {
-        benchmark: "10. rollout",
+        benchmark: "12. rollout",
         target: `image bump of ${r.count}: up ends within one poll interval + 10 % of the last rollout`,
         measured: `${s(late)} s after it (interval ${s(r.intervalMs)} s, bound ${s(r.intervalMs * 1.1)} s)`,
         met: late <= r.intervalMs * 1.1,
       },
       {
-        benchmark: "10. rollout",
+        benchmark: "12. rollout",
         target: `image bump of ${r.count}: at most one management call per endpoint per poll interval`,
         measured: `${r.polls} polls (at most ${r.allowedPolls})`,
         met: r.polls <= r.allowedPolls,
@@ -105,7 +105,7 @@ export async function runRolloutBench(
     ];
   });
   return {
-    title: "10. Rollouts: `pulumi up` ends when the endpoints serve",
+    title: "12. Rollouts: `pulumi up` ends when the endpoints serve",
     method: [
       `An image bump through one template of N endpoints (workersMin 1 each), on management API v2 with the emulator's default quota (60 calls a minute), the emulator's workers booting in ${s(settings.bootMs)} s (time scale 1); one run per N.`,
       "The last rollout finished when every worker of every endpoint ran the new image and was idle, seen inside the emulator every 20 ms; polls are the `GET /v2/serverless/{id}/workers` calls during the up.",

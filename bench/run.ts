@@ -7,6 +7,7 @@ import { CLIENT_FULL, CLIENT_QUICK, runClientBench } from "./client-bench";
 import { EMULATOR_FULL, EMULATOR_QUICK, runEmulatorBench } from "./emulator-bench";
 import { runManagementBench } from "./management-bench";
 import { OPENAI_FULL, OPENAI_QUICK, runOpenAiBench } from "./openai-bench";
+import { PAGING_FULL, PAGING_QUICK, runPagingBench } from "./paging-bench";
 import { MANAGEMENT_FULL, MANAGEMENT_QUICK } from "./management-settings";
 import { PLUGIN_FULL, PLUGIN_QUICK, runPluginBench } from "./plugin-bench";
 import { pluginSection } from "./plugin-report";
@@ -22,6 +23,7 @@ import { runScaleBench, SCALE_FULL, SCALE_QUICK } from "./scale-bench";
 import { ROLLOUT_FULL, ROLLOUT_QUICK, runRolloutBench } from "./rollout-bench";
 import { scaleSection } from "./scale-report";
 import { stateSection } from "./state-footprint";
+import { runVolumeFilesBench, VOLUMES_FULL, VOLUMES_QUICK } from "./volume-files-bench";
 
 /*
  * `npm run bench` (= `npm run build && node --expose-gc dist/bench/run.js`): the benchmarks of
@@ -69,8 +71,20 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
     run.sections.push(pluginSection(await runPluginBench(flags.quick ? PLUGIN_QUICK : PLUGIN_FULL, log, pulumi)));
     print(run.sections[run.sections.length - 1]!);
   }
+  if (flags.only.includes("volumes")) {
+    log("10. volume files over the S3-compatible API");
+    run.sections.push(await runVolumeFilesBench(flags.quick ? VOLUMES_QUICK : VOLUMES_FULL, log));
+    print(run.sections[run.sections.length - 1]!);
+  }
+  if (flags.only.includes("paging")) {
+    log("11. refresh on paged lists");
+    const pulumi = await benchPulumiCommand();
+    run.pulumiVersion ??= pulumi.version;
+    run.sections.push(await runPagingBench(flags.quick ? PAGING_QUICK : PAGING_FULL, log, pulumi.command));
+    print(run.sections[run.sections.length - 1]!);
+  }
   if (flags.only.includes("rollout")) {
-    log("10. rollouts: pulumi up ends when the endpoints serve");
+    log("12. rollouts: pulumi up ends when the endpoints serve");
     const pulumi = await benchPulumiCommand();
     run.pulumiVersion ??= pulumi.version;
     run.sections.push(await runRolloutBench(flags.quick ? ROLLOUT_QUICK : ROLLOUT_FULL, pulumi.command, log));
@@ -187,7 +201,7 @@ async function main(args: string[]): Promise<number> {
     }
   } else {
     log(
-      "no report written (a --quick or --only run prints only, but for batch, management, openai or plugin alone; pass --out FILE to write one)",
+      "no report written (a --quick or --only run prints only, but for batch, management, openai, plugin, volumes or paging alone; pass --out FILE to write one)",
     );
   }
   return 0;

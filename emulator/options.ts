@@ -4,6 +4,7 @@ import type { FaultRule } from "./faults/fault-rules";
 import type { CapacitySettings } from "./capacity/capacity";
 import type { QuotaWindow } from "./limits/management-quota";
 import type { RateLimitSettings } from "./limits/rate-limiter";
+import type { S3EmulatorOptions } from "./s3/s3-options";
 
 /** The API key accepted when none is configured (documented; use your own outside local tests). */
 export const DEFAULT_API_KEY = "emulator-key";
@@ -56,6 +57,11 @@ export interface EmulatorOptions {
    */
   seed?: number;
   /**
+   * Items per page of management API v2's lists when a request gives no `limit` (1 to 1000).
+   * Default 1000, the platform's; a small one makes paging observable without thousands of items.
+   */
+  pageSize?: number;
+  /**
    * How long (platform ms) a new serverless worker is INITIALIZING, pulling its image and booting,
    * before it takes work (`--worker-boot-ms`). Default 2000 (`DEFAULT_WORKER_BOOT_MS`); 0: ready at once.
    */
@@ -93,6 +99,11 @@ export interface EmulatorOptions {
    * `POST /_emulator/pods/{id}/preempt` preempts.
    */
   preemptionRate?: number;
+  /**
+   * Each data center's S3-compatible API over the volumes' files (`/s3api-<dc>`): S3 keys per
+   * account (`--s3-key`), the PutObject limit (`--s3-put-limit`), where the files live.
+   */
+  s3?: S3EmulatorOptions;
 }
 
 // Fails to compile when an option platform-options.ts names is not one of the options above.

@@ -41,6 +41,15 @@ export function schemaPath(): string {
 let text: string | undefined;
 const shapes = new Map<RunpodResourceType, ResourceShape>();
 
+/**
+ * Serves `schema` instead of the file: the standalone plugin carries its schema inside its
+ * executable, with no package folder to read it from. Call before the first request.
+ */
+export function useSchemaText(schema: string): void {
+  text = schema;
+  shapes.clear();
+}
+
 /** The schema as JSON text, read once. */
 export function schemaText(): string {
   text ??= fs.readFileSync(schemaPath(), "utf8");

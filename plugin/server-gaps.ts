@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createRequire } from "node:module";
 import type * as grpc from "@grpc/grpc-js";
 import type { Provider } from "@pulumi/pulumi/provider";
+import { requireFromPulumi } from "../provider/pulumi-require";
 
 /*
  * The gaps of @pulumi/pulumi's Node.js provider server (`@pulumi/pulumi/provider`, `main`), seen in
@@ -187,7 +187,7 @@ export function closeServiceGaps<T extends object>(
  */
 export function closeServerGaps(configure: (config: PluginConfig) => void): void {
   // The copies @pulumi/pulumi itself loads (module identity matters for the service object).
-  const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
+  const fromPulumi = requireFromPulumi();
   const grpcJs = fromPulumi("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
   const services = fromPulumi("./proto/provider_grpc_pb") as { ResourceProviderService: unknown };
   const messages = {

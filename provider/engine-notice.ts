@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { requireFromPulumi } from "./pulumi-require";
 
 /*
  * Warnings from inside the dynamic provider, shown by `pulumi preview` under the resource they are
@@ -28,7 +28,7 @@ function engineAddress(): string | undefined {
 /** A client of the engine's log service, built from @pulumi/pulumi's own generated stubs and grpc. */
 function connect(address: string): EngineLog {
   // Loaded from where @pulumi/pulumi resolves them, so the same copies the host runs are used.
-  const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
+  const fromPulumi = requireFromPulumi();
   const grpc = fromPulumi("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
   const stubs = fromPulumi("./proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
   const messages = fromPulumi("./proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");

@@ -30,7 +30,7 @@ VERSION="$(node -p 'require(process.argv[1]).version' "$REPO_ROOT/package.json")
 TOOL="$(bash "$SCRIPT_DIR/provide-sdkgen.sh")/pulumi-sdkgen"
 
 if [ -n "$OUT" ]; then
-  "$TOOL" --schema "$SCHEMA" --version "$VERSION" --python "$OUT/python" --go "$OUT/go" >&2
+  "$TOOL" --schema "$SCHEMA" --version "$VERSION" --python "$OUT/python" --python-license "$REPO_ROOT/LICENSE" --go "$OUT/go" >&2
   exit 0
 fi
 
@@ -39,7 +39,7 @@ DEST="$REPO_ROOT/plugin/sdks"
 mkdir -p "$DEST"
 WORK="$(mktemp -d "$DEST/.gen.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
-"$TOOL" --schema "$SCHEMA" --version "$VERSION" --python "$WORK/python" --go "$WORK/go" >&2
+"$TOOL" --schema "$SCHEMA" --version "$VERSION" --python "$WORK/python" --python-license "$REPO_ROOT/LICENSE" --go "$WORK/go" >&2
 for lang in python go; do
   rm -rf "$DEST/$lang"
   mv "$WORK/$lang" "$DEST/$lang"

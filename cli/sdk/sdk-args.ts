@@ -7,21 +7,24 @@ export const SDK_LANGUAGES = ["python", "go"] as const;
 /** A language `runpod-iac sdk` writes. */
 export type SdkLanguage = (typeof SDK_LANGUAGES)[number];
 
-/** Usage of `runpod-iac sdk`. */
-export const SDK_USAGE = `Usage: runpod-iac sdk <python|go> --out DIR
+/** Usage of `runpod-iac sdk`, with the Go SDK's module path (its go.mod's). */
+export function sdkUsage(goModule: string): string {
+  return `Usage: runpod-iac sdk <python|go> --out DIR
 
 Writes the SDK of the provider plugin runpod-iac for Python or Go into DIR, which must be absent or
 empty. The SDKs are generated from the plugin's schema with Pulumi's own code generators and ship
 in this package, so writing one needs neither Go nor the network. Programs that use them need the
-plugin itself: npx runpod-iac plugin install (the plugin runs on Node.js).
+plugin itself: the standalone plugin of the release (pulumi plugin install resource runpod-iac
+<version> --file <tarball>), or npx runpod-iac plugin install (which runs on Node.js).
 
   python   a Python package: pip install DIR, then import pulumi_runpod_iac
   go       a Go module whose package is runpodiac; point your go.mod at it:
-             go mod edit -replace runpod-iac.local/sdk/go=DIR && go mod tidy
+             go mod edit -replace ${goModule}=DIR && go mod tidy
 
   --out DIR   where to write the SDK (required)
   --help      show this help
 `;
+}
 
 /** A mistake in how `sdk` was called: printed with the usage, exit code 2. */
 export class SdkUsageError extends Error {}

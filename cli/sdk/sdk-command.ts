@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { SDK_USAGE, type SdkArgs, type SdkLanguage, SdkUsageError, parseSdkArgs } from "./sdk-args";
+import { sdkUsage, type SdkArgs, type SdkLanguage, SdkUsageError, parseSdkArgs } from "./sdk-args";
 
 /** Where `sdk` writes: stdout and stderr (tests pass their own). */
 export interface SdkOutput {
@@ -29,12 +29,24 @@ export function sdkSource(language: SdkLanguage, root: string = packageRoot()): 
   return path.join(root, "plugin", "sdks", language);
 }
 
+/** The module path the Go SDK's go.mod declares, or words saying where it is when the file cannot be read. */
+export function goModuleOf(sdkDir: string): string {
+  try {
+    const match = /^module\s+(\S+)/m.exec(fs.readFileSync(path.join(sdkDir, "go.mod"), "utf8"));
+    if (match) return match[1]!;
+  } catch {
+    // The words below name the file instead.
+  }
+  return "<the module of DIR/go.mod>";
+}
+
 /** What to do with the SDK once written, for the language's users. */
 function nextSteps(language: SdkLanguage, out: string): string {
+  const goModule = goModuleOf(out);
   return language === "python"
     ? `Install it into your project's environment:\n  pip install ${out}\nthen: import pulumi_runpod_iac as runpod\n`
-    : `Point your module at it and import runpod-iac.local/sdk/go/runpodiac:\n` +
-        `  go mod edit -replace runpod-iac.local/sdk/go=${out} && go mod tidy\n`;
+    : `Point your module at it and import ${goModule}/runpodiac:\n` +
+        `  go mod edit -replace ${goModule}=${out} && go mod tidy\n`;
 }
 
 /**
@@ -73,11 +85,11 @@ export async function sdkCommand(argv: string[], io: SdkOutput = STD): Promise<n
     args = parseSdkArgs(argv);
   } catch (error) {
     if (!(error instanceof SdkUsageError)) throw error;
-    io.err(`runpod-iac sdk: ${error.message}\n\n${SDK_USAGE}`);
+    io.err(`runpod-iac sdk: ${error.message}\n\n${sdkUsage(goModuleOf(sdkSource("go")))}`);
     return 2;
   }
   if (args === "help") {
-    io.out(SDK_USAGE);
+    io.out(sdkUsage(goModuleOf(sdkSource("go"))));
     return 0;
   }
   return writeSdk(args, io);

@@ -24,6 +24,7 @@ import { SSH_KEYS_ID } from "./ssh-keys-record";
 import type { SecretBox } from "../secrets/secret-box";
 import { SecretVault } from "../secrets/secret-vault";
 import { EndpointRuntimes } from "./endpoint-runtimes";
+import type { VolumeFiles } from "../s3/volume-files";
 
 /** What every account shares. */
 export interface AccountDeps {
@@ -46,6 +47,8 @@ export interface AccountDeps {
   secretBox: SecretBox;
   /** How long (platform ms) a serverless worker takes to pull its image and boot (`--worker-boot-ms`). */
   workerBootMs: number;
+  /** The network volumes' files (emulator/s3/): what workers see, deleted with their volume. */
+  volumeFiles: VolumeFiles;
 }
 
 /**
@@ -93,7 +96,10 @@ export class Account implements Collections {
     // A volume is billed by the GB-hour from its creation to its deletion, at its size and tier.
     this.networkVolumes = collection<"networkVolumes">({
       onPut: (volume) => this.meter.open("networkVolume", volume.id, volumeOpening(volume), "stage"),
-      onDelete: (id) => this.meter.closeAll("networkVolume", id, "stage"),
+      onDelete: (id) => {
+        this.meter.closeAll("networkVolume", id, "stage");
+        void deps.volumeFiles.deleteVolume(userId, id);
+      },
     });
     // An endpoint's job runtime follows its record: configured on every write, disposed on delete.
     this.endpoints = collection<"endpoints">({
@@ -121,6 +127,7 @@ export class Account implements Collections {
       vault: this.vault,
       meter: this.meter,
       webhooks: this.webhooks,
+      userId,
     });
   }
 

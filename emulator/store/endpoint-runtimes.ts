@@ -2,7 +2,7 @@ import { workerOpening } from "../billing/resource-usage";
 import type { UsageMeter } from "../billing/usage-meter";
 import type { Scheduler } from "../clock/scheduler";
 import { containerOf } from "../endpoints/endpoint-render";
-import { type EndpointRecord, scalerValueOf } from "../endpoints/endpoint-record";
+import { type EndpointRecord, networkVolumesOf, scalerValueOf } from "../endpoints/endpoint-record";
 import type { Template } from "../handlers/handler-types";
 import type { TemplateRegistry } from "../handlers/template-registry";
 import { EndpointRuntime } from "../jobs/endpoint-runtime";
@@ -16,6 +16,7 @@ import { newJobId, newWorkerId } from "../records/ids";
 import { substituteSecrets } from "../secrets/secret-env";
 import type { SecretVault } from "../secrets/secret-vault";
 import type { TemplateRecord } from "../templates/template-record";
+import type { VolumeFiles } from "../s3/volume-files";
 
 /** What an account's endpoint runtimes use of the emulator and of the account. */
 export interface EndpointRuntimeDeps {
@@ -31,6 +32,10 @@ export interface EndpointRuntimeDeps {
   vault: SecretVault;
   meter: UsageMeter;
   webhooks: WebhookSender;
+  /** The network volumes' files (emulator/s3/), where a worker finds its volume. */
+  volumeFiles: VolumeFiles;
+  /** The account's user id (whose volumes the workers mount). */
+  userId: string;
 }
 
 /**
@@ -67,7 +72,12 @@ export class EndpointRuntimes {
   workerEnv(endpointId: string, secrets?: ReadonlyMap<string, string>): Readonly<Record<string, string>> | undefined {
     const endpoint = this.deps.endpoints.get(endpointId);
     if (!endpoint) return undefined;
-    const env = containerOf(endpoint, this.deps.ownTemplates.get(endpoint.templateId ?? "")).env;
+    const container = containerOf(endpoint, this.deps.ownTemplates.get(endpoint.templateId ?? "")).env;
+    // The volume's files, where the platform mounts it at /runpod-volume (docs/emulator.md, "Volume files").
+    const volumeId = networkVolumesOf(endpoint)[0];
+    const env = volumeId
+      ? { ...container, RUNPOD_VOLUME_PATH: this.deps.volumeFiles.pathOf(this.deps.userId, volumeId) }
+      : container;
     return secrets ? substituteSecrets(env, secrets, (name) => this.deps.vault.find(name)?.value) : env;
   }
 

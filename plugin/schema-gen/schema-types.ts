@@ -64,6 +64,13 @@ export interface PackageSchema {
   description: string;
   keywords: string[];
   license: string;
+  /** The project's page (registry-metadata.ts: all four from package.json's `repository`). */
+  homepage?: string;
+  repository?: string;
+  publisher?: string;
+  logoUrl?: string;
+  /** Where the engine downloads the plugin when it is not installed. */
+  pluginDownloadURL?: string;
   meta: { moduleFormat: string };
   language: Record<string, Record<string, unknown>>;
   config: { variables: Record<string, PropertySpec> };

@@ -35,6 +35,11 @@ export const LIMITS = {
   persistentVolumeGbMinV2: 10,
   /** Seconds a request waits before a worker starts, on management API v2 (OpenAPI v2 `QueueDelayScaling.queueDelay.minimum`). */
   queueDelaySecondsMinV2: 0.5,
+  /**
+   * Items per page of a management API v2 list (`limit`, 1 to 1000; the platform's default page is
+   * the largest). Lists page by cursor (docs/platform.md "Lists").
+   */
+  listPageSize: { min: 1, max: 1000, default: 1000 },
   /** Pods of one cluster (OpenAPI v2 `ClusterCompute.podCount`; clusters exist on v2 only). */
   clusterPodCount: { min: 2, max: 250 },
   /** `policy.executionTimeout` in ms (documented: min 5 s, max 7 days). */

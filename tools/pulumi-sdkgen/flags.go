@@ -12,6 +12,8 @@ type options struct {
 	version    string
 	pythonDir  string
 	goDir      string
+	// licensePath is a license text copied into the Python SDK, which its pyproject.toml names.
+	licensePath string
 	// tidy runs `go mod tidy` in the Go SDK, so that it comes with a complete go.mod and go.sum.
 	tidy bool
 }
@@ -30,6 +32,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"the plugin's version; the schema's own version, when set, must equal it (required unless the schema has one)")
 	fs.StringVar(&o.pythonDir, "python", "", "write the Python SDK into this directory (absent or empty)")
 	fs.StringVar(&o.goDir, "go", "", "write the Go SDK, a module with its go.mod, into this directory (absent or empty)")
+	fs.StringVar(&o.licensePath, "python-license", "",
+		"copy this license text into the Python SDK as LICENSE, named by its pyproject.toml (optional)")
 	fs.BoolVar(&o.tidy, "tidy", true, "run `go mod tidy` in the Go SDK (needs the Go module cache or proxy)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -14,7 +14,7 @@ import (
 const generatorName = "pulumi-sdkgen"
 
 // generatePython writes the Python SDK (a package `pip install DIR` installs) into dir.
-func generatePython(spec schema.PackageSpec, dir string) error {
+func generatePython(spec schema.PackageSpec, dir string, licensePath string) error {
 	pkg, err := bindPackage(spec)
 	if err != nil {
 		return err
@@ -26,6 +26,14 @@ func generatePython(spec schema.PackageSpec, dir string) error {
 	if err := addProjectReadme(files); err != nil {
 		return err
 	}
+	if err := addLicenseFile(files, licensePath); err != nil {
+		return err
+	}
+	pyproject, err := finishPyproject(files["pyproject.toml"], licensePath != "")
+	if err != nil {
+		return err
+	}
+	files["pyproject.toml"] = pyproject
 	return writeFiles(dir, files)
 }
 

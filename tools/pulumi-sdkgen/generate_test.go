@@ -12,7 +12,7 @@ import (
 
 func TestPythonSDKNamesThePluginAtTheVersionAndCarriesTheDocs(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "python")
-	if err := generatePython(preparedFixture(t), dir); err != nil {
+	if err := generatePython(preparedFixture(t), dir, ""); err != nil {
 		t.Fatal(err)
 	}
 	plugin := pluginJSON(t, dir, "pulumi_runpod_iac/pulumi-plugin.json")
@@ -22,7 +22,8 @@ func TestPythonSDKNamesThePluginAtTheVersionAndCarriesTheDocs(t *testing.T) {
 	}
 	mustContain(t, "pyproject.toml", readFile(t, dir, "pyproject.toml"),
 		`name = "pulumi_runpod_iac"`, `version = "0.3.0"`, `readme = "README.md"`,
-		`pulumi_runpod_iac = ["py.typed", "pulumi-plugin.json"]`)
+		// flit ships every file of the package folder (py.typed, pulumi-plugin.json) without a package-data table.
+		`build-backend = "flit_core.buildapi"`)
 	// The readme pyproject.toml names must exist, or pip refuses to build the project.
 	mustContain(t, "README.md", readFile(t, dir, "README.md"), "A fixture shaped like the plugin's schema")
 	mustContain(t, "_utilities.py", readFile(t, dir, "pulumi_runpod_iac/_utilities.py"),
@@ -78,10 +79,35 @@ func TestGoSDKIsAModuleThatNamesThePluginAtTheVersionAndCarriesTheDocs(t *testin
 		"// API key of the platform account.", `config.Get(ctx, "runpod-iac:apiKey")`)
 }
 
+func TestPythonSDKCarriesThePackageIndexMetadata(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "python")
+	license := filepath.Join(t.TempDir(), "LICENSE")
+	if err := os.WriteFile(license, []byte("Apache License\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := preparedFixture(t)
+	spec.Repository = "https://github.com/acme/runpod-iac"
+	if err := generatePython(spec, dir, license); err != nil {
+		t.Fatal(err)
+	}
+	pyproject := readFile(t, dir, "pyproject.toml")
+	mustContain(t, "pyproject.toml", pyproject,
+		`license = "Apache-2.0"`, `license-files = ["LICENSE"]`,
+		`"Programming Language :: Python :: 3"`, `"Typing :: Typed"`,
+		`Repository = "https://github.com/acme/runpod-iac"`, `Issues = "https://github.com/acme/runpod-iac/issues"`,
+		`requires = ["flit_core>=3.12,<5"]`)
+	if strings.Contains(pyproject, "setuptools") {
+		t.Errorf("pyproject.toml still names setuptools:\n%s", pyproject)
+	}
+	if got := readFile(t, dir, "LICENSE"); got != "Apache License\n" {
+		t.Errorf("LICENSE = %q", got)
+	}
+}
+
 func TestGenerationIsReproducible(t *testing.T) {
 	root := t.TempDir()
 	for _, run := range []string{"a", "b"} {
-		if err := generatePython(preparedFixture(t), filepath.Join(root, run, "python")); err != nil {
+		if err := generatePython(preparedFixture(t), filepath.Join(root, run, "python"), ""); err != nil {
 			t.Fatal(err)
 		}
 		if err := generateGo(preparedFixture(t), filepath.Join(root, run, "go"), false); err != nil {

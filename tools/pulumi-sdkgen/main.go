@@ -6,7 +6,7 @@
 // and the Go module proxy this project builds from serves neither the Python nor the Go host. The
 // generators themselves are plain Go packages of pkg/v3, so this tool calls them directly.
 //
-//	pulumi-sdkgen --schema schema.json --version 0.3.0 [--python DIR] [--go DIR] [--tidy=false]
+//	pulumi-sdkgen --schema schema.json --version 0.3.0 [--python DIR [--python-license FILE]] [--go DIR] [--tidy=false]
 //
 // The version is the plugin's: the generated code asks the engine for plugin <name> at exactly
 // that version. npm run gen:sdks runs it through scripts/gen-sdks.sh (docs/languages.md).
@@ -38,7 +38,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = prepareSpec(&spec, opts.version)
 	}
 	if err == nil && opts.pythonDir != "" {
-		err = generatePython(spec, opts.pythonDir)
+		err = generatePython(spec, opts.pythonDir, opts.licensePath)
 		if err == nil {
 			fmt.Fprintf(stdout, "python: %s\n", opts.pythonDir)
 		}

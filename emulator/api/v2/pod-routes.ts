@@ -11,6 +11,7 @@ import { patchPodV2, podTemplateV2 } from "../../pods/pod-update";
 import { badField, notFound, unprocessableField } from "../../errors/http-errors";
 import { booleanParam, enumList, type RawQuery, single, wholeNumber } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
+import { positionIn } from "../../server/list-pages";
 import type { Account } from "../../store/account";
 import { conflict, parseV2Body } from "./request-body";
 
@@ -58,7 +59,7 @@ export function registerPodRoutesV2(app: FastifyInstance, ctx: ServerContext): v
   app.get("/pods", async (req) => {
     const withMembers = booleanParam(req.query as RawQuery, "includeClusterPods") ?? false;
     const pods = [...req.account.pods.values()].filter((p) => withMembers || p.clusterId === undefined);
-    return { pods: pods.map((p) => render(req.account, p)) };
+    return ctx.pages.answer(req, "pods", pods, positionIn(req.account.pods), (p) => render(req.account, p));
   });
 
   app.get<IdParams>("/pods/:id", async (req) => render(req.account, podOf(req.account, req.params.id)));

@@ -1,4 +1,4 @@
-module runpod-iac.local/sdk/go
+module github.com/runpod-iac/runpod-iac/plugin/sdks/go
 
 go 1.25.11
 

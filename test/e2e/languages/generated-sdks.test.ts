@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../../scripts/pulumi-cli";
+import { projectHome } from "../../../plugin/project-home";
 import { generateSdks } from "./language-tools";
 
 /**
@@ -54,8 +55,16 @@ describe("the committed SDKs (plugin/sdks)", () => {
     });
   }
 
-  it("name the plugin runpod-iac at package.json's version", () => {
-    const plugin = { resource: true, name: "runpod-iac", version: VERSION };
+  it("name the plugin runpod-iac at package.json's version, and where the engine downloads it", () => {
+    const repository = (
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { repository: unknown }
+    ).repository;
+    const plugin = {
+      resource: true,
+      name: "runpod-iac",
+      version: VERSION,
+      server: projectHome(repository).pluginDownloadURL,
+    };
     for (const file of ["python/pulumi_runpod_iac/pulumi-plugin.json", "go/runpodiac/pulumi-plugin.json"]) {
       expect(JSON.parse(fs.readFileSync(path.join(COMMITTED, file), "utf8")), file).toEqual(plugin);
     }

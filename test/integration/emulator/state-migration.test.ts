@@ -37,7 +37,12 @@ async function expectRecordedAnswers(emu: RunningEmulator): Promise<void> {
     const expected = JSON.parse(JSON.stringify(recorded).split("ORIGIN").join(emu.url));
     const res = await api.get(route);
     expect(res.status, route).toBe(200);
-    expect(res.body, route).toEqual(expected);
+    // v2's lists page since that emulator: the same answer plus `pagination`, all on one page here.
+    const { pagination, ...body } = res.body as Record<string, unknown>;
+    if (route.startsWith("/v2/") && pagination !== undefined) {
+      expect(pagination, route).toEqual({ hasNextPage: false });
+      expect(body, route).toEqual(expected);
+    } else expect(res.body, route).toEqual(expected);
   }
 }
 

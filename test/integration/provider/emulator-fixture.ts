@@ -12,25 +12,26 @@ export const API_VERSIONS: readonly ApiVersion[] = ["v1", "v2"];
 
 /**
  * An in-process emulator on a free port, a direct client for it, and the provider configured to
- * use it, through management API `version` (v2, the default, unless a test pins v1). Its workers
- * are ready at once unless `options` say otherwise (the rollout tests give them a boot time).
+ * use it, through management API `version` (v2, the default, unless a test pins v1); `options`
+ * add to the emulator's (a small `pageSize`, say). Its workers are ready at once unless `options`
+ * say otherwise (the rollout tests give them a boot time).
  */
 export async function providerAgainstEmulator(
   apiKey = "provider-it-key",
   version: ApiVersion = "v2",
-  emulatorOptions: EmulatorOptions = {},
+  options: EmulatorOptions = {},
 ) {
   const emulator: RunningEmulator = await startEmulator({
     port: 0,
     apiKeys: [apiKey],
     rateLimits: false,
     workerBootMs: 0,
-    ...emulatorOptions,
+    ...options,
   });
   const apiUrl = version === "v1" ? emulator.apiUrlV1 : emulator.apiUrlV2;
-  const options = { apiKey, apiUrl, queueUrl: emulator.queueUrl };
-  configureDirect({ ...options, maxAttempts: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });
-  const client = new RunpodClient(options);
+  const clientOptions = { apiKey, apiUrl, queueUrl: emulator.queueUrl };
+  configureDirect({ ...clientOptions, maxAttempts: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });
+  const client = new RunpodClient(clientOptions);
   /** Sets the emulator's fault rules for this account. */
   const setFaults = async (rules: Record<string, unknown>[]) => {
     const res = await fetch(`${emulator.url}/_emulator/faults`, {

@@ -16,6 +16,8 @@ describe("parseBenchFlags", () => {
       "management",
       "openai",
       "plugin",
+      "volumes",
+      "paging",
       "rollout",
     ]);
     expect(flags.resultsFile).toBe(RESULTS);
@@ -36,8 +38,12 @@ describe("parseBenchFlags", () => {
     expect(parseBenchFlags(["--only", "batch,scale"], RESULTS).resultsFile).toBeUndefined();
   });
 
-  it("replaces its own section after a full run of management, openai or plugin alone, not of pulumi or scale", () => {
-    for (const name of ["management", "openai", "plugin"]) {
+  it("replaces the volume files section after a full --only volumes run", () => {
+    expect(parseBenchFlags(["--only", "volumes"], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
+  });
+
+  it("replaces its own section after a full run of management, openai, plugin or paging alone, not of pulumi or scale", () => {
+    for (const name of ["management", "openai", "plugin", "paging"]) {
       expect(parseBenchFlags(["--only", name], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
     }
     for (const name of ["pulumi", "scale", "client"]) {

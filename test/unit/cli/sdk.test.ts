@@ -71,7 +71,7 @@ describe("runpod-iac sdk: arguments", () => {
     const help = capture();
     expect(await sdkCommand(["-h"], help)).toBe(0);
     expect(help.stdout).toContain("pip install DIR");
-    expect(help.stdout).toContain("go mod edit -replace runpod-iac.local/sdk/go=DIR");
+    expect(help.stdout).toContain("go mod edit -replace github.com/runpod-iac/runpod-iac/plugin/sdks/go=DIR");
   });
 });
 

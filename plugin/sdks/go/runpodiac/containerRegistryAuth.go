@@ -9,18 +9,57 @@ import (
 
 	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // Credentials a template pulls a private image with (`template.containerRegistryAuthId = auth.id`). The platform cannot update them, so a change (a rotated password) creates a new credential, repoints the templates that use it, and deletes the old one.
+//
+// ## Example Usage
+// ### A private registry's credential, which a template names to pull its image.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ghcr, err := runpodiac.NewContainerRegistryAuth(ctx, "ghcr", &runpodiac.ContainerRegistryAuthArgs{
+//				Username: pulumi.String("deploy-bot"),
+//				Password: config.RequireSecret(ctx, "registryPassword"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("registryAuthId", ghcr.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// An existing ContainerRegistryAuth is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+//
+// ```sh
+// $ pulumi import runpod-iac:index:ContainerRegistryAuth container-registry-auth <id>
+// ```
+//
+// The platform never returns `username` or `password`: the printed code leaves them empty. Give them in the program; the first `pulumi up` records them without replacing the ContainerRegistryAuth.
 type ContainerRegistryAuth struct {
 	pulumi.CustomResourceState
 
-	// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+	// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+	// Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
 	Password pulumi.StringOutput `pulumi:"password"`
-	// Registry user name. A change REPLACES the credential.
+	// Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
 	Username pulumi.StringOutput `pulumi:"username"`
 }
 
@@ -89,15 +128,15 @@ func (ContainerRegistryAuthState) ElementType() reflect.Type {
 }
 
 type containerRegistryAuthArgs struct {
-	// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+	// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty, at most 191 characters.
 	Name *string `pulumi:"name"`
-	// Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+	// Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty.
 	Password string `pulumi:"password"`
-	// Registry user name. A change REPLACES the credential.
+	// Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty.
 	Username string `pulumi:"username"`
@@ -105,15 +144,15 @@ type containerRegistryAuthArgs struct {
 
 // The set of arguments for constructing a ContainerRegistryAuth resource.
 type ContainerRegistryAuthArgs struct {
-	// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+	// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty, at most 191 characters.
 	Name pulumi.StringPtrInput
-	// Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+	// Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty.
 	Password pulumi.StringInput
-	// Registry user name. A change REPLACES the credential.
+	// Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty.
 	Username pulumi.StringInput
@@ -156,17 +195,17 @@ func (o ContainerRegistryAuthOutput) ToContainerRegistryAuthOutputWithContext(ct
 	return o
 }
 
-// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
 func (o ContainerRegistryAuthOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ContainerRegistryAuth) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+// Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
 func (o ContainerRegistryAuthOutput) Password() pulumi.StringOutput {
 	return o.ApplyT(func(v *ContainerRegistryAuth) pulumi.StringOutput { return v.Password }).(pulumi.StringOutput)
 }
 
-// Registry user name. A change REPLACES the credential.
+// Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
 func (o ContainerRegistryAuthOutput) Username() pulumi.StringOutput {
 	return o.ApplyT(func(v *ContainerRegistryAuth) pulumi.StringOutput { return v.Username }).(pulumi.StringOutput)
 }

@@ -8,10 +8,35 @@ import (
 	"reflect"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // The CPU flavors of the platform's catalog (`GET /v2/catalog/cpus`, management API v2): vCPU range, RAM per vCPU, prices, and with `include: ["AVAILABILITY"]` their availability. On management API v1 it fails, naming the version.
+//
+// ## Example Usage
+// ### The CPU flavors of the catalog, with their vCPU range (the package's own function, as getGpuTypes).
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			flavors, err := runpodiac.GetCpuFlavors(ctx, &runpodiac.GetCpuFlavorsArgs{})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("cpuFlavorCount", pulumi.Int(len(flavors.CpuFlavors)))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetCpuFlavors(ctx *pulumi.Context, args *GetCpuFlavorsArgs, opts ...pulumi.InvokeOption) (*GetCpuFlavorsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetCpuFlavorsResult

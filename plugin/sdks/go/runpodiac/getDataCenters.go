@@ -8,10 +8,35 @@ import (
 	"reflect"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // The data centers of the platform's catalog (`GET /v2/catalog/datacenters`, management API v2): region, storage tiers, certifications, global networking, filtered by any of them. On management API v1 it fails, naming the version.
+//
+// ## Example Usage
+// ### The data centers in Europe (the package's own function, as getGpuTypes).
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			europe, err := runpodiac.GetDataCenters(ctx, &runpodiac.GetDataCentersArgs{Regions: []string{"EUROPE"}})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("dataCenterCount", pulumi.Int(len(europe.DataCenters)))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetDataCenters(ctx *pulumi.Context, args *GetDataCentersArgs, opts ...pulumi.InvokeOption) (*GetDataCentersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDataCentersResult

@@ -8,10 +8,38 @@ import (
 	"reflect"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"runpod-iac.local/sdk/go/runpodiac/internal"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac/internal"
 )
 
 // The GPU types of the platform's catalog (`GET /v2/catalog/gpus`, management API v2): ids, memory, prices, the most per pod, and with `include: ["AVAILABILITY"]` and a `product` their availability per data center. On management API v1 (no catalog) it fails, naming the version.
+//
+// ## Example Usage
+// ### The GPU types serverless endpoints can run on now: the package's own function, which reads the catalog in the program with the stack's runpod:* settings (or RUNPOD_API_KEY, RUNPOD_API_URL).
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			gpus, err := runpodiac.GetGpuTypes(ctx, &runpodiac.GetGpuTypesArgs{
+//				Include: []runpodiac.GetGpuTypesArgsInclude{"AVAILABILITY"},
+//				Product: []runpodiac.CatalogProduct{"SERVERLESS"},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("gpuTypeCount", pulumi.Int(len(gpus.GpuTypes)))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetGpuTypes(ctx *pulumi.Context, args *GetGpuTypesArgs, opts ...pulumi.InvokeOption) (*GetGpuTypesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetGpuTypesResult

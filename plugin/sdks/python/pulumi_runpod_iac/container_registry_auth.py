@@ -25,13 +25,13 @@ class ContainerRegistryAuthArgs:
         """
         The set of arguments for constructing a ContainerRegistryAuth resource.
 
-        :param pulumi.Input[_builtins.str] password: Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] password: Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] username: Registry user name. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] username: Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] name: Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] name: Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty, at most 191 characters.
         """
@@ -44,7 +44,7 @@ class ContainerRegistryAuthArgs:
     @pulumi.getter
     def password(self) -> pulumi.Input[_builtins.str]:
         """
-        Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+        Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
 
         Checked at preview: not empty.
         """
@@ -58,7 +58,7 @@ class ContainerRegistryAuthArgs:
     @pulumi.getter
     def username(self) -> pulumi.Input[_builtins.str]:
         """
-        Registry user name. A change REPLACES the credential.
+        Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
 
         Checked at preview: not empty.
         """
@@ -72,7 +72,7 @@ class ContainerRegistryAuthArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+        Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
 
         Checked at preview: not empty, at most 191 characters.
         """
@@ -96,15 +96,37 @@ class ContainerRegistryAuth(pulumi.CustomResource):
         """
         Credentials a template pulls a private image with (`template.containerRegistryAuthId = auth.id`). The platform cannot update them, so a change (a rotated password) creates a new credential, repoints the templates that use it, and deletes the old one.
 
+        ## Example Usage
+        ### A private registry's credential, which a template names to pull its image.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        config = pulumi.Config()
+
+        ghcr = runpod.ContainerRegistryAuth("ghcr", username="deploy-bot", password=config.require_secret("registryPassword"))
+        pulumi.export("registryAuthId", ghcr.id)
+        ```
+
+        ## Import
+
+        An existing ContainerRegistryAuth is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:ContainerRegistryAuth container-registry-auth <id>
+        ```
+
+        The platform never returns `username` or `password`: the printed code leaves them empty. Give them in the program; the first `pulumi up` records them without replacing the ContainerRegistryAuth.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] name: Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] name: Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty, at most 191 characters.
-        :param pulumi.Input[_builtins.str] password: Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] password: Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] username: Registry user name. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] username: Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty.
         """
@@ -116,6 +138,28 @@ class ContainerRegistryAuth(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Credentials a template pulls a private image with (`template.containerRegistryAuthId = auth.id`). The platform cannot update them, so a change (a rotated password) creates a new credential, repoints the templates that use it, and deletes the old one.
+
+        ## Example Usage
+        ### A private registry's credential, which a template names to pull its image.
+        ```python
+        import pulumi
+        import pulumi_runpod_iac as runpod
+
+        config = pulumi.Config()
+
+        ghcr = runpod.ContainerRegistryAuth("ghcr", username="deploy-bot", password=config.require_secret("registryPassword"))
+        pulumi.export("registryAuthId", ghcr.id)
+        ```
+
+        ## Import
+
+        An existing ContainerRegistryAuth is imported by its id on the platform (as its console and API show it); the engine reads it through the plugin and prints the code that declares it:
+
+        ```sh
+        $ pulumi import runpod-iac:index:ContainerRegistryAuth container-registry-auth <id>
+        ```
+
+        The platform never returns `username` or `password`: the printed code leaves them empty. Give them in the program; the first `pulumi up` records them without replacing the ContainerRegistryAuth.
 
         :param str resource_name: The name of the resource.
         :param ContainerRegistryAuthArgs args: The arguments to use to populate this resource's properties.
@@ -188,7 +232,7 @@ class ContainerRegistryAuth(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+        Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
         """
         return pulumi.get(self, "name")
 
@@ -196,7 +240,7 @@ class ContainerRegistryAuth(pulumi.CustomResource):
     @pulumi.getter
     def password(self) -> pulumi.Output[_builtins.str]:
         """
-        Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+        Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
         """
         return pulumi.get(self, "password")
 
@@ -204,7 +248,7 @@ class ContainerRegistryAuth(pulumi.CustomResource):
     @pulumi.getter
     def username(self) -> pulumi.Output[_builtins.str]:
         """
-        Registry user name. A change REPLACES the credential.
+        Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
         """
         return pulumi.get(self, "username")
 

@@ -55,6 +55,16 @@ def get_cpu_flavors(include: Optional[Sequence['GetCpuFlavorsArgsInclude']] = No
     """
     The CPU flavors of the platform's catalog (`GET /v2/catalog/cpus`, management API v2): vCPU range, RAM per vCPU, prices, and with `include: ["AVAILABILITY"]` their availability. On management API v1 it fails, naming the version.
 
+    ## Example Usage
+    ### The CPU flavors of the catalog, with their vCPU range (the package's own function, as getGpuTypes).
+    ```python
+    import pulumi
+    import pulumi_runpod_iac as runpod
+
+    flavors = runpod.get_cpu_flavors()
+    pulumi.export("cpuFlavorIds", [f.id for f in flavors.cpu_flavors])
+    ```
+
     :param Sequence['GetCpuFlavorsArgsInclude'] include: `["AVAILABILITY"]`: add each flavor's availability, per data center.
     :param Sequence['GetCpuFlavorsArgsProduct'] product: Availability for which products (required with `include`): `POD`, `SERVERLESS`.
     :param _builtins.int vcpu_count: vCPUs the availability is for: a power of two, at least 2 (needs `include`).
@@ -76,6 +86,16 @@ def get_cpu_flavors_output(include: pulumi.Input[Optional[Optional[Sequence['Get
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetCpuFlavorsResult]:
     """
     The CPU flavors of the platform's catalog (`GET /v2/catalog/cpus`, management API v2): vCPU range, RAM per vCPU, prices, and with `include: ["AVAILABILITY"]` their availability. On management API v1 it fails, naming the version.
+
+    ## Example Usage
+    ### The CPU flavors of the catalog, with their vCPU range (the package's own function, as getGpuTypes).
+    ```python
+    import pulumi
+    import pulumi_runpod_iac as runpod
+
+    flavors = runpod.get_cpu_flavors()
+    pulumi.export("cpuFlavorIds", [f.id for f in flavors.cpu_flavors])
+    ```
 
     :param Sequence['GetCpuFlavorsArgsInclude'] include: `["AVAILABILITY"]`: add each flavor's availability, per data center.
     :param Sequence['GetCpuFlavorsArgsProduct'] product: Availability for which products (required with `include`): `POD`, `SERVERLESS`.

@@ -57,6 +57,16 @@ def get_data_centers(compliance: Optional[Sequence[_builtins.str]] = None,
     """
     The data centers of the platform's catalog (`GET /v2/catalog/datacenters`, management API v2): region, storage tiers, certifications, global networking, filtered by any of them. On management API v1 it fails, naming the version.
 
+    ## Example Usage
+    ### The data centers in Europe (the package's own function, as getGpuTypes).
+    ```python
+    import pulumi
+    import pulumi_runpod_iac as runpod
+
+    europe = runpod.get_data_centers(regions=["EUROPE"])
+    pulumi.export("dataCenterIds", [d.id for d in europe.data_centers])
+    ```
+
     :param Sequence[_builtins.str] compliance: Only data centers holding every one of these certifications (e.g. `GDPR`, `SOC_2_TYPE_2`).
     :param _builtins.bool global_network: Only data centers that do (true) or do not (false) support global networking.
     :param Sequence['GetDataCentersArgsInclude'] include: Add per-resource availability: `GPU_AVAILABILITY`, `CPU_AVAILABILITY`.
@@ -82,6 +92,16 @@ def get_data_centers_output(compliance: pulumi.Input[Optional[Optional[Sequence[
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDataCentersResult]:
     """
     The data centers of the platform's catalog (`GET /v2/catalog/datacenters`, management API v2): region, storage tiers, certifications, global networking, filtered by any of them. On management API v1 it fails, naming the version.
+
+    ## Example Usage
+    ### The data centers in Europe (the package's own function, as getGpuTypes).
+    ```python
+    import pulumi
+    import pulumi_runpod_iac as runpod
+
+    europe = runpod.get_data_centers(regions=["EUROPE"])
+    pulumi.export("dataCenterIds", [d.id for d in europe.data_centers])
+    ```
 
     :param Sequence[_builtins.str] compliance: Only data centers holding every one of these certifications (e.g. `GDPR`, `SOC_2_TYPE_2`).
     :param _builtins.bool global_network: Only data centers that do (true) or do not (false) support global networking.

@@ -59,6 +59,16 @@ def get_gpu_types(cloud: Optional['GetGpuTypesArgsCloud'] = None,
     """
     The GPU types of the platform's catalog (`GET /v2/catalog/gpus`, management API v2): ids, memory, prices, the most per pod, and with `include: ["AVAILABILITY"]` and a `product` their availability per data center. On management API v1 (no catalog) it fails, naming the version.
 
+    ## Example Usage
+    ### The GPU types serverless endpoints can run on now: the package's own function, which reads the catalog in the program with the stack's runpod:* settings (or RUNPOD_API_KEY, RUNPOD_API_URL).
+    ```python
+    import pulumi
+    import pulumi_runpod_iac as runpod
+
+    gpus = runpod.get_gpu_types(include=["AVAILABILITY"], product=["SERVERLESS"])
+    pulumi.export("gpuTypeIds", [g.id for g in gpus.gpu_types])
+    ```
+
     :param 'GetGpuTypesArgsCloud' cloud: Cloud the availability is for: `SECURE` (the platform's default) or `COMMUNITY`.
     :param _builtins.int count: GPUs per pod or worker the availability is for (default 1).
            
@@ -92,6 +102,16 @@ def get_gpu_types_output(cloud: pulumi.Input[Optional[Optional['GetGpuTypesArgsC
                          opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetGpuTypesResult]:
     """
     The GPU types of the platform's catalog (`GET /v2/catalog/gpus`, management API v2): ids, memory, prices, the most per pod, and with `include: ["AVAILABILITY"]` and a `product` their availability per data center. On management API v1 (no catalog) it fails, naming the version.
+
+    ## Example Usage
+    ### The GPU types serverless endpoints can run on now: the package's own function, which reads the catalog in the program with the stack's runpod:* settings (or RUNPOD_API_KEY, RUNPOD_API_URL).
+    ```python
+    import pulumi
+    import pulumi_runpod_iac as runpod
+
+    gpus = runpod.get_gpu_types(include=["AVAILABILITY"], product=["SERVERLESS"])
+    pulumi.export("gpuTypeIds", [g.id for g in gpus.gpu_types])
+    ```
 
     :param 'GetGpuTypesArgsCloud' cloud: Cloud the availability is for: `SECURE` (the platform's default) or `COMMUNITY`.
     :param _builtins.int count: GPUs per pod or worker the availability is for (default 1).

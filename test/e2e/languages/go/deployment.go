@@ -5,7 +5,7 @@ package main
 import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
-	"runpod-iac.local/sdk/go/runpodiac"
+	"github.com/runpod-iac/runpod-iac/plugin/sdks/go/runpodiac"
 )
 
 func deploy(ctx *pulumi.Context) error {

@@ -4,7 +4,7 @@ go 1.25.11
 
 require (
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
-	runpod-iac.local/sdk/go v0.0.0-00010101000000-000000000000
+	github.com/runpod-iac/runpod-iac/plugin/sdks/go v0.0.0-00010101000000-000000000000
 )
 
 require (
@@ -124,4 +124,4 @@ require (
 )
 
 // The SDK ships in the npm package (npx runpod-iac sdk go --out DIR); here, the committed one.
-replace runpod-iac.local/sdk/go => ../../../../plugin/sdks/go
+replace github.com/runpod-iac/runpod-iac/plugin/sdks/go => ../../../../plugin/sdks/go

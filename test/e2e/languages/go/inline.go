@@ -9,7 +9,8 @@
 // The environment names the stack and what it runs on: RUNPOD_E2E_WORK_DIR (the project folder
 // the Automation API writes Pulumi.yaml and the stack's settings into), RUNPOD_E2E_STACK,
 // RUNPOD_E2E_PULUMI_ROOT (the folder whose bin/ holds the CLI), RUNPOD_E2E_CONFIG (the stack's
-// config, JSON: {"key": {"value": "...", "secret": true}}), and the PULUMI_* variables. The
+// config, JSON: {"key": {"value": "...", "secret": true}}), RUNPOD_E2E_PROGRAM (`examples`: the
+// schema's examples of examples.go instead of the deployment), and the PULUMI_* variables. The
 // engine's output goes to stderr; stdout gets one line of JSON: {"ok", "changes", "outputs"}
 // (secret outputs as "[secret]", so the result never carries a secret in plaintext), or
 // {"ok": false, "error"}.
@@ -62,7 +63,12 @@ func run(ctx context.Context, step string) (stepResult, error) {
 		return stepResult{}, err
 	}
 	project := workspace.Project{Name: "runpod-deployment", Runtime: workspace.NewProjectRuntimeInfo("go", nil)}
-	stack, err := auto.UpsertStackInlineSource(ctx, os.Getenv("RUNPOD_E2E_STACK"), "runpod-deployment", deploy,
+	program := deploy
+	// RUNPOD_E2E_PROGRAM=examples runs the schema's examples (examples.go) instead of the deployment.
+	if os.Getenv("RUNPOD_E2E_PROGRAM") == "examples" {
+		program = examples
+	}
+	stack, err := auto.UpsertStackInlineSource(ctx, os.Getenv("RUNPOD_E2E_STACK"), "runpod-deployment", program,
 		auto.WorkDir(os.Getenv("RUNPOD_E2E_WORK_DIR")), auto.Pulumi(cmd), auto.Project(project))
 	if err != nil {
 		return stepResult{}, err

@@ -96,15 +96,14 @@ export async function buildRelease(o: ReleaseOptions): Promise<ReleaseResult> {
     }
     if (o.parts.includes("plugin")) {
       const linux = o.platforms.some((p) => p.startsWith("linux"));
-      const darwin = o.platforms.some((p) => p.startsWith("darwin"));
+      const windows = o.platforms.some((p) => p.startsWith("windows"));
       const tools = {
         strip: linux ? tool("llvm-strip", "strips the Linux binaries", "Debian/Ubuntu: apt-get install llvm") : "",
-        rcodesign: darwin
-          ? process.env.RCODESIGN?.trim() ||
-            tool(
-              "rcodesign",
-              "signs the macOS binaries",
-              "bash scripts/release/provide-rcodesign.sh puts it in the cache",
+        osslsigncode: windows
+          ? tool(
+              "osslsigncode",
+              "removes Node's Authenticode signature from the Windows binary",
+              "Debian/Ubuntu: apt-get install osslsigncode",
             )
           : "",
         log: o.log,

@@ -76,7 +76,7 @@ export async function buildPluginTarballs(
       { name: PLUGIN_MANIFEST, source: path.join(dir, PLUGIN_MANIFEST) },
     ];
     const tarball = path.join(outDir, tarballName(version, platform));
-    await writeTarGz(tarball, entries, mtime);
+    await writeTarGz(tarball, entries, mtime, tools.gzipLevel);
     tarballs.push(tarball);
   }
   return { tarballs, bundle };

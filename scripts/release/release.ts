@@ -31,6 +31,10 @@ export interface ReleaseOptions {
   allowDirty: boolean;
   /** The release's tag (`v<version>`), checked against package.json's version. */
   tag?: string;
+  /** Executables built before (SeaTools.cache): for the tests and the benchmark, never a release. */
+  cache?: string;
+  /** gzip's level for the plugin tarballs (9 when not given: a release's). */
+  gzipLevel?: number;
   log(line: string): void;
 }
 
@@ -106,6 +110,8 @@ export async function buildRelease(o: ReleaseOptions): Promise<ReleaseResult> {
               "Debian/Ubuntu: apt-get install osslsigncode",
             )
           : "",
+        cache: o.cache,
+        gzipLevel: o.gzipLevel,
         log: o.log,
       };
       bundle = (await buildPluginTarballs(o.root, o.out, work, version, o.platforms, mtime, tools)).bundle;

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { NODE_RUNTIMES, type Platform, provideRuntime, seaBuilder } from "./node-runtimes";
@@ -27,6 +28,14 @@ export interface SeaTools {
   strip: string;
   /** `osslsigncode`, when the Windows plugin is built: removes Node's Authenticode signature, which the program would invalidate. */
   osslsigncode: string;
+  /**
+   * A folder of executables built before, by the hash of everything that makes their bytes (see
+   * cachedExecutable); none for a release, which builds from scratch. The tests and the
+   * benchmark give one, so a run whose plugin code is unchanged builds nothing.
+   */
+  cache?: string;
+  /** gzip's level for the tarballs (archives.ts writeTarGz; 9 when not given). */
+  gzipLevel?: number;
   log(line: string): void;
 }
 
@@ -67,6 +76,12 @@ export function buildExecutable(
   tools: SeaTools,
 ): string {
   const runtime = NODE_RUNTIMES[platform];
+  const cached = tools.cache ? cachedExecutable(tools.cache, platform, bundle, schema, tools) : undefined;
+  if (cached && fs.existsSync(cached)) {
+    fs.copyFileSync(cached, out);
+    fs.chmodSync(out, 0o755);
+    return runtime.version;
+  }
   const builder = provideRuntime(seaBuilder(runtime.version), tools.log);
   const work = fs.mkdtempSync(`${out}.work-`);
   try {
@@ -91,11 +106,60 @@ export function buildExecutable(
     );
     run(builder, ["--build-sea", "sea-config.json"], work);
     fs.chmodSync(built, 0o755);
+    if (cached) keep(built, cached);
     fs.renameSync(built, out);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
   return runtime.version;
+}
+
+/**
+ * Where the executable of these inputs is kept in `cache`: `sea-<platform>-<key>/`, the key a
+ * hash of the program and the schema, the runtime and the binary that builds it (with their
+ * integrity), the versions of the tools that change the base binary, and this file's own code
+ * (how it builds). Executables no run has used for 14 days are removed as new ones are kept.
+ */
+function cachedExecutable(cache: string, platform: Platform, bundle: string, schema: string, tools: SeaTools): string {
+  const runtime = NODE_RUNTIMES[platform];
+  const hash = crypto.createHash("sha256");
+  for (const part of [
+    fs.readFileSync(bundle),
+    fs.readFileSync(schema),
+    JSON.stringify([platform, runtime, seaBuilder(runtime.version)]),
+    fs.readFileSync(__filename),
+    platform.startsWith("linux") ? execFileSync(tools.strip, ["--version"]) : "",
+    platform.startsWith("windows") ? execFileSync(tools.osslsigncode, ["--version"]) : "",
+  ]) {
+    hash.update(part);
+    hash.update("\0");
+  }
+  const dir = path.join(cache, `sea-${platform}-${hash.digest("hex").slice(0, 16)}`);
+  if (fs.existsSync(dir)) {
+    const now = new Date();
+    fs.utimesSync(dir, now, now);
+  }
+  return path.join(dir, executableName(platform));
+}
+
+/** Copies a built executable into its cache folder (renamed in whole: never half an executable), then prunes. */
+function keep(built: string, cached: string): void {
+  const cache = path.dirname(path.dirname(cached));
+  fs.mkdirSync(cache, { recursive: true });
+  const staging = fs.mkdtempSync(path.join(cache, ".sea-"));
+  try {
+    fs.copyFileSync(built, path.join(staging, path.basename(cached)));
+    fs.rmSync(path.dirname(cached), { recursive: true, force: true });
+    fs.renameSync(staging, path.dirname(cached));
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+  const stale = Date.now() - 14 * 86_400_000;
+  for (const entry of fs.readdirSync(cache)) {
+    const dir = path.join(cache, entry);
+    if (/^sea-.+-[0-9a-f]{16}$/.test(entry) && fs.statSync(dir).mtimeMs < stale)
+      fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**

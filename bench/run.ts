@@ -21,6 +21,7 @@ import { gitRevision, mergeResultsMarkdown, resultsMarkdown } from "./results-ma
 import { runScaleBench, SCALE_FULL, SCALE_QUICK } from "./scale-bench";
 import { scaleSection } from "./scale-report";
 import { stateSection } from "./state-footprint";
+import { runVolumeFilesBench, VOLUMES_FULL, VOLUMES_QUICK } from "./volume-files-bench";
 
 /*
  * `npm run bench` (= `npm run build && node --expose-gc dist/bench/run.js`): the benchmarks of
@@ -66,6 +67,11 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
     const pulumi = await benchPulumiCommand();
     run.pulumiVersion ??= pulumi.version;
     run.sections.push(pluginSection(await runPluginBench(flags.quick ? PLUGIN_QUICK : PLUGIN_FULL, log, pulumi)));
+    print(run.sections[run.sections.length - 1]!);
+  }
+  if (flags.only.includes("volumes")) {
+    log("10. volume files over the S3-compatible API");
+    run.sections.push(await runVolumeFilesBench(flags.quick ? VOLUMES_QUICK : VOLUMES_FULL, log));
     print(run.sections[run.sections.length - 1]!);
   }
   return run;
@@ -179,7 +185,7 @@ async function main(args: string[]): Promise<number> {
     }
   } else {
     log(
-      "no report written (a --quick or --only run prints only, but for batch, management, openai or plugin alone; pass --out FILE to write one)",
+      "no report written (a --quick or --only run prints only, but for batch, management, openai, plugin or volumes alone; pass --out FILE to write one)",
     );
   }
   return 0;

@@ -4,6 +4,7 @@ import type { FaultRule } from "./faults/fault-rules";
 import { parseQuotaSpec } from "./limits/management-quota";
 import { ADDITIONAL_VALUE_OPTIONS, additionalValueProblem } from "./platform/platform-options";
 import type { EmulatorOptions } from "./options";
+import { parseByteSize, parseS3KeySpec } from "./s3/s3-options";
 
 /** Usage of `runpod-iac emulator`. */
 export const USAGE = `Usage: runpod-iac emulator [options]
@@ -53,6 +54,13 @@ export const USAGE = `Usage: runpod-iac emulator [options]
                               one flavor in one data center, repeatable
   --preemption-rate R         chance per platform hour that a running interruptible pod is
                               preempted (0..1, default 0), drawn from the seeded stream
+  --s3-key API_KEY=ACCESS_KEY_ID:SECRET
+                              an S3 key of the account of API_KEY for the volumes' S3-compatible
+                              API (/s3api-<dc>), repeatable (default: "user_emulator" with secret
+                              "rps_emulator_secret" for the first API key's account)
+  --s3-put-limit SIZE         PutObject bodies must be smaller than SIZE (bytes, or with KB, MB,
+                              GB, KiB, MiB, GiB; default 500MB, the platform's); larger files go
+                              multipart, in parts of at most 500 MB
   --log                       log every request
   --help                      show this help
 `;
@@ -158,6 +166,8 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
   }
   const capacity = stockOptions(values["gpu-stock"], values["cpu-stock"]);
   if (capacity) options.capacity = capacity;
+  const s3 = s3Options(values["s3-key"], values["s3-put-limit"]);
+  if (s3) options.s3 = s3;
   options.preemptionRate = number("preemption-rate", values["preemption-rate"], rate, "must be between 0 and 1");
   for (const key of Object.keys(options) as (keyof EmulatorOptions)[]) {
     if (options[key] === undefined) delete options[key];
@@ -188,6 +198,24 @@ function stockOptions(gpu: string[] | undefined, cpu: string[] | undefined): Par
   for (const entry of cpu ?? []) read("cpu-stock", entry, (n) => (settings.vcpusPerFlavor = n));
   if (Object.keys(stock).length) settings.stock = stock;
   return settings;
+}
+
+/** The S3 flags (`--s3-key`, `--s3-put-limit`); a malformed one never echoes a secret. */
+function s3Options(keys: string[] | undefined, putLimit: string | undefined): EmulatorOptions["s3"] {
+  if (!keys && putLimit === undefined) return undefined;
+  const s3: NonNullable<EmulatorOptions["s3"]> = {};
+  try {
+    if (keys) s3.keys = keys.map(parseS3KeySpec);
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+  if (putLimit !== undefined) {
+    const bytes = parseByteSize(putLimit);
+    if (bytes === undefined)
+      throw new CliUsageError(`--s3-put-limit ${putLimit}: must be a size above 0, e.g. 8MiB or 500MB`);
+    s3.putObjectLimit = bytes;
+  }
+  return s3;
 }
 
 function parse(args: string[]) {
@@ -224,6 +252,8 @@ function parse(args: string[]) {
       "gpu-stock": { type: "string", multiple: true },
       "cpu-stock": { type: "string", multiple: true },
       "preemption-rate": { type: "string" },
+      "s3-key": { type: "string", multiple: true },
+      "s3-put-limit": { type: "string" },
       seed: { type: "string" },
       log: { type: "boolean" },
       help: { type: "boolean", short: "h" },

@@ -1,10 +1,19 @@
 #!/usr/bin/env node
 import { CliUsageError, parseCliArgs, USAGE } from "./cli-args";
-import { DEFAULT_API_KEY } from "./options";
+import { DEFAULT_API_KEY, type EmulatorOptions } from "./options";
+import { DEFAULT_S3_ACCESS_KEY_ID } from "./s3/s3-options";
 import { maskKey } from "./store/auth";
 import { startEmulator } from "./start-emulator";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The S3 access key ids the accounts have (never their secrets). */
+function s3KeyIds(options: EmulatorOptions): string {
+  const keys = options.s3?.keys;
+  return keys?.length
+    ? keys.map((k) => k.accessKeyId).join(", ")
+    : `${DEFAULT_S3_ACCESS_KEY_ID} (the documented default)`;
+}
 
 /**
  * `runpod-iac emulator [flags]`: runs the emulator until SIGINT or SIGTERM; resolves to the
@@ -45,6 +54,7 @@ export async function emulatorMain(argv: string[]): Promise<number> {
   out("runpod-iac emulator");
   out(`  management API (RUNPOD_API_URL)   ${emulator.apiUrl} (v2, the default; v1: ${emulator.apiUrlV1})`);
   out(`  job API        (RUNPOD_QUEUE_URL) ${emulator.queueUrl}`);
+  out(`  volumes' S3 API (RUNPOD_S3_URL)   ${emulator.s3Url} (access key ids: ${s3KeyIds(options)})`);
   out(
     `  accepted API keys: ${keys.map(maskKey).join(", ")}${options.apiKeys?.length ? "" : ' (the documented default "emulator-key")'}`,
   );

@@ -9,5 +9,6 @@ export { DEFAULT_REQUESTS_PER_WORKER, RATE_LIMITS } from "./limits/rate-limit-ta
 export type { RateLimitSettings } from "./limits/rate-limiter";
 export { IMAGE_MODEL_IDS } from "./models/image-model";
 export { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, type EmulatorOptions } from "./options";
+export type { S3EmulatorOptions, S3KeyOption } from "./s3/s3-options";
 export { type RunningEmulator, startEmulator } from "./start-emulator";
 export type { EmulatorStore } from "./store/emulator-store";

@@ -4,6 +4,7 @@ import type { FaultRule } from "./faults/fault-rules";
 import type { CapacitySettings } from "./capacity/capacity";
 import type { QuotaWindow } from "./limits/management-quota";
 import type { RateLimitSettings } from "./limits/rate-limiter";
+import type { S3EmulatorOptions } from "./s3/s3-options";
 
 /** The API key accepted when none is configured (documented; use your own outside local tests). */
 export const DEFAULT_API_KEY = "emulator-key";
@@ -82,6 +83,11 @@ export interface EmulatorOptions {
    * `POST /_emulator/pods/{id}/preempt` preempts.
    */
   preemptionRate?: number;
+  /**
+   * Each data center's S3-compatible API over the volumes' files (`/s3api-<dc>`): S3 keys per
+   * account (`--s3-key`), the PutObject limit (`--s3-put-limit`), where the files live.
+   */
+  s3?: S3EmulatorOptions;
 }
 
 // Fails to compile when an option platform-options.ts names is not one of the options above.

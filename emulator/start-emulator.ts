@@ -18,6 +18,9 @@ import type { ServerContext } from "./server/server-context";
 import { EmulatorStore } from "./store/emulator-store";
 import { StateFile } from "./store/state-file";
 import { SecretBox } from "./secrets/secret-box";
+import { s3Settings } from "./s3/s3-options";
+import { S3Service } from "./server/s3-service";
+import { VolumeFiles } from "./s3/volume-files";
 
 /** A running emulator. */
 export interface RunningEmulator {
@@ -34,6 +37,13 @@ export interface RunningEmulator {
   apiUrlV2: string;
   /** Job operations base URL (`url + "/v2"`), for `RUNPOD_QUEUE_URL`. */
   queueUrl: string;
+  /**
+   * The S3-compatible API's URL template (`url + "/s3api-{dc}"`), for `RUNPOD_S3_URL`: `{dc}` is
+   * a data center id in lower case.
+   */
+  s3Url: string;
+  /** Where the volumes' files are: `<volumesDir>/<user id>/<volume id>/` is one volume. */
+  volumesDir: string;
   port: number;
   host: string;
   /** The platform clock (a `ManualClock` when one was passed or `timeScale` was 0). */
@@ -97,6 +107,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const stateFile = options.stateFile ? path.resolve(options.stateFile) : undefined;
   // Secret values are sealed at rest under a key kept beside the state file, never in it.
   const secretBox = stateFile ? await SecretBox.fromKeyFile(`${stateFile}.key`) : SecretBox.ephemeral();
+  const s3 = s3Settings(options.s3 ?? {}, apiKeys);
+  // The volumes' bytes live on disk beside the state file (never in it), or in a temporary folder.
+  const volumeFiles = await VolumeFiles.open(s3.volumesDir ?? (stateFile ? `${stateFile}.volumes` : undefined));
   const store = new EmulatorStore(
     apiKeys,
     {
@@ -109,6 +122,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       capacity,
       catalog,
       secretBox,
+      volumeFiles,
     },
     stateFile ? new StateFile(stateFile) : undefined,
   );
@@ -127,6 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     images,
     catalog,
     capacity,
+    s3: new S3Service(s3, volumeFiles, store),
     preemption: { ratePerHour: preemptionRate(options.preemptionRate), seed },
     log: options.log ?? false,
     origin: () => baseUrl,
@@ -136,11 +151,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   try {
     await store.load();
     for (const account of store.accounts.values()) account.vault.assertReadable();
+    await volumeFiles.sweep((userId, volumeId) => store.accounts.get(userId)?.networkVolumes.has(volumeId) === true);
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
   } catch (error) {
     store.dispose();
     scheduler.dispose();
     await app.close();
+    await volumeFiles.close();
     throw error;
   }
   const port = (app.server.address() as AddressInfo).port;
@@ -155,6 +172,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await app.close();
       scheduler.dispose();
       await store.flush();
+      await volumeFiles.close();
     })();
     return closing;
   };
@@ -164,6 +182,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     apiUrlV1: `${url}/v1`,
     apiUrlV2: `${url}/v2`,
     queueUrl: `${url}/v2`,
+    s3Url: `${url}/s3api-{dc}`,
+    volumesDir: volumeFiles.root,
     port,
     host,
     clock,

@@ -4,7 +4,7 @@
  * resources. Install the plugin once per machine (`npx runpod-iac plugin install`); a stack moves
  * between the two by its import line (docs/languages.md). The dynamic resources stay the default.
  */
-export { Cluster, ContainerRegistryAuth, NetworkVolume, Pod, Secret, ServerlessEndpoint, Template } from "./resources";
+export * from "./resources";
 export type {
   ClusterArgs,
   ContainerRegistryAuthArgs,

@@ -1,4 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
+import type * as dynamic from "../provider";
+import type { ResourceArgsByType } from "../provider/field-rules";
 import { typeToken, type RunpodResourceType } from "../provider/runpod-resource";
 import { packageVersion } from "./package-root";
 import { resourceShape } from "./plugin-schema";
@@ -47,4 +49,41 @@ export function isPluginResourceOfType(obj: unknown, type: RunpodResourceType): 
     pulumi.CustomResource.isInstance(obj) &&
     (obj as unknown as { __pulumiType?: string }).__pulumiType === pluginTypeToken(type)
   );
+}
+
+/** The kinds of resource the plugin-backed classes stand for (each is a class of `runpod-iac`, too). */
+type ClassKind = RunpodResourceType & keyof typeof dynamic;
+
+/** A plugin-backed resource of `kind`: the outputs of the dynamic class of the same name. */
+export type PluginResourceOf<K extends ClassKind> = PluginResource & ResourceOutputs<InstanceType<(typeof dynamic)[K]>>;
+
+/**
+ * The class `runpod-iac/plugin` exports for `kind`: constructed with the dynamic class's `Args`,
+ * its instances hold the dynamic class's outputs, and its statics are the type token and
+ * `isInstance`, as the dynamic class's are.
+ */
+export interface PluginResourceClass<K extends ClassKind> {
+  new (name: string, args: ResourceArgsByType[K], opts?: pulumi.CustomResourceOptions): PluginResourceOf<K>;
+  /** Type token, for policies (`validateResourceOfType`) and `isInstance`. */
+  readonly __pulumiType: string;
+  /** Whether `obj` is a plugin-backed resource of this kind, even across copies of this package. */
+  isInstance(obj: unknown): obj is PluginResourceOf<K>;
+}
+
+/**
+ * The base of the plugin-backed class of `kind` (one factory for every kind): each class of
+ * plugin/resources.ts extends it, adding only what is particular to it (a static helper), so the
+ * classes keep their names in declarations and docs.
+ */
+export function pluginResourceClass<K extends ClassKind>(kind: K): PluginResourceClass<K> {
+  class KindResource extends PluginResource {
+    static readonly __pulumiType = pluginTypeToken(kind);
+    constructor(name: string, args: ResourceArgsByType[K], opts?: pulumi.CustomResourceOptions) {
+      super(kind, name, args, opts);
+    }
+    static override isInstance(obj: unknown): obj is PluginResourceOf<K> {
+      return isPluginResourceOfType(obj, kind);
+    }
+  }
+  return KindResource as unknown as PluginResourceClass<K>;
 }

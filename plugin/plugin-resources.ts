@@ -1,43 +1,24 @@
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
-import {
-  ContainerRegistryAuthCreateInputSchema,
-  EndpointCreateInputSchema,
-  NetworkVolumeCreateInputShape,
-  type Pod,
-  PodCreateInputSchema,
-  TemplateCreateInputSchema,
-} from "../sdk/schemas";
+import { type ImplKey, type KindOfFace, kindsOfFace, RESOURCE_KINDS } from "../sdk/resource-kinds";
+import type { Pod } from "../sdk/schemas";
 import type { ResourceArgsByType } from "../provider/field-rules";
 import * as impl from "../provider/impl";
-import type { RunpodResourceType } from "../provider/runpod-resource";
+import type { ResourceProviderObject } from "../provider/provider-object";
 import { INJECTED_ENV_NAMES } from "../provider/template-env";
 import { containerOfTemplate, holdsSettings } from "../provider/template-rollout";
-import { ClusterInputsSchema } from "../provider/cluster-state";
 import { podOutputs } from "../provider/pod-state";
 import { podFromV2 } from "../sdk/management/neutral/over-v2/pod-translation";
 import type * as V2 from "../sdk/schemas/v2";
-import { SecretInputsSchema } from "../provider/secret-provider";
 
 type Props = Record<string, unknown>;
 
 /**
- * A resource's provider object in `runpod-iac/impl`: the check, diff, create, read, update and
- * delete the dynamic resources run, which the plugin runs too.
+ * What the plugin knows of one resource type beyond its field table and its `Args`: its provider
+ * object (with the schema of its inputs and its `fetch`) and, for some kinds, what `pulumi import`
+ * needs besides.
  */
-export interface ResourceProviderObject {
-  check(olds: Props, news: Props): Promise<dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult>;
-  create(inputs: Props): Promise<dynamic.CreateResult>;
-  read(id: string, props: Props): Promise<dynamic.ReadResult>;
-  /** Absent when every change replaces (the platform has no update for the resource). */
-  update?(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult>;
-  delete(id: string): Promise<void>;
-}
-
-/** What the plugin knows of one resource type beyond its field table and its `Args`. */
-export interface PluginResource<T extends RunpodResourceType> {
+export interface PluginResource<T extends PluginResourceType> {
   /** The provider object of the dynamic resource, run as is. */
   provider: ResourceProviderObject;
   /** The zod schema `check` validates the inputs with: the schema's enums, bounds and formats come from it. */
@@ -131,57 +112,43 @@ function memberSettings(pod: Pod): Props {
   return { ...Object.fromEntries(settings), networkVolumeId, env: envOfProgram(pod.env ?? undefined) };
 }
 
-/** The resource types the plugin serves: every type of `RunpodResourceType`. */
-export type PluginResourceType = RunpodResourceType;
+/** The resource types the plugin serves: the kinds of the table (sdk/resource-kinds.ts) with the face `plugin`. */
+export type PluginResourceType = KindOfFace<"plugin">;
 
 /**
- * The plugin's resource types: one entry each. A type added to `PluginResourceType` does not
- * compile until it has its entry here; its schema (plugin/schema.json) is then generated from its
+ * The provider objects of `runpod-iac/impl` by key: a kind whose provider object is missing there,
+ * or lacks what the plugin needs, does not compile.
+ */
+const PROVIDERS: { readonly [K in ImplKey]: ResourceProviderObject } = impl;
+
+/** What `pulumi import` needs beyond the provider object, for the kinds that need anything. */
+const IMPORT_EXTRAS: { readonly [T in PluginResourceType]?: Pick<PluginResource<T>, "writeOnly" | "importDeclared"> } =
+  {
+    ServerlessEndpoint: { importDeclared: (record, client) => templateOfEndpoint(client, record) },
+    ContainerRegistryAuth: { writeOnly: ["username", "password"] },
+    Pod: { importDeclared: podPlacement },
+    Cluster: { importDeclared: clusterShape },
+    // The platform never returns a secret's value: an imported secret's program gives it again.
+    Secret: { writeOnly: ["value"] },
+  };
+
+/**
+ * The plugin's resource types: one entry each, derived from the table of kinds, the provider
+ * objects and {@link IMPORT_EXTRAS}. A kind's schema (plugin/schema.json) is generated from its
  * field table, its `Args` and its class (`npm run gen:schema`).
  */
-export const PLUGIN_RESOURCES: { readonly [T in PluginResourceType]: PluginResource<T> } = {
-  NetworkVolume: {
-    provider: impl.volume,
-    inputs: NetworkVolumeCreateInputShape,
-    fetch: (client, id) => client.networkVolumes.get(id),
-  },
-  ServerlessEndpoint: {
-    provider: impl.endpoint,
-    inputs: EndpointCreateInputSchema,
-    fetch: (client, id) => client.endpoints.get(id),
-    importDeclared: (record, client) => templateOfEndpoint(client, record),
-  },
-  Template: {
-    provider: impl.template,
-    inputs: TemplateCreateInputSchema,
-    fetch: (client, id) => client.templates.get(id),
-  },
-  ContainerRegistryAuth: {
-    provider: impl.registryAuth,
-    inputs: ContainerRegistryAuthCreateInputSchema,
-    fetch: (client, id) => client.containerRegistryAuth.get(id),
-    writeOnly: ["username", "password"],
-  },
-  Pod: {
-    provider: impl.pod,
-    inputs: PodCreateInputSchema,
-    fetch: (client, id) => client.pods.get(id, { includeNetworkVolume: true }),
-    importDeclared: podPlacement,
-  },
-  Cluster: {
-    provider: impl.cluster,
-    inputs: ClusterInputsSchema,
-    fetch: (client, id) => client.v2.clusters.get(id),
-    importDeclared: clusterShape,
-  },
-  Secret: {
-    provider: impl.secret,
-    inputs: SecretInputsSchema,
-    fetch: (client, id) => client.v2.account.secrets.get(id),
-    // The platform never returns a secret's value: an imported secret's program gives it again.
-    writeOnly: ["value"],
-  },
-};
+export const PLUGIN_RESOURCES = Object.fromEntries(
+  kindsOfFace("plugin").map((kind) => {
+    const provider = PROVIDERS[RESOURCE_KINDS[kind].impl];
+    const entry: PluginResource<PluginResourceType> = {
+      provider,
+      inputs: provider.inputSchema,
+      fetch: (client, id) => provider.fetch(client, id),
+      ...(IMPORT_EXTRAS[kind] as Pick<PluginResource<PluginResourceType>, "writeOnly" | "importDeclared">),
+    };
+    return [kind, entry];
+  }),
+) as { readonly [T in PluginResourceType]: PluginResource<T> };
 
 /** Whether `type` is one of the plugin's resource types. */
 export function isPluginResourceType(type: string | undefined): type is PluginResourceType {

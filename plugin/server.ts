@@ -26,13 +26,21 @@ export function engineAddressOf(args: readonly string[]): string | undefined {
 }
 
 /**
- * The plugin's configuration (`runpod-iac:apiKey`, `runpod-iac:apiUrl`, `runpod-iac:queueUrl`)
+ * The plugin's configuration (`runpod-iac:apiKey`, `runpod-iac:apiUrl`, `runpod-iac:queueUrl`, and
+ * the volumes' `runpod-iac:s3AccessKeyId`, `runpod-iac:s3SecretAccessKey`, `runpod-iac:s3Url`)
  * as the provider objects take it; a key left unset falls back to its environment variable
  * (`RUNPOD_API_KEY`, ...) and then its default, as for the dynamic resources.
  */
 export function applyPluginConfig(config: PluginConfig): void {
   const value = (key: string) => (config[key]?.trim() ? config[key] : undefined);
-  configureDirect({ apiKey: value("apiKey"), apiUrl: value("apiUrl"), queueUrl: value("queueUrl") });
+  configureDirect({
+    apiKey: value("apiKey"),
+    apiUrl: value("apiUrl"),
+    queueUrl: value("queueUrl"),
+    s3AccessKeyId: value("s3AccessKeyId"),
+    s3SecretAccessKey: value("s3SecretAccessKey"),
+    s3Url: value("s3Url"),
+  });
 }
 
 /**

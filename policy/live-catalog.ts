@@ -1,6 +1,6 @@
 import { type ResourceValidationPolicy, validateResourceOfType } from "@pulumi/policy/policy";
 import { z } from "zod";
-import { nearValues, suggestionText } from "../sdk/schemas/known-values";
+import { nearestValues, suggestionText } from "../sdk/schemas/known-values";
 import { formatValue, resourceLabel, violationList } from "./format";
 import { parsePolicyConfig, toPolicyConfigSchema } from "./policy-config";
 import {
@@ -65,7 +65,7 @@ export function checkEndpointAgainstCatalog(
   const gpuType = (serverless: boolean) => (id: string) => {
     const pool = catalog.gpuPools.get(id);
     if (pool === undefined) {
-      const near = suggestionText(nearValues(id, catalog.gpuPools.keys()));
+      const near = suggestionText(nearestValues(id, catalog.gpuPools.keys()));
       return `is not a GPU type of the platform's live catalog (GET /v2/catalog/gpus)${near}`;
     }
     if (serverless && pool === null)

@@ -14,8 +14,6 @@ import { trackSecretInputs } from "./secret-inputs";
  */
 // Before the analyzer deserializes anything: rules then know which inputs the program marked secret.
 trackSecretInputs();
-new PolicyPack(POLICY_PACK_NAME, {
-  description:
-    "Guards RunPod deployments (serverless endpoints, pods, volumes, templates) at preview: GPU lists and pools, worker bounds and budgets, volume sizes, pinned images, resources placed where their volumes are, no contradictory inputs, serverless templates, an hourly cost ceiling, pod limits, names known to the platform, and no credentials written as plain text into env values.",
-  policies: runpodPolicies,
-});
+// No `description` here: it would override the one in PulumiPolicy.yaml, which the Pulumi CLI
+// reads, and the pack's description is written there alone.
+new PolicyPack(POLICY_PACK_NAME, { policies: runpodPolicies });

@@ -8,37 +8,22 @@ import type { PodArgs } from "../provider/pod";
 import type { SecretArgs } from "../provider/secret";
 import type { ServerlessEndpointArgs } from "../provider/serverless-endpoint";
 import type { TemplateArgs } from "../provider/template";
+import { DYNAMIC_TYPE_TOKENS, PLUGIN_TYPE_TOKENS } from "../sdk/resource-kinds";
 
 /**
  * The engine-visible types of our dynamic resources (docs/design.md, "Contracts users rely on"):
  * `dynamic.Resource` registers `pulumi-nodejs:dynamic/<module>:<type>`, and the provider's classes
- * expose the same strings as their static `__pulumiType`.
+ * expose the same strings as their static `__pulumiType`. From the table of kinds.
  */
-export const RESOURCE_TYPES = {
-  NetworkVolume: "pulumi-nodejs:dynamic/runpod:NetworkVolume",
-  ServerlessEndpoint: "pulumi-nodejs:dynamic/runpod:ServerlessEndpoint",
-  Template: "pulumi-nodejs:dynamic/runpod:Template",
-  ContainerRegistryAuth: "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",
-  Pod: "pulumi-nodejs:dynamic/runpod:Pod",
-  Cluster: "pulumi-nodejs:dynamic/runpod:Cluster",
-  Secret: "pulumi-nodejs:dynamic/runpod:Secret",
-} as const;
+export const RESOURCE_TYPES = DYNAMIC_TYPE_TOKENS;
 
 /**
  * The types of the same resources served by the provider plugin `runpod-iac` (`runpod-iac/plugin`
  * and the Python, Go and YAML SDKs): `runpod-iac:index:<type>`. The pack judges both alike.
  */
-export const PLUGIN_RESOURCE_TYPES = {
-  NetworkVolume: "runpod-iac:index:NetworkVolume",
-  ServerlessEndpoint: "runpod-iac:index:ServerlessEndpoint",
-  Template: "runpod-iac:index:Template",
-  ContainerRegistryAuth: "runpod-iac:index:ContainerRegistryAuth",
-  Pod: "runpod-iac:index:Pod",
-  Cluster: "runpod-iac:index:Cluster",
-  Secret: "runpod-iac:index:Secret",
-} as const satisfies Record<keyof typeof RESOURCE_TYPES, string>;
+export const PLUGIN_RESOURCE_TYPES = PLUGIN_TYPE_TOKENS;
 
-/** The kinds of resource the pack checks. */
+/** The kinds of resource the pack checks: every kind of the table (sdk/resource-kinds.ts). */
 export type ResourceKind = keyof typeof RESOURCE_TYPES;
 
 /**

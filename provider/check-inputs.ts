@@ -1,6 +1,7 @@
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
 import type { ApiVersion } from "../sdk/config";
+import { onlyApiVersionOf, type ResourceKind } from "../sdk/resource-kinds";
 import { versionFieldProblems } from "../sdk/schemas/api-version-fields";
 import { versionBoundProblems } from "../sdk/schemas/version-bounds";
 import { changedFields } from "./diff-inputs";
@@ -82,11 +83,13 @@ export function versionFailures(kind: string, inputs: Record<string, unknown>): 
 }
 
 /**
- * The failure of a resource that only management API `only` has (account secrets are v2's), when
- * the configured API URL names the other version: at preview, naming the resource, both versions
- * and how to switch.
+ * The failure of a resource that only one management API version has (account secrets and
+ * clusters are v2's: the table of kinds, sdk/resource-kinds.ts, says which), when the configured
+ * API URL names the other version: at preview, naming the resource, both versions and how to switch.
  */
-export function versionOnlyFailures(resource: string, only: ApiVersion): CheckFailure[] {
+export function versionOnlyFailures(resource: ResourceKind): CheckFailure[] {
+  const only = onlyApiVersionOf(resource);
+  if (only === undefined) return [];
   let version: ApiVersion;
   try {
     version = configuredApiVersion();

@@ -1,3 +1,4 @@
+import type { ResourceProviderObject } from "./provider-object";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
 import type * as V2 from "../sdk/schemas/v2";
@@ -118,10 +119,15 @@ function findOwnCluster(client: RunpodClient, inputs: Props, fresh: boolean): Pr
 /** The dynamic provider implementation of `Cluster` (management API v2's `/v2/clusters`). */
 export const clusterProvider = withChangeTracking({
   configure: configureProvider,
+  inputSchema: ClusterInputsSchema,
+
+  fetch(client: RunpodClient, id: string): Promise<object> {
+    return client.v2.clusters.get(id);
+  },
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const failures = [
-      ...versionOnlyFailures("Cluster", "v2"),
+      ...versionOnlyFailures("Cluster"),
       ...schemaFailures(ClusterInputsSchema, news),
       ...adoptIdFailures(news),
     ];
@@ -171,4 +177,4 @@ export const clusterProvider = withChangeTracking({
     const client = await providerClient();
     await deleteIfPresent(() => client.v2.clusters.delete(id));
   },
-});
+} satisfies ResourceProviderObject);

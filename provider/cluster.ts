@@ -17,47 +17,98 @@ import {
  * Inputs of a {@link Cluster}, named as the platform's `CreateClusterRequest` (management API v2)
  * for the shape and as a {@link PodArgs | Pod}'s inputs for the container settings every member
  * pod runs, with the pod's rules and defaults. Only `name` changes in place (the platform's one
- * update is a rename); a change to anything else REPLACES the cluster: a new cluster is placed,
- * then the old one is deleted with its pods. The preview says so in words.
+ * update is a rename); a change to anything else replaces the cluster (`@replaces`): a new cluster
+ * is placed, then the old one is deleted with its pods. The preview says so in words. A member pod
+ * cannot be reset on its own (the pod routes refuse a cluster's members).
  */
 export interface ClusterArgs {
-  /** Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place. */
+  /**
+   * Name on the platform: the platform's one update of a cluster is a rename. Default: the logical
+   * name plus a stack-unique suffix.
+   */
   name?: pulumi.Input<string>;
-  /** `TRAINING`, `SLURM`, `RAY` or `APPLICATION` (open: a type the platform adds is accepted). REPLACES. */
+  /**
+   * `TRAINING`, `SLURM`, `RAY` or `APPLICATION`. An open value: a type this release does not know
+   * passes with a warning, and the platform decides at `pulumi up`.
+   * @replaces
+   */
   type: pulumi.Input<ClusterType>;
-  /** The GPU type of every member pod. REPLACES. */
+  /**
+   * The GPU type of every member pod.
+   * @replaces
+   */
   gpuTypeId: pulumi.Input<GpuTypeId>;
-  /** GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). REPLACES. */
+  /**
+   * GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum).
+   * @replaces
+   */
   gpuCountPerPod: pulumi.Input<number>;
-  /** Member pods (nodes), 2 to 250, all placed in one data center. REPLACES. */
+  /**
+   * Member pods (nodes), 2 to 250, all placed in one data center.
+   * @replaces
+   */
   podCount: pulumi.Input<number>;
-  /** The container image every member pod runs. REPLACES. */
+  /**
+   * The container image every member pod runs.
+   * @replaces
+   */
   imageName: NonNullable<PodArgs["imageName"]>;
   /**
    * Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env`
    * output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD`
-   * with `startSsh`, `startJupyter`). REPLACES.
+   * with `startSsh`, `startJupyter`).
+   * @replaces
    */
   env?: PodArgs["env"];
-  /** Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). REPLACES. */
+  /**
+   * Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`).
+   * @replaces @unordered
+   */
   ports?: PodArgs["ports"];
-  /** Container disk of each member in GB (default 50). REPLACES. */
+  /**
+   * Container disk of each member in GB (default 50).
+   * @replaces
+   */
   containerDiskInGb?: PodArgs["containerDiskInGb"];
-  /** Pod volume of each member in GB (default 20; none with `networkVolumeId`). REPLACES. */
+  /**
+   * Pod volume of each member in GB (default 20; none with `networkVolumeId`).
+   * @replaces
+   */
   volumeInGb?: PodArgs["volumeInGb"];
-  /** Where the pod volume (or network volume) is mounted (default `/workspace`). REPLACES. */
+  /**
+   * Where the pod volume (or network volume) is mounted (default `/workspace`).
+   * @replaces
+   */
   volumeMountPath?: PodArgs["volumeMountPath"];
-  /** Overrides the image's CMD (sent as v2's `args`). REPLACES. */
+  /**
+   * Overrides the image's CMD (sent as v2's `args`).
+   * @replaces
+   */
   dockerStartCmd?: PodArgs["dockerStartCmd"];
-  /** A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. REPLACES. */
+  /**
+   * A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center.
+   * @replaces
+   */
   networkVolumeId?: PodArgs["networkVolumeId"];
-  /** Data centers the cluster may be placed in (a set; the whole cluster goes to one of them). REPLACES. */
+  /**
+   * Data centers the cluster may be placed in (the whole cluster goes to one of them).
+   * @replaces @unordered
+   */
   dataCenterIds?: PodArgs["dataCenterIds"];
-  /** Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. REPLACES. */
+  /**
+   * Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation.
+   * @replaces
+   */
   startSsh?: pulumi.Input<boolean>;
-  /** Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. REPLACES. */
+  /**
+   * Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation.
+   * @replaces
+   */
   startJupyter?: pulumi.Input<boolean>;
-  /** Id of an existing cluster to take under management instead of creating one. */
+  /**
+   * Id of an existing cluster to take under management instead of creating one. Its type, shape
+   * and image must match; a different name is renamed.
+   */
   adoptId?: pulumi.Input<string>;
 }
 

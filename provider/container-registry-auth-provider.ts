@@ -1,3 +1,4 @@
+import type { ResourceProviderObject } from "./provider-object";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
 import { type ContainerRegistryAuth, ContainerRegistryAuthCreateInputSchema } from "../sdk/schemas";
@@ -59,6 +60,11 @@ function findOwnAuth(client: RunpodClient, inputs: Props, fresh: boolean): Promi
  */
 export const containerRegistryAuthProvider = withChangeTracking({
   configure: configureProvider,
+  inputSchema: ContainerRegistryAuthCreateInputSchema,
+
+  fetch(client: RunpodClient, id: string): Promise<object> {
+    return client.containerRegistryAuth.get(id);
+  },
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const failures = schemaFailures(ContainerRegistryAuthCreateInputSchema, news);
@@ -104,4 +110,4 @@ export const containerRegistryAuthProvider = withChangeTracking({
     const client = await providerClient();
     await deleteIfPresent(() => client.containerRegistryAuth.delete(id));
   },
-});
+} satisfies ResourceProviderObject);

@@ -11,16 +11,23 @@ import {
 /** Inputs of a {@link ContainerRegistryAuth}. */
 export interface ContainerRegistryAuthArgs {
   /**
-   * Name on the platform; names are unique in an account. Default: the logical name plus a
-   * stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the
-   * old one is deleted. With a name you choose, a change deletes the old credential first, which
-   * the platform refuses while a template uses it: change the name along with the password. A
-   * change REPLACES the credential.
+   * Name on the platform, unique in an account. Default: the logical name plus a stack-unique
+   * suffix, and `-<n>` appended on each replacement, so the new credential exists before the old
+   * one is deleted. With a name you choose, a change deletes the old credential first, which the
+   * platform refuses while a template uses it: change the name along with the password.
+   * @replaces
    */
   name?: pulumi.Input<string>;
-  /** Registry user name. A change REPLACES the credential. */
+  /**
+   * Registry user name. The platform has no update for credentials.
+   * @replaces
+   */
   username: pulumi.Input<string>;
-  /** Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential. */
+  /**
+   * Registry password or token. Always secret, even when given as a plain string; the platform
+   * never returns it.
+   * @replaces
+   */
   password: pulumi.Input<string>;
 }
 

@@ -1,6 +1,6 @@
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { ApiVersion } from "../sdk/config";
-import { type GpuPoolEntry, gpuCatalogEntry, nearValues, suggestionText } from "../sdk/schemas";
+import { type GpuPoolEntry, gpuCatalogEntry, nearestValues, suggestionText } from "../sdk/schemas";
 import { sameFieldValue } from "./diff-inputs";
 import { SERVERLESS_ENDPOINT_FIELDS } from "./field-rules";
 import { isUnknown } from "./property-values";
@@ -67,9 +67,8 @@ function noPoolFailure(id: string, index: number): CheckFailure {
  * On v2, a failure per GPU type of a new or changed `gpuTypeIds` that no serverless pool holds:
  * from this release's catalog snapshot for the types it knows (no request), and from the live
  * catalog (`liveCatalog`, called only when the list holds a type the snapshot does not know) for
- * the others; a type the live catalog does not list either fails with the catalog's names that
- * differ from it only in case or whitespace (`nearValues`, as the policy pack suggests). When the
- * live catalog cannot be read (no key at preview, the platform down), those types are left to the
+ * the others; a type the live catalog does not list either fails, naming the catalog's names
+ * nearest to it (`nearestValues`, as the policy pack does). When the live catalog cannot be read (no key at preview, the platform down), those types are left to the
  * create or update, whose error names them as well.
  */
 export async function gpuPoolFailures(
@@ -97,7 +96,7 @@ export async function gpuPoolFailures(
     const pool = poolOf.get(id);
     if (pool === null) failures.push(noPoolFailure(id, i));
     if (pool === undefined) {
-      const near = suggestionText(nearValues(id, poolOf.keys()));
+      const near = suggestionText(nearestValues(id, poolOf.keys()));
       failures.push({
         property: "gpuTypeIds",
         reason: `${JSON.stringify(id)} (gpuTypeIds[${i}]) is not a GPU type of the platform's live catalog (GET /v2/catalog/gpus)${near}`,

@@ -1,3 +1,4 @@
+import type { ResourceProviderObject } from "./provider-object";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
@@ -106,6 +107,11 @@ function findOwnVolume(client: RunpodClient, inputs: Props, fresh: boolean): Pro
 /** The dynamic provider implementation of `NetworkVolume`. */
 export const networkVolumeProvider = withChangeTracking({
   configure: configureProvider,
+  inputSchema: NetworkVolumeCreateInputShape,
+
+  fetch(client: RunpodClient, id: string): Promise<object> {
+    return client.networkVolumes.get(id);
+  },
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const failures = [
@@ -170,4 +176,4 @@ export const networkVolumeProvider = withChangeTracking({
     const client = await providerClient();
     await deleteIfPresent(() => client.networkVolumes.delete(id));
   },
-});
+} satisfies ResourceProviderObject);

@@ -3,30 +3,44 @@ import { namingInputs } from "./auto-name";
 import { warnAboutPlatformValues } from "./platform-value-warnings";
 import { type InputsAsOutputs, isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
 
-/** Inputs of a {@link NetworkVolume}. */
+/**
+ * Inputs of a {@link NetworkVolume}. Each input's tags say how a change to it applies
+ * (`@replaces`; none: in place), which management API version alone carries it (`@apiVersion`)
+ * and what v2's wire calls it (`@wire`): docs/design.md, "Adding a field".
+ */
 export interface NetworkVolumeArgs {
-  /** Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place. */
+  /**
+   * Name on the platform (need not be unique). Default: the logical name plus a 7-character
+   * suffix unique to project, stack and logical name.
+   */
   name?: pulumi.Input<string>;
   /**
    * Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its
-   * version's range it is refused at `pulumi preview`. May only grow: a larger size updates in
-   * place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+   * version's range it is refused at `pulumi preview`. May only grow: a smaller size fails
+   * `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and
+   * nothing is sent to the platform.
    */
   size: pulumi.Input<number>;
   /**
-   * Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the
-   * data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
+   * Data center, e.g. `EU-RO-1`. A new volume starts empty: **the data on the old one is lost**.
+   * Use `protect: true` so Pulumi refuses, and `retainOnDelete: true` to keep the old volume on
+   * the platform.
+   * @replaces
+   * @wire v2 dataCenter
    */
   dataCenterId: pulumi.Input<string>;
   /**
-   * Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management
-   * API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change
-   * REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
+   * Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open
+   * value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes
+   * a new, empty volume.
+   * @replaces
+   * @apiVersion v2 storage tiers (STANDARD, HIGH_PERFORMANCE)
    */
   type?: pulumi.Input<string>;
   /**
-   * Id of an existing volume to take under management instead of creating one. Its data center
-   * must match; its name and size are converged to these inputs.
+   * Id of an existing volume to take under management instead of creating one (docs/resources.md,
+   * "Adopting existing resources"). Its data center must match; its name and size are converged to
+   * these inputs.
    */
   adoptId?: pulumi.Input<string>;
 }

@@ -1,3 +1,4 @@
+import type { ResourceProviderObject } from "./provider-object";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
@@ -21,7 +22,8 @@ import { createOnce } from "./create-once";
 import { diffInputs } from "./diff-inputs";
 import { warnOnResource } from "./engine-notice";
 import { PartialCreateError } from "./errors";
-import { POD_FIELDS, type PodFieldsWhere } from "./field-rules";
+import type { FieldsWhere } from "./field-rule-types";
+import { POD_FIELD_RULES, POD_FIELDS } from "./field-rules";
 import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
 import { envToSend, lockProblem, planPodUpdate, POD_INPUT_KEYS, podOutputs, resetNotice } from "./pod-state";
@@ -51,10 +53,13 @@ type InPlaceField = (typeof POD_IN_PLACE_FIELDS)[number];
 // place exactly when the in-place update carries it (or it is `desiredStatus`: stop and start);
 // every other field (the create's alone) replaces.
 type _ResetsAreTheResetUpdate = Expect<
-  SameFields<PodFieldsWhere<{ resets: true }>, Exclude<keyof PodUpdateInput, InPlaceField>>
+  SameFields<FieldsWhere<typeof POD_FIELD_RULES, { resets: true }>, Exclude<keyof PodUpdateInput, InPlaceField>>
 >;
 type _InPlaceIsTheInPlaceUpdate = Expect<
-  SameFields<PodFieldsWhere<{ resets?: undefined; replaces?: undefined }>, InPlaceField | "desiredStatus">
+  SameFields<
+    FieldsWhere<typeof POD_FIELD_RULES, { resets?: undefined; replaces?: undefined }>,
+    InPlaceField | "desiredStatus"
+  >
 >;
 
 /** Every input but the status goes into the create. */
@@ -140,6 +145,11 @@ function versionOrUndefined() {
 /** The dynamic provider implementation of `Pod`. */
 export const podProvider = withChangeTracking({
   configure: configureProvider,
+  inputSchema: PodCreateInputSchema,
+
+  fetch(client: RunpodClient, id: string): Promise<object> {
+    return client.pods.get(id, { includeNetworkVolume: true });
+  },
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const inputs: Props = { ...news, desiredStatus: news.desiredStatus ?? "RUNNING" };
@@ -210,4 +220,4 @@ export const podProvider = withChangeTracking({
     const client = await providerClient();
     await deleteIfPresent(() => client.pods.delete(id));
   },
-});
+} satisfies ResourceProviderObject);

@@ -14,9 +14,6 @@ type Props = Record<string, unknown>;
 /** The inputs of the field table, in its order. */
 export const POD_INPUT_KEYS = Object.keys(POD_FIELDS);
 
-/** Env the platform injects into a pod: never drift, kept when the program's env changes. */
-export const INJECTED_ENV_KEYS = ["PUBLIC_KEY", "JUPYTER_PASSWORD"] as const;
-
 /**
  * Inputs whose value a pod read reports the same way on both API versions: refresh compares the
  * platform's value. Every other input (the placement the pod was created with: GPU list, cloud,

@@ -17,98 +17,225 @@ export type PodDesiredStatus = "RUNNING" | "EXITED";
 
 /**
  * Inputs of a {@link Pod}, named as the platform's `PodCreateInput` (management API v1), plus
- * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`. Each input says how a
- * change to it applies:
- * - in place, the default (`desiredStatus` stops or starts the same pod);
- * - RESETS: through a reset (v1's reset update, v2's `PATCH`): the same pod keeps its id, GPUs and
- *   volumes, but its container restarts on the new settings and its container disk is wiped; the
- *   preview says so in words;
- * - REPLACES: a new pod, then the old one deleted: what chooses the machine at creation.
- *
- * Inputs only one API version has fail at preview on the other (v1 only: `interruptible`,
- * `countryCodes`, the `min*` filters, priorities other than the default, `supportPublicIp`,
- * `dockerEntrypoint`; v2 only: `startSsh`, `startJupyter`, `minCudaVersion`).
+ * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`. A change applies in place,
+ * through a reset (`@resets`: the same pod, its container restarted on the new settings and its
+ * container disk wiped, which the preview says in words) or by replacement (`@replaces`: what
+ * chose the machine at creation). An `@apiVersion` input fails at preview on the other version.
  */
 export interface PodArgs {
-  /** Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place. */
+  /** Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. */
   name?: pulumi.Input<string>;
-  /** The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS. */
-  imageName?: pulumi.Input<string>;
-  /** A pod template to start from (its image, env, ports, disks). REPLACES. */
-  templateId?: pulumi.Input<string>;
-  /** `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement. */
-  desiredStatus?: pulumi.Input<PodDesiredStatus>;
-  /** `GPU` (default) or `CPU`. REPLACES. */
-  computeType?: pulumi.Input<ComputeType>;
-  /** `SECURE` (default) or `COMMUNITY`. REPLACES. */
-  cloudType?: pulumi.Input<"SECURE" | "COMMUNITY">;
-  /** GPU types the pod may rent, in priority order (GPU pods). REPLACES. */
-  gpuTypeIds?: pulumi.Input<pulumi.Input<GpuTypeId>[]>;
-  /** `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES. */
-  gpuTypePriority?: pulumi.Input<"availability" | "custom">;
-  /** GPUs in the pod, at least 1 (default 1). REPLACES. */
-  gpuCount?: pulumi.Input<number>;
-  /** CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES. */
-  cpuFlavorIds?: pulumi.Input<pulumi.Input<PodCpuFlavorId>[]>;
-  /** `availability` (v1's default) or `custom`. REPLACES. */
-  cpuFlavorPriority?: pulumi.Input<"availability" | "custom">;
-  /** vCPUs of a CPU pod (default 2). REPLACES. */
-  vcpuCount?: pulumi.Input<number>;
-  /** Data centers the pod may be placed in (a set). REPLACES. */
-  dataCenterIds?: pulumi.Input<pulumi.Input<DataCenterId>[]>;
-  /** `availability` (default) or `custom`. REPLACES. */
-  dataCenterPriority?: pulumi.Input<"availability" | "custom">;
-  /** Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES. */
-  countryCodes?: pulumi.Input<pulumi.Input<string>[]>;
-  /** An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES. */
-  interruptible?: pulumi.Input<boolean>;
-  /** A locked pod cannot be stopped or reset (default false). In place. */
+  /** A locked pod cannot be stopped or reset (default false). */
   locked?: pulumi.Input<boolean>;
-  /** Container disk in GB (default 50), wiped on every reset. RESETS. */
-  containerDiskInGb?: pulumi.Input<number>;
-  /** Pod volume in GB (default 20), kept across resets and stops. RESETS. */
-  volumeInGb?: pulumi.Input<number>;
-  /** Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS. */
-  volumeMountPath?: pulumi.Input<string>;
-  /** A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES. */
-  networkVolumeId?: pulumi.Input<string>;
-  /** Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS. */
-  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A
+   * stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their
+   * data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the
+   * platform's message and the pod stays stopped.
+   */
+  desiredStatus?: pulumi.Input<PodDesiredStatus>;
+  /**
+   * The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless
+   * `templateId` gives one.
+   * @resets
+   * @wire v2 image
+   */
+  imageName?: pulumi.Input<string>;
   /**
    * Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is
    * always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated
-   * `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
+   * `JUPYTER_PASSWORD`) is kept when this changes.
+   * @resets
    */
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Overrides the image's ENTRYPOINT (v1 only). RESETS. */
+  /**
+   * Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`).
+   * @resets @unordered
+   */
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Container disk in GB (default 50; at least 1 on v2), wiped on every reset.
+   * @resets
+   * @wire v2 disk
+   */
+  containerDiskInGb?: pulumi.Input<number>;
+  /**
+   * Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops.
+   * @resets
+   * @wire v2 mounts.persistent.size
+   */
+  volumeInGb?: pulumi.Input<number>;
+  /**
+   * Where the pod volume (or network volume) is mounted (default `/workspace`).
+   * @resets
+   * @wire v2 mounts.persistent.path
+   * @wire v2 mounts.network.*.path
+   */
+  volumeMountPath?: pulumi.Input<string>;
+  /**
+   * Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`.
+   * @resets
+   * @apiVersion v1 entrypoint overrides (dockerEntrypoint)
+   * @neutral []
+   * @freeText
+   */
   dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Overrides the image's CMD. RESETS. */
+  /**
+   * Overrides the image's CMD.
+   * @resets
+   * @wire v2 args
+   */
   dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS. */
+  /**
+   * Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`.
+   * @resets
+   * @wire v2 registry
+   */
   containerRegistryAuthId?: pulumi.Input<string>;
-  /** Join the global network (default false). RESETS. */
+  /**
+   * Join the global network (default false).
+   * @resets
+   */
   globalNetworking?: pulumi.Input<boolean>;
-  /** Ask for a public IP (v1 only). REPLACES. */
-  supportPublicIp?: pulumi.Input<boolean>;
-  /** CUDA versions the machine may run (a set). REPLACES. */
+  /**
+   * A pod template to start from (its image, env, ports, disks).
+   * @replaces
+   */
+  templateId?: pulumi.Input<string>;
+  /**
+   * `GPU` (default) or `CPU`.
+   * @replaces
+   */
+  computeType?: pulumi.Input<ComputeType>;
+  /**
+   * `SECURE` (default) or `COMMUNITY`.
+   * @replaces
+   * @wire v2 cloud
+   */
+  cloudType?: pulumi.Input<"SECURE" | "COMMUNITY">;
+  /**
+   * GPU types the pod may rent, in priority order (GPU pods): a reorder is a change too.
+   * @replaces
+   * @wire v2 gpu.id
+   * @wire v2 gpu
+   */
+  gpuTypeIds?: pulumi.Input<pulumi.Input<GpuTypeId>[]>;
+  /**
+   * `availability` (v1's default: the most available type) or `custom` (the list's order). v2
+   * places one named GPU type per create, trying the list in its order: `custom`.
+   * @replaces
+   * @apiVersion v1 GPU type priorities other than "custom"
+   * @neutral "custom"
+   */
+  gpuTypePriority?: pulumi.Input<"availability" | "custom">;
+  /**
+   * GPUs in the pod, at least 1 (default 1).
+   * @replaces
+   * @wire v2 gpu.count
+   */
+  gpuCount?: pulumi.Input<number>;
+  /**
+   * CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`).
+   * @replaces
+   * @wire v2 cpu.id
+   */
+  cpuFlavorIds?: pulumi.Input<pulumi.Input<PodCpuFlavorId>[]>;
+  /**
+   * `availability` (v1's default) or `custom` (v2 always).
+   * @replaces
+   * @apiVersion v1 CPU flavor priorities other than "custom"
+   * @neutral "custom"
+   */
+  cpuFlavorPriority?: pulumi.Input<"availability" | "custom">;
+  /**
+   * vCPUs of a CPU pod (default 2).
+   * @replaces
+   * @wire v2 cpu.vcpuCount
+   */
+  vcpuCount?: pulumi.Input<number>;
+  /**
+   * Data centers the pod may be placed in.
+   * @replaces @unordered
+   */
+  dataCenterIds?: pulumi.Input<pulumi.Input<DataCenterId>[]>;
+  /**
+   * `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`.
+   * @replaces
+   * @apiVersion v1 data center priorities other than "availability"
+   * @neutral "availability"
+   */
+  dataCenterPriority?: pulumi.Input<"availability" | "custom">;
+  /**
+   * Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers
+   * with the catalog's `countryCodes` filter.
+   * @replaces @unordered
+   * @apiVersion v1 country filters of a pod create
+   * @neutral []
+   */
+  countryCodes?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * CUDA versions the machine may run.
+   * @replaces @unordered
+   * @wire v2 gpu.allowedCudaVersions
+   */
   allowedCudaVersions?: pulumi.Input<pulumi.Input<CudaVersion>[]>;
-  /** Lowest CUDA version of the machine (v2 only). REPLACES. */
+  /**
+   * Lowest CUDA version of the machine.
+   * @replaces
+   * @apiVersion v2 CUDA version floors of pods (minCudaVersion)
+   * @wire v2 gpu.minCudaVersion
+   */
   minCudaVersion?: pulumi.Input<CudaVersion>;
-  /** Least GB of RAM per GPU of the machine (v1 only). REPLACES. */
+  /**
+   * An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod
+   * is on-demand.
+   * @replaces
+   * @apiVersion v1 interruptible (spot) pods
+   * @neutral false
+   */
+  interruptible?: pulumi.Input<boolean>;
+  /**
+   * A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its
+   * data center.
+   * @replaces
+   * @wire v2 mounts.network.*.volumeId
+   */
+  networkVolumeId?: pulumi.Input<string>;
+  /**
+   * Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`.
+   * @replaces
+   * @apiVersion v1 public IP requests (supportPublicIp)
+   * @neutral false
+   */
+  supportPublicIp?: pulumi.Input<boolean>;
+  /** Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). @replaces @apiVersion v1 machine filters (minRAMPerGPU) */
   minRAMPerGPU?: pulumi.Input<number>;
-  /** Least vCPUs per GPU of the machine (v1 only). REPLACES. */
+  /** Least vCPUs per GPU of the machine. @replaces @apiVersion v1 machine filters (minVCPUPerGPU) */
   minVCPUPerGPU?: pulumi.Input<number>;
-  /** Least disk bandwidth of the machine, MB/s (v1 only). REPLACES. */
+  /** Least disk bandwidth of the machine, MB/s. @replaces @apiVersion v1 machine filters (minDiskBandwidthMBps) */
   minDiskBandwidthMBps?: pulumi.Input<number>;
-  /** Least download speed of the machine, Mb/s (v1 only). REPLACES. */
+  /** Least download speed of the machine, Mb/s. @replaces @apiVersion v1 machine filters (minDownloadMbps) */
   minDownloadMbps?: pulumi.Input<number>;
-  /** Least upload speed of the machine, Mb/s (v1 only). REPLACES. */
+  /** Least upload speed of the machine, Mb/s. @replaces @apiVersion v1 machine filters (minUploadMbps) */
   minUploadMbps?: pulumi.Input<number>;
-  /** Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES. */
+  /**
+   * Inject the account's SSH keys as `PUBLIC_KEY` at creation.
+   * @replaces
+   * @apiVersion v2 SSH key injection at create (startSsh)
+   * @neutral false
+   */
   startSsh?: pulumi.Input<boolean>;
-  /** Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES. */
+  /**
+   * Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation.
+   * @replaces
+   * @apiVersion v2 Jupyter start flags (startJupyter)
+   * @neutral false
+   */
   startJupyter?: pulumi.Input<boolean>;
-  /** Id of an existing pod to take under management instead of creating one. */
+  /**
+   * Id of an existing pod to take under management instead of creating one. The pod's compute
+   * type, GPU count and network volume must match.
+   */
   adoptId?: pulumi.Input<string>;
 }
 

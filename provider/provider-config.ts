@@ -8,6 +8,13 @@ import {
   type RunpodClientOptions,
 } from "../sdk/config";
 import { isSeed, seededRandom } from "../sdk/seeded-random";
+import {
+  requireS3Credentials,
+  type ResolvedS3Settings,
+  resolveS3Settings,
+  type S3SettingNames,
+} from "../sdk/s3/s3-settings";
+import { VolumeS3Client } from "../sdk/s3/volume-s3-client";
 import { forgetListings } from "./listings";
 
 /**
@@ -50,16 +57,25 @@ export function configureFromStack(config: ConfigSource | undefined): void {
 }
 
 /**
- * The client options of a stack config: `runpod:apiKey`, `runpod:apiUrl`, `runpod:queueUrl`; a key
- * not set is left to the client, which reads the environment, then its defaults. What the provider
- * records at `configure`, and what the catalog functions read in the program's process.
+ * The client options of a stack config: `runpod:apiKey`, `runpod:apiUrl`, `runpod:queueUrl`, and
+ * the volumes' S3 settings `runpod:s3AccessKeyId`, `runpod:s3SecretAccessKey` (secret),
+ * `runpod:s3Url`; a key not set is left to the client, which reads the environment, then its
+ * defaults. What the provider records at `configure`, and what the catalog functions read in the
+ * program's process.
  */
 export function optionsFromStack(config: ConfigSource | undefined): RunpodClientOptions {
   const read = (key: string) => {
     const v = config?.get(`runpod:${key}`);
     return typeof v === "string" && v !== "" ? v : undefined;
   };
-  return { apiKey: read("apiKey"), apiUrl: read("apiUrl"), queueUrl: read("queueUrl") };
+  return {
+    apiKey: read("apiKey"),
+    apiUrl: read("apiUrl"),
+    queueUrl: read("queueUrl"),
+    s3AccessKeyId: read("s3AccessKeyId"),
+    s3SecretAccessKey: read("s3SecretAccessKey"),
+    s3Url: read("s3Url"),
+  };
 }
 
 /** `configure` of every provider object: the engine hands each one the stack config once per process. */
@@ -140,6 +156,51 @@ export function providerClient(source: RunpodClientOptions = configured): Promis
     // Loaded on first use, not at the top: `check` and `diff` (all a preview runs) never need it.
     client = import("../sdk/client.js").then(({ RunpodClient }) => new RunpodClient(options));
     clients.set(key, client);
+  }
+  return client;
+}
+
+/** The S3 settings as the provider's users set them: its stack config keys (`runpod:s3AccessKeyId`, or the plugin's). */
+export function providerS3SettingNames(): S3SettingNames {
+  return {
+    accessKeyId: `the stack config \`${configSettingName("s3AccessKeyId")}\``,
+    secretAccessKey: `the stack config \`${configSettingName("s3SecretAccessKey")}\``,
+    url: configSettingName("s3Url"),
+  };
+}
+
+/**
+ * The volumes' S3 settings (stack config, then `RUNPOD_S3_ACCESS_KEY_ID`,
+ * `RUNPOD_S3_SECRET_ACCESS_KEY`, `RUNPOD_S3_URL`, then the defaults), with the credentials
+ * required: a `ConfigurationError` names each missing setting and its environment variable, never
+ * a value. What a resource that writes volume files checks at preview, sending nothing.
+ */
+export function providerS3Settings(): ResolvedS3Settings {
+  const { s3AccessKeyId, s3SecretAccessKey, s3Url } = configured;
+  const names = providerS3SettingNames();
+  const settings = resolveS3Settings({ s3AccessKeyId, s3SecretAccessKey, s3Url }, process.env, names);
+  requireS3Credentials(settings, names);
+  return settings;
+}
+
+const s3Clients = new Map<string, VolumeS3Client>();
+
+/**
+ * The process-wide client of the volumes' S3-compatible API for the recorded configuration
+ * ({@link providerS3Settings}'s errors when the credentials are missing), one per configuration.
+ */
+export function providerS3Client(): VolumeS3Client {
+  const settings = providerS3Settings();
+  const key = JSON.stringify([settings.accessKeyId, settings.secretAccessKey, settings.url]);
+  let client = s3Clients.get(key);
+  if (!client) {
+    client = new VolumeS3Client({
+      s3AccessKeyId: settings.accessKeyId,
+      s3SecretAccessKey: settings.secretAccessKey,
+      s3Url: settings.url,
+      random: retryRandom(),
+    });
+    s3Clients.set(key, client);
   }
   return client;
 }

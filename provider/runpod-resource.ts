@@ -1,23 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
+import { dynamicTypeToken, pluginTypeTokenOf, RESOURCE_KINDS, type ResourceKind } from "../sdk/resource-kinds";
 
-/** The resources of this package, by type name (the `<type>` of `pulumi-nodejs:dynamic/runpod:<type>`). */
-export type RunpodResourceType =
-  "NetworkVolume" | "ServerlessEndpoint" | "Template" | "ContainerRegistryAuth" | "Pod" | "Cluster" | "Secret";
-
-/** The key of each resource's provider in `runpod-iac/impl`. */
-const IMPL_KEYS: Record<RunpodResourceType, string> = {
-  NetworkVolume: "volume",
-  ServerlessEndpoint: "endpoint",
-  Template: "template",
-  ContainerRegistryAuth: "registryAuth",
-  Pod: "pod",
-  Cluster: "cluster",
-  Secret: "secret",
-};
+/**
+ * The resources of this package, by type name (the `<type>` of `pulumi-nodejs:dynamic/runpod:<type>`):
+ * the kinds of the one table, sdk/resource-kinds.ts.
+ */
+export type RunpodResourceType = ResourceKind;
 
 /** The engine-visible type token of a resource (docs/design.md, "Contracts users rely on"). */
 export function typeToken(type: RunpodResourceType): string {
-  return `pulumi-nodejs:dynamic/runpod:${type}`;
+  return dynamicTypeToken(type);
 }
 
 /**
@@ -25,7 +17,7 @@ export function typeToken(type: RunpodResourceType): string {
  * (`runpod-iac/plugin`, and the Python, Go and YAML SDKs): `runpod-iac:index:<type>`.
  */
 export function pluginTypeToken(type: RunpodResourceType): string {
-  return `runpod-iac:index:${type}`;
+  return pluginTypeTokenOf(type);
 }
 
 /**
@@ -44,7 +36,7 @@ export function pluginTypeToken(type: RunpodResourceType): string {
  * package; the text below is that module reference written out directly, the same everywhere.
  */
 export function providerReference(type: RunpodResourceType): string {
-  return `exports.handler = () => require("runpod-iac/impl").${IMPL_KEYS[type]};\n`;
+  return `exports.handler = () => require("runpod-iac/impl").${RESOURCE_KINDS[type].impl};\n`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ResourceProviderObject } from "./provider-object";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { RunpodClient } from "../sdk/client";
@@ -128,9 +129,14 @@ function rotationNotice(olds: Props): string | undefined {
 /** The dynamic provider implementation of `Secret` (management API v2 only). */
 export const secretProvider = withChangeTracking({
   configure: configureProvider,
+  inputSchema: SecretInputsSchema,
+
+  fetch(client: RunpodClient, id: string): Promise<object> {
+    return client.v2.account.secrets.get(id);
+  },
 
   async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
-    const failures = [...secretFailures(news), ...adoptIdFailures(news), ...versionOnlyFailures("Secret", "v2")];
+    const failures = [...secretFailures(news), ...adoptIdFailures(news), ...versionOnlyFailures("Secret")];
     return { inputs: news, failures };
   },
 
@@ -184,4 +190,4 @@ export const secretProvider = withChangeTracking({
     const client = await providerClient();
     await deleteIfPresent(() => client.v2.account.secrets.delete(id));
   },
-});
+} satisfies ResourceProviderObject);

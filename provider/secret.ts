@@ -13,19 +13,26 @@ import {
 export interface SecretArgs {
   /**
    * Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then
-   * letters, digits and `_ . - /`, not beginning with `RUNPOD` in any case. Env values refer to it
-   * as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret:
-   * a change REPLACES it (the new one is created, what refers to `reference` follows, the old one is
-   * deleted). Default: the logical name plus a stack-unique suffix, when that fits the rules.
+   * letters, digits and `_ . - /`; a name beginning with `RUNPOD`, in any case, is refused (the
+   * platform reserves it). Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference`
+   * output). The platform cannot rename a secret: the new one is created, what refers to
+   * `reference` is updated to the new placeholder, then the old one is deleted. Default: the
+   * logical name plus a 7-character suffix, when that fits the rules (otherwise the preview says
+   * so: set `name`).
+   * @replaces
    */
   name?: pulumi.Input<string>;
   /**
-   * The value: under 16 MiB of UTF-8. Always secret: ciphertext in the state, `[secret]` in
-   * previews, never repeated by an error. The platform never returns it. A change rotates it in
-   * place: pods and workers get the new value the next time they start, not before.
+   * The value, required: strictly under 16 MiB of UTF-8. Always secret, even when given as a plain
+   * string: ciphertext in the state, `[secret]` in previews, never repeated by an error. The
+   * platform never returns it. A change rotates it in place: pods and workers get the new value
+   * the next time they start; one already running keeps the value it started with.
    */
   value: pulumi.Input<string>;
-  /** What the secret is for, at most 65,535 bytes of UTF-8. Updates in place. */
+  /**
+   * What the secret is for, at most 65,535 bytes of UTF-8. None, `null` and `""` are the same.
+   * @meaning emptyWhenUnset
+   */
   description?: pulumi.Input<string>;
   /**
    * Id of an existing secret to take under management instead of creating one. Its name must be

@@ -1,3 +1,4 @@
+import type { ResourceProviderObject } from "./provider-object";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
 import {
@@ -126,6 +127,11 @@ async function liveGpuCatalog() {
 /** The dynamic provider implementation of `ServerlessEndpoint`. */
 export const serverlessEndpointProvider = withChangeTracking({
   configure: configureProvider,
+  inputSchema: EndpointCreateInputSchema,
+
+  fetch(client: RunpodClient, id: string): Promise<object> {
+    return client.endpoints.get(id);
+  },
 
   async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
     const version = versionAtPreview();
@@ -184,4 +190,4 @@ export const serverlessEndpointProvider = withChangeTracking({
     const client = await providerClient();
     await deleteIfPresent(() => client.endpoints.delete(id));
   },
-});
+} satisfies ResourceProviderObject);

@@ -24,70 +24,137 @@ import { type InputsAsOutputs, isResourceOfType, RunpodResource, typeToken } fro
 export interface ServerlessEndpointArgs {
   /**
    * Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler
-   * file). A change updates in place: v1 links the endpoint to the new template, v2 copies its
-   * settings into the endpoint. v2 answers no template id: the state keeps this one.
+   * file). Required. v1 links the endpoint to the template, v2 copies its settings into the
+   * endpoint; v2 answers no template id, so the state keeps this one.
    */
   templateId: pulumi.Input<string>;
-  /** Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix. */
+  /**
+   * Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique
+   * suffix, as a volume's.
+   */
   name?: pulumi.Input<string>;
   /**
-   * `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no
-   * queue, requests go straight to the workers' HTTP servers at `url`; it scales on
-   * `REQUEST_COUNT`). A change REPLACES the endpoint.
+   * `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (no queue: requests go
+   * straight to the workers' HTTP servers at `url`, and it scales on `REQUEST_COUNT`).
+   * @replaces
+   * @meaning queueWhenUnset
+   * @apiVersion v2 load-balancing endpoints (type LOAD_BALANCER)
+   * @neutral "QUEUE"
    */
   type?: pulumi.Input<EndpointType>;
   /**
    * GPU types the workers may rent: exactly these cards, and no others, on both API versions. On
-   * v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2
-   * the pools holding them with every other type of those pools excluded, with no order (a reorder
-   * is no change). On v2 a type in no serverless pool fails at preview, naming it.
+   * v1 a priority list (the first is rented when available: a reorder is an update); on v2 the
+   * pools holding them, with every other type of those pools excluded and no order (a reorder is
+   * no change). On v2 a type in no serverless pool fails at preview, naming it.
+   * @orderedOn v1
    */
   gpuTypeIds?: pulumi.Input<pulumi.Input<GpuTypeId>[]>;
   /**
-   * GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for
-   * users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
+   * GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in
+   * pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted.
+   * @unordered
+   * @apiVersion v2 GPU pools (gpuPools; on v1 name the GPU types in gpuTypeIds)
+   * @wire v2 gpu.pools
    */
   gpuPools?: pulumi.Input<pulumi.Input<GpuPoolId>[]>;
-  /** GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place. */
+  /**
+   * GPU types taken out of `gpuPools`.
+   * @unordered
+   * @apiVersion v2 GPU types excluded from pools (excludedGpuTypes)
+   * @wire v2 gpu.excludedTypes
+   */
   excludedGpuTypes?: pulumi.Input<pulumi.Input<GpuTypeId>[]>;
-  /** GPUs per worker, at least 1 (platform default 1). */
+  /**
+   * GPUs per worker, at least 1 (platform default 1).
+   * @wire v2 gpu.count
+   */
   gpuCount?: pulumi.Input<number>;
-  /** Workers kept running even when idle (billed), at least 0 and at most `workersMax`. */
+  /**
+   * Workers kept running even when idle (billed), at least 0 and at most `workersMax` (checked at
+   * preview).
+   * @wire v2 workers.min
+   */
   workersMin?: pulumi.Input<number>;
-  /** Most workers at once, at least 0. */
+  /**
+   * Most workers at once, at least 0.
+   * @wire v2 workers.max
+   */
   workersMax?: pulumi.Input<number>;
-  /** Seconds an idle worker lives before scale-down, 1..3600 (platform default 5). */
+  /**
+   * Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
+   * @wire v2 workers.idleTimeout
+   */
   idleTimeout?: pulumi.Input<number>;
-  /** `GPU` (default) or `CPU`. A change REPLACES the endpoint. */
+  /**
+   * `GPU` (default) or `CPU`: the update API cannot change it.
+   * @replaces
+   */
   computeType?: pulumi.Input<ComputeType>;
   /**
    * `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one,
-   * for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
+   * for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
+   * @wire v2 scaling.type
+   * @wire v2 scaling
    */
   scalerType?: pulumi.Input<ScalerType>;
-  /** Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker. */
+  /**
+   * Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
+   * @wire v2 scaling.queueDelay
+   * @wire v2 scaling.requestCount
+   */
   scalerValue?: pulumi.Input<number>;
-  /** Longest a single job (or request) may run, in ms. */
+  /**
+   * Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
+   * @wire v2 timeout
+   */
   executionTimeoutMs?: pulumi.Input<number>;
   /**
    * Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`,
-   * `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting
-   * (respelling one as the other is no change). Updates in place.
+   * `FLASHBOOT`, `PRIORITY_FLASHBOOT`. `true` and `"FLASHBOOT"` are the same setting (respelling
+   * one as the other is no change).
+   * @meaning flashboot
+   * @apiVersion v2 priority flash-boot modes (PRIORITY_FLASHBOOT)
+   * @neutral true
+   * @neutral false
+   * @neutral "OFF"
+   * @neutral "FLASHBOOT"
    */
   flashboot?: pulumi.Input<boolean | FlashBootMode>;
   /** Network volume to attach, e.g. `volume.id`. */
   networkVolumeId?: pulumi.Input<string>;
-  /** Network volumes to attach to a multi-region endpoint. */
+  /**
+   * Network volumes to attach to a multi-region endpoint.
+   * @unordered
+   * @wire v2 networkVolumes
+   */
   networkVolumeIds?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Data centers workers may run in (order does not matter). */
+  /**
+   * Data centers workers may run in.
+   * @unordered
+   */
   dataCenterIds?: pulumi.Input<pulumi.Input<DataCenterId>[]>;
-  /** Acceptable CUDA versions (order does not matter). */
+  /**
+   * Acceptable CUDA versions.
+   * @unordered
+   * @wire v2 gpu.allowedCudaVersions
+   */
   allowedCudaVersions?: pulumi.Input<pulumi.Input<CudaVersion>[]>;
-  /** Minimum CUDA version. */
+  /**
+   * Minimum CUDA version.
+   * @wire v2 gpu.minCudaVersion
+   */
   minCudaVersion?: pulumi.Input<CudaVersion>;
-  /** CPU flavors in priority order (CPU endpoints). */
+  /**
+   * CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
+   * @wire v2 cpu.*.id
+   * @wire v2 cpu
+   */
   cpuFlavorIds?: pulumi.Input<pulumi.Input<CpuFlavorId>[]>;
-  /** vCPUs per CPU worker (platform default 2). */
+  /**
+   * vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
+   * @wire v2 cpu.*.vcpuCount
+   */
   vcpuCount?: pulumi.Input<number>;
   /** Id of an existing endpoint to take under management instead of creating one. */
   adoptId?: pulumi.Input<string>;

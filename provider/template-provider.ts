@@ -1,3 +1,4 @@
+import type { ResourceProviderObject } from "./provider-object";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { RunpodClient } from "../sdk/client";
 import {
@@ -153,6 +154,11 @@ function findOwnTemplate(client: RunpodClient, inputs: Props, fresh: boolean): P
 /** The dynamic provider implementation of `Template`. */
 export const templateProvider = withChangeTracking({
   configure: configureProvider,
+  inputSchema: TemplateCreateInputSchema,
+
+  fetch(client: RunpodClient, id: string): Promise<object> {
+    return client.templates.get(id);
+  },
 
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     const failures = [
@@ -216,4 +222,4 @@ export const templateProvider = withChangeTracking({
     const client = await providerClient();
     await deleteIfPresent(() => client.templates.delete(id));
   },
-});
+} satisfies ResourceProviderObject);

@@ -17,64 +17,115 @@ import {
  */
 export interface TemplateArgs {
   /**
-   * Name on the platform; names are unique in an account. Default: the logical name plus a
-   * stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist).
-   * Renames in place.
+   * Name on the platform, unique in an account. Default: the logical name plus a stack-unique
+   * suffix, and `-<n>` appended on each replacement so the new template exists before the old one
+   * is deleted.
    */
   name?: pulumi.Input<string>;
   /**
-   * The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls
-   * the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no
-   * link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
+   * The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change rolls the endpoints using the
+   * template onto the new image: v1's platform rolls the endpoints linked to it; on v2, which keeps
+   * no link, the provider re-applies the template to the endpoints created from it
+   * (docs/api-versions.md). The endpoints' own state does not change.
+   * @wire v2 image
    */
   imageName: pulumi.Input<string>;
-  /** `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template. */
-  isServerless?: pulumi.Input<boolean>;
-  /** `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template. */
+  /**
+   * `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update
+   * input cannot carry it (the same rule on v2, so a stack behaves alike on both).
+   * @replaces
+   */
   category?: pulumi.Input<TemplateCategory>;
-  /** Container disk in GB (platform default 50). */
+  /**
+   * `true` for serverless workers (what endpoints need); the platform's default is `false` (a pod
+   * template). The update input cannot carry it.
+   * @replaces
+   * @wire v2 serverless
+   */
+  isServerless?: pulumi.Input<boolean>;
+  /**
+   * Container disk in whole GB (platform default 50; at least 1 on v2).
+   * @wire v2 disk
+   */
   containerDiskInGb?: pulumi.Input<number>;
-  /** Local volume in GB (platform default 20). */
+  /**
+   * Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
+   * @wire v2 mounts.persistent.size
+   */
   volumeInGb?: pulumi.Input<number>;
-  /** Where volumes are mounted (platform default `/workspace`). */
+  /**
+   * Where volumes are mounted: an absolute path (platform default `/workspace`).
+   * @wire v2 mounts.persistent.path
+   */
   volumeMountPath?: pulumi.Input<string>;
-  /** Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set). */
+  /**
+   * Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`.
+   * @unordered
+   */
   ports?: pulumi.Input<pulumi.Input<string>[]>;
   /**
    * Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is
-   * always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform
-   * injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in
-   * `injectedEnv`, and carried over when this env changes.
+   * always secret (ciphertext in state, `[secret]` in previews and diffs). That protects the state
+   * only: the platform shows env values as plain text to everyone on the account, so keep
+   * credentials in a `Secret` and put its `reference` here. What the platform injects
+   * (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in
+   * `injectedEnv`: no drift at refresh, and sent along with every env update, so the SSH key and
+   * the Jupyter password survive.
    */
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Overrides the image's ENTRYPOINT (`[]`: the image's own). */
+  /**
+   * Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters.
+   * @apiVersion v1 entrypoint overrides (dockerEntrypoint; v2 runs the image's entrypoint with args)
+   * @neutral []
+   * @freeText
+   */
   dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string. */
+  /**
+   * Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it
+   * travels as one `args` string.
+   */
   dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
   /**
-   * The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of
-   * `dockerStartCmd` (give one of them). Updates in place.
+   * Credentials to pull a private image: a {@link ContainerRegistryAuth}'s `id`.
+   * @wire v2 registry
    */
-  args?: pulumi.Input<string>;
+  containerRegistryAuthId?: pulumi.Input<string>;
   /**
-   * Provision SSH in containers created from the template (management API v2; platform default
-   * `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys,
-   * unless `env` sets one. Updates in place.
+   * Markdown shown in the console. v2 templates have none.
+   * @apiVersion v1 template readmes (readme)
+   * @neutral ""
+   * @freeText
+   */
+  readme?: pulumi.Input<string>;
+  /**
+   * Whether other platform users may use the template (platform default `false`).
+   * @wire v2 public
+   */
+  isPublic?: pulumi.Input<boolean>;
+  /**
+   * Provision SSH in containers created from the template (platform default `true`): the platform
+   * injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one.
+   * @apiVersion v2 template SSH switches (startSsh)
    */
   startSsh?: pulumi.Input<boolean>;
   /**
-   * Start JupyterLab in containers created from the template (management API v2; platform
-   * default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env`
-   * sets one; it is kept in the secret output `injectedEnv`. Updates in place.
+   * Start JupyterLab in containers created from the template (platform default `true`): the
+   * platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in
+   * the secret output `injectedEnv`.
+   * @apiVersion v2 template Jupyter switches (startJupyter)
    */
   startJupyter?: pulumi.Input<boolean>;
-  /** Credentials to pull a private image: a {@link ContainerRegistryAuth}'s `id`. */
-  containerRegistryAuthId?: pulumi.Input<string>;
-  /** Markdown shown in the console (management API v1 only: v2 templates have none). */
-  readme?: pulumi.Input<string>;
-  /** Whether other platform users may use the template (platform default `false`). */
-  isPublic?: pulumi.Input<boolean>;
-  /** Id of an existing template to take under management instead of creating one. */
+  /**
+   * The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd`
+   * (give one of them).
+   * @apiVersion v2 container arguments as one string (args; on v1 give dockerStartCmd)
+   * @freeText
+   */
+  args?: pulumi.Input<string>;
+  /**
+   * Id of an existing template to take under management instead of creating one. Its `category`
+   * and `isServerless` must match.
+   */
   adoptId?: pulumi.Input<string>;
 }
 

@@ -33,6 +33,7 @@ const LAYERS = [
       "models",
       "limits",
       "faults",
+      "s3",
     ],
   },
   { name: "platform", folders: ["platform"] },

@@ -18,6 +18,8 @@ import { NeutralContainerRegistryAuthsOverV2 } from "./management/neutral/over-v
 import { NeutralTemplatesOverV2 } from "./management/neutral/over-v2/templates";
 import { NeutralBillingOverV2 } from "./management/neutral/over-v2/billing";
 import { NeutralPodsOverV2 } from "./management/neutral/over-v2/pods";
+import type { VolumeS3ClientOptions } from "./s3/s3-settings";
+import { VolumeS3Client } from "./s3/volume-s3-client";
 import { Transport } from "./transport";
 
 /**
@@ -84,6 +86,18 @@ export class RunpodClient implements ManagementApi {
   /** The base URL of an endpoint's job operations: `{queueUrl}/<id>`. */
   endpointUrl(endpointId: string): string {
     return `${this.transport.config.queueUrl}/${endpointId}`;
+  }
+
+  /**
+   * A client of network volumes' S3-compatible API (docs/client.md, "Volume files") with this
+   * client's S3 settings (`s3AccessKeyId`, `s3SecretAccessKey`, `s3Url`, or their environment
+   * variables); `options` tunes it. Close it when done.
+   */
+  volumeFiles(
+    options: Omit<VolumeS3ClientOptions, "s3AccessKeyId" | "s3SecretAccessKey" | "s3Url"> = {},
+  ): VolumeS3Client {
+    const { s3AccessKeyId, s3SecretAccessKey, s3Url } = this.transport.config;
+    return new VolumeS3Client({ ...options, s3AccessKeyId, s3SecretAccessKey, s3Url });
   }
 
   /** Closes pooled keep-alive connections. */

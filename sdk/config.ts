@@ -1,4 +1,5 @@
 import { ConfigurationError } from "./errors";
+import { DEFAULT_S3_URL } from "./schemas/volume-files";
 
 /**
  * Default management API base (docs/configuration.md): v2, since the platform retired v1 on 2026-11-15
@@ -56,6 +57,23 @@ export interface RunpodClientOptions {
    * true; `false` sends at once and relies on retrying 429s.
    */
   pacing?: boolean | undefined;
+  /**
+   * The access key id of an S3 API key, for network volumes' S3-compatible API (made in the
+   * console under Settings, S3 API Keys; it is your user id, `user_...`). Default:
+   * `RUNPOD_S3_ACCESS_KEY_ID`.
+   */
+  s3AccessKeyId?: string | undefined;
+  /**
+   * The secret of that S3 API key (`rps_...`, shown once when the key is made; not the RunPod API
+   * key). Default: `RUNPOD_S3_SECRET_ACCESS_KEY`.
+   */
+  s3SecretAccessKey?: string | undefined;
+  /**
+   * The S3-compatible API's URL, in which `{dc}` stands for a data center id in lower case.
+   * Default: `RUNPOD_S3_URL`, else `https://s3api-{dc}.runpod.io`; against the emulator
+   * `http://127.0.0.1:8787/s3api-{dc}`.
+   */
+  s3Url?: string | undefined;
 }
 
 /** Options after defaults are applied. */
@@ -75,6 +93,41 @@ export interface ResolvedClientConfig {
   random: () => number;
   /** Whether management requests on v2 are paced by the account's rate limit. */
   pacing: boolean;
+  s3AccessKeyId: string | undefined;
+  s3SecretAccessKey: string | undefined;
+  /** The S3 URL template when one is set (option or environment); the S3 client defaults it to `https://s3api-{dc}.runpod.io`. */
+  s3Url: string | undefined;
+}
+
+/** The S3 settings of a client's options: option, then environment (the URL checked, not defaulted). */
+export function resolveS3Connection(
+  options: Pick<RunpodClientOptions, "s3AccessKeyId" | "s3SecretAccessKey" | "s3Url">,
+  env: NodeJS.ProcessEnv = process.env,
+  urlName = "s3Url",
+): Pick<ResolvedClientConfig, "s3AccessKeyId" | "s3SecretAccessKey" | "s3Url"> {
+  const url = nonEmpty(options.s3Url) ?? nonEmpty(env.RUNPOD_S3_URL);
+  return {
+    s3AccessKeyId: nonEmpty(options.s3AccessKeyId) ?? nonEmpty(env.RUNPOD_S3_ACCESS_KEY_ID),
+    s3SecretAccessKey: nonEmpty(options.s3SecretAccessKey) ?? nonEmpty(env.RUNPOD_S3_SECRET_ACCESS_KEY),
+    s3Url: url === undefined ? undefined : s3UrlTemplate(url, nonEmpty(options.s3Url) ? urlName : "RUNPOD_S3_URL"),
+  };
+}
+
+/** An S3 URL template checked: http(s), no credentials in it; `{dc}` may appear anywhere. */
+function s3UrlTemplate(value: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.replaceAll("{dc}", "dc"));
+  } catch {
+    throw new ConfigurationError(`${name} = ${JSON.stringify(value)} is not a valid URL (e.g. ${DEFAULT_S3_URL})`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigurationError(`${name} = ${JSON.stringify(value)} must be an http(s) URL`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigurationError(`${name} must not carry credentials; set the S3 access key id and secret instead`);
+  }
+  return value.replace(/\/+$/, "");
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
@@ -129,6 +182,7 @@ export function resolveClientConfig(
     connections: options.connections ?? 64,
     random: options.random ?? Math.random,
     pacing: options.pacing ?? true,
+    ...resolveS3Connection(options, env),
   };
 }
 

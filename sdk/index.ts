@@ -11,6 +11,14 @@ export { RunpodClient } from "./client";
 export type { CallOptions, Transport, TransportRequest } from "./transport";
 export type { ServerSentEvent } from "./event-stream";
 export { EndpointJobs } from "./jobs/endpoint-jobs";
+// Network volumes' S3-compatible API (the volume-sync library behind it is internal).
+export { VolumeS3Client } from "./s3/volume-s3-client";
+export type { VolumeObject, VolumeUpload } from "./s3/volume-s3-client";
+export type { VolumeRef } from "./s3/s3-connections";
+export type { PutOptions, PutResult } from "./s3/file-upload";
+export type { VolumeS3ClientOptions } from "./s3/s3-settings";
+export { S3Error } from "./s3/s3-errors";
+export type { S3RequestInfo } from "./s3/s3-errors";
 export type { OpenAiFetchOptions, PollOptions, RunSyncOptions, StatusOptions } from "./jobs/endpoint-jobs";
 export type { BatchOutcome, SubmitManyOptions } from "./jobs/batch-options";
 export type { PacedOperation, RateLimitOverride, RateLimitOverrides } from "./jobs/endpoint-pacers";

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ProblemRoutes } from "../server/problem-routes";
+import { registerS3Routes } from "./s3/s3-routes";
 import type { RegisterRoutes, ServerContext } from "../server/server-context";
 import { registerAdminRoutes } from "./admin/admin-routes";
 import { registerImageRoutes } from "./admin/image-routes";
@@ -92,6 +93,12 @@ export const ROUTE_TREES: readonly RouteTree[] = [
     // Load-balancing endpoints answering HTTP (`/lb/<endpoint_id>/<path>`).
     prefix: LOAD_BALANCER_PREFIX,
     routes: [registerLoadBalancerRoutes],
+  },
+  {
+    // Each data center's S3-compatible API over the network volumes' files (`/s3api-<dc>/<volume id>/<key>`):
+    // its own content parsing, SigV4 authentication and XML errors (emulator/s3/s3-routes.ts).
+    prefix: "",
+    routes: [registerS3Routes],
   },
 ];
 

@@ -7,6 +7,7 @@ import type { ManagementQuota } from "../limits/management-quota";
 import type { RateLimiter } from "../limits/rate-limiter";
 import type { ImageStore } from "../models/image-model";
 import type { PreemptionSettings } from "../pods/preemption";
+import type { S3Service } from "./s3-service";
 import type { EmulatorStore } from "../store/emulator-store";
 import "./fastify-types";
 
@@ -28,6 +29,8 @@ export interface ServerContext {
   capacity: Capacity;
   /** Preemption of interruptible pods by chance (none when absent or at rate 0). */
   preemption?: PreemptionSettings;
+  /** Each data center's S3-compatible API over the volumes' files (emulator/s3/). */
+  s3: S3Service;
   /** Log every request (fastify's logger); off by default, the hot path stays quiet. */
   log: boolean;
   /** The origin clients reach the emulator at (`publicUrl`, else the listening address): for addresses in answers. */

@@ -11,7 +11,7 @@ import { EndpointRuntime } from "../jobs/endpoint-runtime";
 import { type RuntimeServices, runtimeSettingsOf } from "../jobs/runtime-settings";
 import { LoadBalancerRuntime, type LoadBalancerSettings } from "../jobs/load-balancer";
 import type { Worker } from "../jobs/worker-pool";
-import { type EndpointRecord, scalerValueOf } from "../endpoints/endpoint-record";
+import { type EndpointRecord, networkVolumesOf, scalerValueOf } from "../endpoints/endpoint-record";
 import type { TemplateRecord } from "../templates/template-record";
 import { WebhookSender } from "../jobs/webhooks";
 import type { PlatformCatalog } from "../platform/platform-catalog";
@@ -26,6 +26,7 @@ import { SSH_KEYS_ID } from "./ssh-keys-record";
 import type { SecretBox } from "../secrets/secret-box";
 import { substituteSecrets } from "../secrets/secret-env";
 import { SecretVault } from "../secrets/secret-vault";
+import type { VolumeFiles } from "../s3/volume-files";
 
 /** What every account shares. */
 export interface AccountDeps {
@@ -46,6 +47,8 @@ export interface AccountDeps {
   catalog: PlatformCatalog;
   /** Seals and opens account secrets' values (one key for the emulator, never in the state file). */
   secretBox: SecretBox;
+  /** The network volumes' files (emulator/s3/): what workers see, deleted with their volume. */
+  volumeFiles: VolumeFiles;
 }
 
 /**
@@ -95,7 +98,10 @@ export class Account implements Collections {
     // A volume is billed by the GB-hour from its creation to its deletion, at its size and tier.
     this.networkVolumes = collection<"networkVolumes">({
       onPut: (volume) => this.meter.open("networkVolume", volume.id, volumeOpening(volume), "stage"),
-      onDelete: (id) => this.meter.closeAll("networkVolume", id, "stage"),
+      onDelete: (id) => {
+        this.meter.closeAll("networkVolume", id, "stage");
+        void deps.volumeFiles.deleteVolume(userId, id);
+      },
     });
     // An endpoint's job runtime follows its record: configured on every write, disposed on delete.
     this.endpoints = collection<"endpoints">({
@@ -139,7 +145,12 @@ export class Account implements Collections {
   workerEnv(endpointId: string, secrets?: ReadonlyMap<string, string>): Readonly<Record<string, string>> | undefined {
     const endpoint = this.endpoints.get(endpointId);
     if (!endpoint) return undefined;
-    const env = containerOf(endpoint, this.templates.get(endpoint.templateId ?? "")).env;
+    const container = containerOf(endpoint, this.templates.get(endpoint.templateId ?? "")).env;
+    // The volume's files, where the platform mounts it at /runpod-volume (docs/emulator.md, "Volume files").
+    const volumeId = networkVolumesOf(endpoint)[0];
+    const env = volumeId
+      ? { ...container, RUNPOD_VOLUME_PATH: this.deps.volumeFiles.pathOf(this.userId, volumeId) }
+      : container;
     return secrets ? substituteSecrets(env, secrets, (name) => this.vault.find(name)?.value) : env;
   }
 

@@ -1,13 +1,6 @@
 import type { RunpodPolicyName } from "../index";
-import type {
-  ContainerRegistryAuthProps,
-  NetworkVolumeProps,
-  PodProps,
-  ResourceKind,
-  SecretProps,
-  ServerlessEndpointProps,
-  TemplateProps,
-} from "../resource-types";
+import type { ResourceArgsByType } from "../../provider/field-rules";
+import type { PolicyProps, ResourceKind, ServerlessEndpointProps } from "../resource-types";
 
 /**
  * A policy scenario: a tiny Pulumi program (its resources), the stack it runs as, the policy-pack
@@ -23,15 +16,8 @@ import type {
  * `check` accepts them and only the policies speak.
  */
 
-/** Props of each kind of resource, as a scenario writes them. */
-export interface PropsOfKind {
-  readonly NetworkVolume: NetworkVolumeProps;
-  readonly ServerlessEndpoint: ServerlessEndpointProps;
-  readonly Template: TemplateProps;
-  readonly ContainerRegistryAuth: ContainerRegistryAuthProps;
-  readonly Pod: PodProps;
-  readonly Secret: SecretProps;
-}
+/** Props of each kind of resource, as a scenario writes them: as a policy sees them (resource-types.ts). */
+export type PropsOfKind = { readonly [K in ResourceKind]: PolicyProps<ResourceArgsByType[K]> };
 
 /** One resource of a scenario's program. */
 export type ScenarioResource = {

@@ -1,5 +1,6 @@
 import type { ApiVersion } from "../config";
 import { BILLING_VERSION_FIELDS, POD_VERSION_FIELDS } from "./pod-version-fields";
+import { RESOURCE_VERSION_FIELDS } from "./resource-fields";
 import { type FieldProblem, renderValue } from "./validation";
 
 /** An input that only one management API version can carry: it fails on the other, naming both. */
@@ -23,38 +24,13 @@ export interface VersionOnlyField {
 /**
  * The inputs of the version-neutral operations (and of the resources, which take the same names)
  * that only one version has, per kind of resource. The client's version-neutral operations
- * refuse them before sending; the resources' `check` refuses them at preview.
+ * refuse them before sending; the resources' `check` refuses them at preview. The resources'
+ * inputs are declared by the `@apiVersion` tags of their `Args` (resource-fields.ts, written by
+ * `npm run gen:fields`); the inputs of operations no resource has (list filters, billing
+ * queries) are declared in pod-version-fields.ts.
  */
 export const VERSION_ONLY_FIELDS: Readonly<Record<string, Readonly<Record<string, VersionOnlyField>>>> = {
-  networkVolume: {
-    type: { only: "v2", what: "storage tiers (STANDARD, HIGH_PERFORMANCE)" },
-  },
-  endpoint: {
-    type: { only: "v2", what: "load-balancing endpoints (type LOAD_BALANCER)", neutral: ["QUEUE"] },
-    gpuPools: { only: "v2", what: "GPU pools (gpuPools; on v1 name the GPU types in gpuTypeIds)" },
-    excludedGpuTypes: { only: "v2", what: "GPU types excluded from pools (excludedGpuTypes)" },
-    flashboot: {
-      only: "v2",
-      what: "priority flash-boot modes (PRIORITY_FLASHBOOT)",
-      neutral: [true, false, "OFF", "FLASHBOOT"],
-    },
-  },
-  template: {
-    startSsh: { only: "v2", what: "template SSH switches (startSsh)" },
-    startJupyter: { only: "v2", what: "template Jupyter switches (startJupyter)" },
-    args: {
-      only: "v2",
-      what: "container arguments as one string (args; on v1 give dockerStartCmd)",
-      freeText: true,
-    },
-    readme: { only: "v1", what: "template readmes (readme)", neutral: [""], freeText: true },
-    dockerEntrypoint: {
-      only: "v1",
-      what: "entrypoint overrides (dockerEntrypoint; v2 runs the image's entrypoint with args)",
-      neutral: [[]],
-      freeText: true,
-    },
-  },
+  ...RESOURCE_VERSION_FIELDS,
   ...POD_VERSION_FIELDS,
   ...BILLING_VERSION_FIELDS,
 };
@@ -84,9 +60,10 @@ export function versionFieldProblems(
 ): FieldProblem[] {
   const fields = VERSION_ONLY_FIELDS[kind] ?? {};
   const problems: FieldProblem[] = [];
-  for (const [field, rule] of Object.entries(fields)) {
-    const value = input[field];
-    if (value === undefined || rule.only === version || isNeutral(rule, value)) continue;
+  // In the order the input gives its fields.
+  for (const [field, value] of Object.entries(input)) {
+    const rule = Object.prototype.hasOwnProperty.call(fields, field) ? fields[field] : undefined;
+    if (rule === undefined || value === undefined || rule.only === version || isNeutral(rule, value)) continue;
     problems.push({
       field,
       value: rule.freeText ? shapeOf(value) : renderValue(value, field),

@@ -98,6 +98,42 @@ export function nearValues(value: string, candidates: Iterable<string>): string[
   return [...candidates].filter((candidate) => candidate !== value && looseKey(candidate) === key);
 }
 
+/** The edit distance between two strings (insertions, deletions and substitutions of one character). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, substitution));
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The names of `candidates` nearest to `value`, for an error that refuses `value` because the
+ * live catalog does not hold it: those {@link nearValues} finds (case or whitespace) when there
+ * are any, otherwise up to `limit` names closest by edit distance, compared without case and
+ * whitespace, within a quarter of the name's length. Unlike a warning on a value this release does
+ * not know, such an error already says the value is wrong, so a near name one character away
+ * (`NVIDIA L40X` → `NVIDIA L40S`, `NVIDIA L40`) helps rather than misleads.
+ */
+export function nearestValues(value: string, candidates: Iterable<string>, limit = 3): string[] {
+  const all = [...candidates];
+  const same = nearValues(value, all);
+  if (same.length > 0) return same;
+  const key = looseKey(value);
+  const within = Math.max(1, Math.floor(key.length / 4));
+  return all
+    .map((candidate) => ({ candidate, distance: editDistance(key, looseKey(candidate)) }))
+    .filter(({ distance }) => distance <= within)
+    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .slice(0, limit)
+    .map(({ candidate }) => candidate);
+}
+
 /** Known values (the snapshot of `kind` plus `additional`) near `value`, by {@link nearValues}. */
 export function nearKnownValues(kind: PlatformValueKind, value: string, additional: readonly string[] = []): string[] {
   return nearValues(value, knownValueSet(kind, additional));

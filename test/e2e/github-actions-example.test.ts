@@ -38,6 +38,16 @@ interface Workflow {
 const PROVIDED_STEPS = new Set(["deps", "pulumi-cli"]);
 
 /** Runs a job's `run` steps in order with bash, as the runner would, in the example's directory. */
+/**
+ * A step's script as it behaves on the runner, whose home is the job's `HOME`: the CLI resolves
+ * `pulumi login --local` (`file://~`) from the account's home directory in the password database,
+ * not from `$HOME`, so here it would log in to this machine's real `~/.pulumi`; the test's home
+ * stands in for the runner's.
+ */
+function asOnRunner(script: string): string {
+  return script.replace(/pulumi login --local\b/g, 'pulumi login "file://$HOME"');
+}
+
 async function runJob(
   workflow: Workflow,
   job: string,
@@ -50,7 +60,7 @@ async function runJob(
     const result = await new Promise<{ code: number; output: string }>((resolve) => {
       execFile(
         "bash",
-        ["-eo", "pipefail", "-c", step.run ?? ""],
+        ["-eo", "pipefail", "-c", asOnRunner(step.run ?? "")],
         { cwd, env, maxBuffer: 64 << 20, timeout: 240_000 },
         (err, stdout, stderr) =>
           resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),

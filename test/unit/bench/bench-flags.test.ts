@@ -16,6 +16,7 @@ describe("parseBenchFlags", () => {
       "management",
       "openai",
       "plugin",
+      "volumes",
     ]);
     expect(flags.resultsFile).toBe(RESULTS);
     expect(flags.merge).toBe(false);
@@ -33,6 +34,10 @@ describe("parseBenchFlags", () => {
     });
     expect(parseBenchFlags(["--only", "batch", "--no-write"], RESULTS).resultsFile).toBeUndefined();
     expect(parseBenchFlags(["--only", "batch,scale"], RESULTS).resultsFile).toBeUndefined();
+  });
+
+  it("replaces the volume files section after a full --only volumes run", () => {
+    expect(parseBenchFlags(["--only", "volumes"], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
   });
 
   it("replaces its own section after a full run of management, openai or plugin alone, not of pulumi or scale", () => {

@@ -130,6 +130,11 @@ describe("the pack directory Pulumi runs (policy/)", () => {
   it("declares the Node.js runtime in PulumiPolicy.yaml", () => {
     expect(readFileSync(join(repo, "policy/PulumiPolicy.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
   });
+
+  it("describes the pack in PulumiPolicy.yaml alone: pack.ts passes no description, which would override it", () => {
+    expect(readFileSync(join(repo, "policy/PulumiPolicy.yaml"), "utf8")).toMatch(/^description: Guards RunPod /m);
+    expect(readFileSync(join(repo, "policy/pack.ts"), "utf8")).not.toMatch(/description:/);
+  });
 });
 
 describe("violation messages and secrets", () => {

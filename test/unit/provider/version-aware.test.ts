@@ -149,6 +149,11 @@ describe("the GPU pool check on v2", () => {
     expect(cased.map((f) => f.reason)).toEqual([
       '"nvidia b300" (gpuTypeIds[0]) is not a GPU type of the platform\'s live catalog (GET /v2/catalog/gpus) (did you mean "NVIDIA B300"?)',
     ]);
+    // A type one character off names the live catalog's nearest.
+    const typo = await gpuPoolFailures(undefined, { gpuTypeIds: ["NVIDIA B30"] }, "v2", live);
+    expect(typo.map((f) => f.reason)).toEqual([
+      '"NVIDIA B30" (gpuTypeIds[0]) is not a GPU type of the platform\'s live catalog (GET /v2/catalog/gpus) (did you mean "NVIDIA B300"?)',
+    ]);
     // An unreachable catalog leaves the type to the create, which names it too.
     expect(await gpuPoolFailures(undefined, { gpuTypeIds: ["NVIDIA Q7"] }, "v2", noLive)).toEqual([]);
   });

@@ -3,6 +3,7 @@ import {
   cudaVersion,
   distinctList,
   nearKnownValues,
+  nearestValues,
   PLATFORM_VALUE_FIELDS,
   platformId,
   suggestionText,
@@ -105,5 +106,25 @@ describe("the shape rules of open values", () => {
       [[2], "repeats index 0; each data center may appear once"],
       [[3], "repeats index 0; each data center may appear once"],
     ]);
+  });
+});
+
+describe("nearestValues: the names an error against the live catalog suggests", () => {
+  const catalog = ["NVIDIA L40S", "NVIDIA L40", "NVIDIA L4", "NVIDIA B200", "NVIDIA B300", "NVIDIA H100 80GB HBM3"];
+
+  it("names the values equal but for case or spacing, and only those, when there are any", () => {
+    expect(nearestValues("nvidia b300", catalog)).toEqual(["NVIDIA B300"]);
+    expect(nearestValues(" NVIDIA L4", catalog)).toEqual(["NVIDIA L4"]);
+  });
+
+  it("otherwise names up to three values closest by edit distance, nearest first", () => {
+    expect(nearestValues("NVIDIA L40X", catalog)).toEqual(["NVIDIA L40", "NVIDIA L40S", "NVIDIA L4"]);
+    expect(nearestValues("NVIDIA H100 80GB HBM", catalog)).toEqual(["NVIDIA H100 80GB HBM3"]);
+    expect(nearestValues("NVIDIA L40X", catalog, 1)).toEqual(["NVIDIA L40"]);
+  });
+
+  it("names nothing when no value is within a quarter of the name's length", () => {
+    expect(nearestValues("AMD Instinct MI300X OAM", catalog)).toEqual([]);
+    expect(nearestValues("NVIDIA L4", [])).toEqual([]);
   });
 });

@@ -57,43 +57,43 @@ import (
 type Cluster struct {
 	pulumi.CustomResourceState
 
-	// Container disk of each member in GB (default 50). REPLACES.
+	// Container disk of each member in GB (default 50). A change replaces the Cluster.
 	ContainerDiskInGb pulumi.IntPtrOutput `pulumi:"containerDiskInGb"`
 	// Dollars per hour of the whole cluster: the members' current costs summed.
 	CostPerHr pulumi.Float64Output `pulumi:"costPerHr"`
 	// The data center the platform placed the cluster in.
 	DataCenterId pulumi.StringPtrOutput `pulumi:"dataCenterId"`
-	// Data centers the cluster may be placed in (a set; the whole cluster goes to one of them). REPLACES.
+	// Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
 	DataCenterIds pulumi.StringArrayOutput `pulumi:"dataCenterIds"`
-	// Overrides the image's CMD (sent as v2's `args`). REPLACES.
+	// Overrides the image's CMD (sent as v2's `args`). A change replaces the Cluster.
 	DockerStartCmd pulumi.StringArrayOutput `pulumi:"dockerStartCmd"`
-	// Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). REPLACES.
+	// Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). A change replaces the Cluster.
 	Env pulumi.StringMapOutput `pulumi:"env"`
-	// GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). REPLACES.
+	// GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). A change replaces the Cluster.
 	GpuCountPerPod pulumi.IntOutput `pulumi:"gpuCountPerPod"`
-	// The GPU type of every member pod. REPLACES.
+	// The GPU type of every member pod. A change replaces the Cluster.
 	GpuTypeId pulumi.StringOutput `pulumi:"gpuTypeId"`
-	// The container image every member pod runs. REPLACES.
+	// The container image every member pod runs. A change replaces the Cluster.
 	ImageName pulumi.StringOutput `pulumi:"imageName"`
-	// Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+	// Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. REPLACES.
+	// A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
 	NetworkVolumeId pulumi.StringPtrOutput `pulumi:"networkVolumeId"`
-	// Member pods (nodes), 2 to 250, all placed in one data center. REPLACES.
+	// Member pods (nodes), 2 to 250, all placed in one data center. A change replaces the Cluster.
 	PodCount pulumi.IntOutput `pulumi:"podCount"`
 	// The member pods by rank: ids and addresses, as the platform reported them at the last create, update or refresh.
 	Pods ClusterPodArrayOutput `pulumi:"pods"`
-	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). REPLACES.
+	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change replaces the Cluster. Compared as a set: a reorder is no change.
 	Ports pulumi.StringArrayOutput `pulumi:"ports"`
-	// Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. REPLACES.
+	// Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. A change replaces the Cluster.
 	StartJupyter pulumi.BoolPtrOutput `pulumi:"startJupyter"`
-	// Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. REPLACES.
+	// Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. A change replaces the Cluster.
 	StartSsh pulumi.BoolPtrOutput `pulumi:"startSsh"`
-	// `TRAINING`, `SLURM`, `RAY` or `APPLICATION` (open: a type the platform adds is accepted). REPLACES.
+	// `TRAINING`, `SLURM`, `RAY` or `APPLICATION`. An open value: a type this release does not know passes with a warning, and the platform decides at `pulumi up`. A change replaces the Cluster.
 	Type pulumi.StringOutput `pulumi:"type"`
-	// Pod volume of each member in GB (default 20; none with `networkVolumeId`). REPLACES.
+	// Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
 	VolumeInGb pulumi.IntPtrOutput `pulumi:"volumeInGb"`
-	// Where the pod volume (or network volume) is mounted (default `/workspace`). REPLACES.
+	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
 	VolumeMountPath pulumi.StringPtrOutput `pulumi:"volumeMountPath"`
 }
 
@@ -180,109 +180,109 @@ func (ClusterState) ElementType() reflect.Type {
 }
 
 type clusterArgs struct {
-	// Id of an existing cluster to take under management instead of creating one.
+	// Id of an existing cluster to take under management instead of creating one. Its type, shape and image must match; a different name is renamed.
 	AdoptId *string `pulumi:"adoptId"`
-	// Container disk of each member in GB (default 50). REPLACES.
+	// Container disk of each member in GB (default 50). A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, at least 0.
 	ContainerDiskInGb *int `pulumi:"containerDiskInGb"`
-	// Data centers the cluster may be placed in (a set; the whole cluster goes to one of them). REPLACES.
+	// Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
 	DataCenterIds []string `pulumi:"dataCenterIds"`
-	// Overrides the image's CMD (sent as v2's `args`). REPLACES.
+	// Overrides the image's CMD (sent as v2's `args`). A change replaces the Cluster.
 	DockerStartCmd []string `pulumi:"dockerStartCmd"`
-	// Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). REPLACES.
+	// Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). A change replaces the Cluster.
 	Env map[string]string `pulumi:"env"`
-	// GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). REPLACES.
+	// GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, at least 1.
 	GpuCountPerPod int `pulumi:"gpuCountPerPod"`
-	// The GPU type of every member pod. REPLACES.
+	// The GPU type of every member pod. A change replaces the Cluster.
 	GpuTypeId string `pulumi:"gpuTypeId"`
-	// The container image every member pod runs. REPLACES.
+	// The container image every member pod runs. A change replaces the Cluster.
 	//
 	// Checked at preview: not empty.
 	ImageName string `pulumi:"imageName"`
-	// Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+	// Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
 	Name *string `pulumi:"name"`
-	// A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. REPLACES.
+	// A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
 	//
 	// Checked at preview: not empty.
 	NetworkVolumeId *string `pulumi:"networkVolumeId"`
-	// Member pods (nodes), 2 to 250, all placed in one data center. REPLACES.
+	// Member pods (nodes), 2 to 250, all placed in one data center. A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, from 2 to 250.
 	PodCount int `pulumi:"podCount"`
-	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). REPLACES.
+	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change replaces the Cluster. Compared as a set: a reorder is no change.
 	Ports []string `pulumi:"ports"`
-	// Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. REPLACES.
+	// Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. A change replaces the Cluster.
 	StartJupyter *bool `pulumi:"startJupyter"`
-	// Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. REPLACES.
+	// Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. A change replaces the Cluster.
 	StartSsh *bool `pulumi:"startSsh"`
-	// `TRAINING`, `SLURM`, `RAY` or `APPLICATION` (open: a type the platform adds is accepted). REPLACES.
+	// `TRAINING`, `SLURM`, `RAY` or `APPLICATION`. An open value: a type this release does not know passes with a warning, and the platform decides at `pulumi up`. A change replaces the Cluster.
 	//
 	// Checked at preview: not empty.
 	Type string `pulumi:"type"`
-	// Pod volume of each member in GB (default 20; none with `networkVolumeId`). REPLACES.
+	// Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, at least 0.
 	VolumeInGb *int `pulumi:"volumeInGb"`
-	// Where the pod volume (or network volume) is mounted (default `/workspace`). REPLACES.
+	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
 	VolumeMountPath *string `pulumi:"volumeMountPath"`
 }
 
 // The set of arguments for constructing a Cluster resource.
 type ClusterArgs struct {
-	// Id of an existing cluster to take under management instead of creating one.
+	// Id of an existing cluster to take under management instead of creating one. Its type, shape and image must match; a different name is renamed.
 	AdoptId pulumi.StringPtrInput
-	// Container disk of each member in GB (default 50). REPLACES.
+	// Container disk of each member in GB (default 50). A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, at least 0.
 	ContainerDiskInGb pulumi.IntPtrInput
-	// Data centers the cluster may be placed in (a set; the whole cluster goes to one of them). REPLACES.
+	// Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
 	DataCenterIds pulumi.StringArrayInput
-	// Overrides the image's CMD (sent as v2's `args`). REPLACES.
+	// Overrides the image's CMD (sent as v2's `args`). A change replaces the Cluster.
 	DockerStartCmd pulumi.StringArrayInput
-	// Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). REPLACES.
+	// Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). A change replaces the Cluster.
 	Env pulumi.StringMapInput
-	// GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). REPLACES.
+	// GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, at least 1.
 	GpuCountPerPod pulumi.IntInput
-	// The GPU type of every member pod. REPLACES.
+	// The GPU type of every member pod. A change replaces the Cluster.
 	GpuTypeId pulumi.StringInput
-	// The container image every member pod runs. REPLACES.
+	// The container image every member pod runs. A change replaces the Cluster.
 	//
 	// Checked at preview: not empty.
 	ImageName pulumi.StringInput
-	// Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+	// Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
 	Name pulumi.StringPtrInput
-	// A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. REPLACES.
+	// A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
 	//
 	// Checked at preview: not empty.
 	NetworkVolumeId pulumi.StringPtrInput
-	// Member pods (nodes), 2 to 250, all placed in one data center. REPLACES.
+	// Member pods (nodes), 2 to 250, all placed in one data center. A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, from 2 to 250.
 	PodCount pulumi.IntInput
-	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). REPLACES.
+	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change replaces the Cluster. Compared as a set: a reorder is no change.
 	Ports pulumi.StringArrayInput
-	// Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. REPLACES.
+	// Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. A change replaces the Cluster.
 	StartJupyter pulumi.BoolPtrInput
-	// Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. REPLACES.
+	// Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. A change replaces the Cluster.
 	StartSsh pulumi.BoolPtrInput
-	// `TRAINING`, `SLURM`, `RAY` or `APPLICATION` (open: a type the platform adds is accepted). REPLACES.
+	// `TRAINING`, `SLURM`, `RAY` or `APPLICATION`. An open value: a type this release does not know passes with a warning, and the platform decides at `pulumi up`. A change replaces the Cluster.
 	//
 	// Checked at preview: not empty.
 	Type pulumi.StringInput
-	// Pod volume of each member in GB (default 20; none with `networkVolumeId`). REPLACES.
+	// Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, at least 0.
 	VolumeInGb pulumi.IntPtrInput
-	// Where the pod volume (or network volume) is mounted (default `/workspace`). REPLACES.
+	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
 	VolumeMountPath pulumi.StringPtrInput
 }
 
@@ -323,7 +323,7 @@ func (o ClusterOutput) ToClusterOutputWithContext(ctx context.Context) ClusterOu
 	return o
 }
 
-// Container disk of each member in GB (default 50). REPLACES.
+// Container disk of each member in GB (default 50). A change replaces the Cluster.
 func (o ClusterOutput) ContainerDiskInGb() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.IntPtrOutput { return v.ContainerDiskInGb }).(pulumi.IntPtrOutput)
 }
@@ -338,47 +338,47 @@ func (o ClusterOutput) DataCenterId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringPtrOutput { return v.DataCenterId }).(pulumi.StringPtrOutput)
 }
 
-// Data centers the cluster may be placed in (a set; the whole cluster goes to one of them). REPLACES.
+// Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
 func (o ClusterOutput) DataCenterIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringArrayOutput { return v.DataCenterIds }).(pulumi.StringArrayOutput)
 }
 
-// Overrides the image's CMD (sent as v2's `args`). REPLACES.
+// Overrides the image's CMD (sent as v2's `args`). A change replaces the Cluster.
 func (o ClusterOutput) DockerStartCmd() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringArrayOutput { return v.DockerStartCmd }).(pulumi.StringArrayOutput)
 }
 
-// Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). REPLACES.
+// Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). A change replaces the Cluster.
 func (o ClusterOutput) Env() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringMapOutput { return v.Env }).(pulumi.StringMapOutput)
 }
 
-// GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). REPLACES.
+// GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). A change replaces the Cluster.
 func (o ClusterOutput) GpuCountPerPod() pulumi.IntOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.IntOutput { return v.GpuCountPerPod }).(pulumi.IntOutput)
 }
 
-// The GPU type of every member pod. REPLACES.
+// The GPU type of every member pod. A change replaces the Cluster.
 func (o ClusterOutput) GpuTypeId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringOutput { return v.GpuTypeId }).(pulumi.StringOutput)
 }
 
-// The container image every member pod runs. REPLACES.
+// The container image every member pod runs. A change replaces the Cluster.
 func (o ClusterOutput) ImageName() pulumi.StringOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringOutput { return v.ImageName }).(pulumi.StringOutput)
 }
 
-// Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+// Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
 func (o ClusterOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. REPLACES.
+// A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
 func (o ClusterOutput) NetworkVolumeId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringPtrOutput { return v.NetworkVolumeId }).(pulumi.StringPtrOutput)
 }
 
-// Member pods (nodes), 2 to 250, all placed in one data center. REPLACES.
+// Member pods (nodes), 2 to 250, all placed in one data center. A change replaces the Cluster.
 func (o ClusterOutput) PodCount() pulumi.IntOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.IntOutput { return v.PodCount }).(pulumi.IntOutput)
 }
@@ -388,32 +388,32 @@ func (o ClusterOutput) Pods() ClusterPodArrayOutput {
 	return o.ApplyT(func(v *Cluster) ClusterPodArrayOutput { return v.Pods }).(ClusterPodArrayOutput)
 }
 
-// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). REPLACES.
+// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change replaces the Cluster. Compared as a set: a reorder is no change.
 func (o ClusterOutput) Ports() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringArrayOutput { return v.Ports }).(pulumi.StringArrayOutput)
 }
 
-// Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. REPLACES.
+// Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. A change replaces the Cluster.
 func (o ClusterOutput) StartJupyter() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.BoolPtrOutput { return v.StartJupyter }).(pulumi.BoolPtrOutput)
 }
 
-// Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. REPLACES.
+// Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. A change replaces the Cluster.
 func (o ClusterOutput) StartSsh() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.BoolPtrOutput { return v.StartSsh }).(pulumi.BoolPtrOutput)
 }
 
-// `TRAINING`, `SLURM`, `RAY` or `APPLICATION` (open: a type the platform adds is accepted). REPLACES.
+// `TRAINING`, `SLURM`, `RAY` or `APPLICATION`. An open value: a type this release does not know passes with a warning, and the platform decides at `pulumi up`. A change replaces the Cluster.
 func (o ClusterOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringOutput { return v.Type }).(pulumi.StringOutput)
 }
 
-// Pod volume of each member in GB (default 20; none with `networkVolumeId`). REPLACES.
+// Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
 func (o ClusterOutput) VolumeInGb() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.IntPtrOutput { return v.VolumeInGb }).(pulumi.IntPtrOutput)
 }
 
-// Where the pod volume (or network volume) is mounted (default `/workspace`). REPLACES.
+// Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
 func (o ClusterOutput) VolumeMountPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Cluster) pulumi.StringPtrOutput { return v.VolumeMountPath }).(pulumi.StringPtrOutput)
 }

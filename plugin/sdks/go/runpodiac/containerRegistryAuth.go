@@ -55,11 +55,11 @@ import (
 type ContainerRegistryAuth struct {
 	pulumi.CustomResourceState
 
-	// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+	// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+	// Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
 	Password pulumi.StringOutput `pulumi:"password"`
-	// Registry user name. A change REPLACES the credential.
+	// Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
 	Username pulumi.StringOutput `pulumi:"username"`
 }
 
@@ -128,15 +128,15 @@ func (ContainerRegistryAuthState) ElementType() reflect.Type {
 }
 
 type containerRegistryAuthArgs struct {
-	// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+	// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty, at most 191 characters.
 	Name *string `pulumi:"name"`
-	// Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+	// Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty.
 	Password string `pulumi:"password"`
-	// Registry user name. A change REPLACES the credential.
+	// Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty.
 	Username string `pulumi:"username"`
@@ -144,15 +144,15 @@ type containerRegistryAuthArgs struct {
 
 // The set of arguments for constructing a ContainerRegistryAuth resource.
 type ContainerRegistryAuthArgs struct {
-	// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+	// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty, at most 191 characters.
 	Name pulumi.StringPtrInput
-	// Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+	// Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty.
 	Password pulumi.StringInput
-	// Registry user name. A change REPLACES the credential.
+	// Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
 	//
 	// Checked at preview: not empty.
 	Username pulumi.StringInput
@@ -195,17 +195,17 @@ func (o ContainerRegistryAuthOutput) ToContainerRegistryAuthOutputWithContext(ct
 	return o
 }
 
-// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
 func (o ContainerRegistryAuthOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ContainerRegistryAuth) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+// Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
 func (o ContainerRegistryAuthOutput) Password() pulumi.StringOutput {
 	return o.ApplyT(func(v *ContainerRegistryAuth) pulumi.StringOutput { return v.Password }).(pulumi.StringOutput)
 }
 
-// Registry user name. A change REPLACES the credential.
+// Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
 func (o ContainerRegistryAuthOutput) Username() pulumi.StringOutput {
 	return o.ApplyT(func(v *ContainerRegistryAuth) pulumi.StringOutput { return v.Username }).(pulumi.StringOutput)
 }

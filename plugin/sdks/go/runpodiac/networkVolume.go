@@ -52,13 +52,13 @@ import (
 type NetworkVolume struct {
 	pulumi.CustomResourceState
 
-	// Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
+	// Data center, e.g. `EU-RO-1`. A new volume starts empty: **the data on the old one is lost**. Use `protect: true` so Pulumi refuses, and `retainOnDelete: true` to keep the old volume on the platform. A change replaces the NetworkVolume.
 	DataCenterId pulumi.StringOutput `pulumi:"dataCenterId"`
-	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
+	// Name on the platform (need not be unique). Default: the logical name plus a 7-character suffix unique to project, stack and logical name.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
 	Size pulumi.IntOutput `pulumi:"size"`
-	// Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
+	// Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
 	Type pulumi.StringPtrOutput `pulumi:"type"`
 }
 
@@ -119,19 +119,19 @@ func (NetworkVolumeState) ElementType() reflect.Type {
 }
 
 type networkVolumeArgs struct {
-	// Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
+	// Id of an existing volume to take under management instead of creating one (docs/resources.md, "Adopting existing resources"). Its data center must match; its name and size are converged to these inputs.
 	AdoptId *string `pulumi:"adoptId"`
-	// Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
+	// Data center, e.g. `EU-RO-1`. A new volume starts empty: **the data on the old one is lost**. Use `protect: true` so Pulumi refuses, and `retainOnDelete: true` to keep the old volume on the platform. A change replaces the NetworkVolume.
 	DataCenterId string `pulumi:"dataCenterId"`
-	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
+	// Name on the platform (need not be unique). Default: the logical name plus a 7-character suffix unique to project, stack and logical name.
 	//
 	// Checked at preview: not empty.
 	Name *string `pulumi:"name"`
-	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
 	//
 	// Checked at preview: a whole number, at least 0.
 	Size int `pulumi:"size"`
-	// Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
+	// Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
 	//
 	// Checked at preview: not empty.
 	Type *string `pulumi:"type"`
@@ -139,19 +139,19 @@ type networkVolumeArgs struct {
 
 // The set of arguments for constructing a NetworkVolume resource.
 type NetworkVolumeArgs struct {
-	// Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
+	// Id of an existing volume to take under management instead of creating one (docs/resources.md, "Adopting existing resources"). Its data center must match; its name and size are converged to these inputs.
 	AdoptId pulumi.StringPtrInput
-	// Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
+	// Data center, e.g. `EU-RO-1`. A new volume starts empty: **the data on the old one is lost**. Use `protect: true` so Pulumi refuses, and `retainOnDelete: true` to keep the old volume on the platform. A change replaces the NetworkVolume.
 	DataCenterId pulumi.StringInput
-	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
+	// Name on the platform (need not be unique). Default: the logical name plus a 7-character suffix unique to project, stack and logical name.
 	//
 	// Checked at preview: not empty.
 	Name pulumi.StringPtrInput
-	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
 	//
 	// Checked at preview: a whole number, at least 0.
 	Size pulumi.IntInput
-	// Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
+	// Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
 	//
 	// Checked at preview: not empty.
 	Type pulumi.StringPtrInput
@@ -194,22 +194,22 @@ func (o NetworkVolumeOutput) ToNetworkVolumeOutputWithContext(ctx context.Contex
 	return o
 }
 
-// Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
+// Data center, e.g. `EU-RO-1`. A new volume starts empty: **the data on the old one is lost**. Use `protect: true` so Pulumi refuses, and `retainOnDelete: true` to keep the old volume on the platform. A change replaces the NetworkVolume.
 func (o NetworkVolumeOutput) DataCenterId() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetworkVolume) pulumi.StringOutput { return v.DataCenterId }).(pulumi.StringOutput)
 }
 
-// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
+// Name on the platform (need not be unique). Default: the logical name plus a 7-character suffix unique to project, stack and logical name.
 func (o NetworkVolumeOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetworkVolume) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
 func (o NetworkVolumeOutput) Size() pulumi.IntOutput {
 	return o.ApplyT(func(v *NetworkVolume) pulumi.IntOutput { return v.Size }).(pulumi.IntOutput)
 }
 
-// Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
+// Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
 func (o NetworkVolumeOutput) Type() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *NetworkVolume) pulumi.StringPtrOutput { return v.Type }).(pulumi.StringPtrOutput)
 }

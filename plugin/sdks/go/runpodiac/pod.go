@@ -57,87 +57,87 @@ type Pod struct {
 
 	// costPerHr after savings plans (v2 has none: the same).
 	AdjustedCostPerHr pulumi.Float64Output `pulumi:"adjustedCostPerHr"`
-	// CUDA versions the machine may run (a set). REPLACES.
+	// CUDA versions the machine may run. A change replaces the Pod. Compared as a set: a reorder is no change.
 	AllowedCudaVersions pulumi.StringArrayOutput `pulumi:"allowedCudaVersions"`
-	// `SECURE` (default) or `COMMUNITY`. REPLACES.
+	// `SECURE` (default) or `COMMUNITY`. A change replaces the Pod.
 	CloudType PodCloudTypePtrOutput `pulumi:"cloudType"`
-	// `GPU` (default) or `CPU`. REPLACES.
+	// `GPU` (default) or `CPU`. A change replaces the Pod.
 	ComputeType ComputeTypePtrOutput `pulumi:"computeType"`
-	// Container disk in GB (default 50), wiped on every reset. RESETS.
+	// Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	ContainerDiskInGb pulumi.IntPtrOutput `pulumi:"containerDiskInGb"`
-	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
+	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	ContainerRegistryAuthId pulumi.StringPtrOutput `pulumi:"containerRegistryAuthId"`
 	// Dollars per hour, as the platform reports it: the pod's price on v1; on v2 its current cost, 0 while stopped.
 	CostPerHr pulumi.Float64Output `pulumi:"costPerHr"`
-	// Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
+	// Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
 	CountryCodes pulumi.StringArrayOutput `pulumi:"countryCodes"`
-	// CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
+	// CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
 	CpuFlavorIds pulumi.StringArrayOutput `pulumi:"cpuFlavorIds"`
-	// `availability` (v1's default) or `custom`. REPLACES.
+	// `availability` (v1's default) or `custom` (v2 always). A change replaces the Pod. Management API v1 only (v2 takes "custom").
 	CpuFlavorPriority PodCpuFlavorPriorityPtrOutput `pulumi:"cpuFlavorPriority"`
-	// Data centers the pod may be placed in (a set). REPLACES.
+	// Data centers the pod may be placed in. A change replaces the Pod. Compared as a set: a reorder is no change.
 	DataCenterIds pulumi.StringArrayOutput `pulumi:"dataCenterIds"`
-	// `availability` (default) or `custom`. REPLACES.
+	// `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
 	DataCenterPriority PodDataCenterPriorityPtrOutput `pulumi:"dataCenterPriority"`
-	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
+	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
 	DesiredStatus PodDesiredStatusOutput `pulumi:"desiredStatus"`
-	// Overrides the image's ENTRYPOINT (v1 only). RESETS.
+	// Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
 	DockerEntrypoint pulumi.StringArrayOutput `pulumi:"dockerEntrypoint"`
-	// Overrides the image's CMD. RESETS.
+	// Overrides the image's CMD. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	DockerStartCmd pulumi.StringArrayOutput `pulumi:"dockerStartCmd"`
-	// Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
+	// Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	Env pulumi.StringMapOutput `pulumi:"env"`
-	// Join the global network (default false). RESETS.
+	// Join the global network (default false). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	GlobalNetworking pulumi.BoolPtrOutput `pulumi:"globalNetworking"`
-	// GPUs in the pod, at least 1 (default 1). REPLACES.
+	// GPUs in the pod, at least 1 (default 1). A change replaces the Pod.
 	GpuCount pulumi.IntPtrOutput `pulumi:"gpuCount"`
-	// GPU types the pod may rent, in priority order (GPU pods). REPLACES.
+	// GPU types the pod may rent, in priority order (GPU pods): a reorder is a change too. A change replaces the Pod.
 	GpuTypeIds pulumi.StringArrayOutput `pulumi:"gpuTypeIds"`
-	// `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
+	// `availability` (v1's default: the most available type) or `custom` (the list's order). v2 places one named GPU type per create, trying the list in its order: `custom`. A change replaces the Pod. Management API v1 only (v2 takes "custom").
 	GpuTypePriority PodGpuTypePriorityPtrOutput `pulumi:"gpuTypePriority"`
-	// The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
+	// The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	ImageName pulumi.StringPtrOutput `pulumi:"imageName"`
-	// An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
+	// An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod is on-demand. A change replaces the Pod. Management API v1 only (v2 takes false).
 	Interruptible pulumi.BoolPtrOutput `pulumi:"interruptible"`
 	// The Jupyter password the platform generated (with `startJupyter`). Secret.
 	JupyterPassword pulumi.StringPtrOutput `pulumi:"jupyterPassword"`
-	// A locked pod cannot be stopped or reset (default false). In place.
+	// A locked pod cannot be stopped or reset (default false).
 	Locked pulumi.BoolPtrOutput `pulumi:"locked"`
-	// Lowest CUDA version of the machine (v2 only). REPLACES.
+	// Lowest CUDA version of the machine. A change replaces the Pod. Management API v2 only.
 	MinCudaVersion pulumi.StringPtrOutput `pulumi:"minCudaVersion"`
-	// Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+	// Least disk bandwidth of the machine, MB/s. A change replaces the Pod. Management API v1 only.
 	MinDiskBandwidthMBps pulumi.Float64PtrOutput `pulumi:"minDiskBandwidthMBps"`
-	// Least download speed of the machine, Mb/s (v1 only). REPLACES.
+	// Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	MinDownloadMbps pulumi.Float64PtrOutput `pulumi:"minDownloadMbps"`
-	// Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+	// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
 	MinRAMPerGPU pulumi.IntPtrOutput `pulumi:"minRAMPerGPU"`
-	// Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+	// Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	MinUploadMbps pulumi.Float64PtrOutput `pulumi:"minUploadMbps"`
-	// Least vCPUs per GPU of the machine (v1 only). REPLACES.
+	// Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
 	MinVCPUPerGPU pulumi.IntPtrOutput `pulumi:"minVCPUPerGPU"`
-	// Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
+	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
 	NetworkVolumeId pulumi.StringPtrOutput `pulumi:"networkVolumeId"`
 	// Public port of each exposed private port (`{ "22": 10341 }`), when running.
 	PortMappings pulumi.Float64MapOutput `pulumi:"portMappings"`
-	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
+	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Compared as a set: a reorder is no change.
 	Ports pulumi.StringArrayOutput `pulumi:"ports"`
 	// The pod's public IP, when it has one and is running.
 	PublicIp pulumi.StringPtrOutput `pulumi:"publicIp"`
-	// Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
+	// Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
 	StartJupyter pulumi.BoolPtrOutput `pulumi:"startJupyter"`
-	// Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
+	// Inject the account's SSH keys as `PUBLIC_KEY` at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
 	StartSsh pulumi.BoolPtrOutput `pulumi:"startSsh"`
-	// Ask for a public IP (v1 only). REPLACES.
+	// Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`. A change replaces the Pod. Management API v1 only (v2 takes false).
 	SupportPublicIp pulumi.BoolPtrOutput `pulumi:"supportPublicIp"`
-	// A pod template to start from (its image, env, ports, disks). REPLACES.
+	// A pod template to start from (its image, env, ports, disks). A change replaces the Pod.
 	TemplateId pulumi.StringPtrOutput `pulumi:"templateId"`
-	// vCPUs of a CPU pod (default 2). REPLACES.
+	// vCPUs of a CPU pod (default 2). A change replaces the Pod.
 	VcpuCount pulumi.IntPtrOutput `pulumi:"vcpuCount"`
-	// Pod volume in GB (default 20), kept across resets and stops. RESETS.
+	// Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	VolumeInGb pulumi.IntPtrOutput `pulumi:"volumeInGb"`
-	// Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	VolumeMountPath pulumi.StringPtrOutput `pulumi:"volumeMountPath"`
 }
 
@@ -219,213 +219,213 @@ func (PodState) ElementType() reflect.Type {
 }
 
 type podArgs struct {
-	// Id of an existing pod to take under management instead of creating one.
+	// Id of an existing pod to take under management instead of creating one. The pod's compute type, GPU count and network volume must match.
 	AdoptId *string `pulumi:"adoptId"`
-	// CUDA versions the machine may run (a set). REPLACES.
+	// CUDA versions the machine may run. A change replaces the Pod. Compared as a set: a reorder is no change.
 	AllowedCudaVersions []string `pulumi:"allowedCudaVersions"`
-	// `SECURE` (default) or `COMMUNITY`. REPLACES.
+	// `SECURE` (default) or `COMMUNITY`. A change replaces the Pod.
 	CloudType *PodCloudType `pulumi:"cloudType"`
-	// `GPU` (default) or `CPU`. REPLACES.
+	// `GPU` (default) or `CPU`. A change replaces the Pod.
 	ComputeType *ComputeType `pulumi:"computeType"`
-	// Container disk in GB (default 50), wiped on every reset. RESETS.
+	// Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
 	ContainerDiskInGb *int `pulumi:"containerDiskInGb"`
-	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
+	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	ContainerRegistryAuthId *string `pulumi:"containerRegistryAuthId"`
-	// Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
+	// Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
 	CountryCodes []string `pulumi:"countryCodes"`
-	// CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
+	// CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
 	CpuFlavorIds []string `pulumi:"cpuFlavorIds"`
-	// `availability` (v1's default) or `custom`. REPLACES.
+	// `availability` (v1's default) or `custom` (v2 always). A change replaces the Pod. Management API v1 only (v2 takes "custom").
 	CpuFlavorPriority *PodCpuFlavorPriority `pulumi:"cpuFlavorPriority"`
-	// Data centers the pod may be placed in (a set). REPLACES.
+	// Data centers the pod may be placed in. A change replaces the Pod. Compared as a set: a reorder is no change.
 	DataCenterIds []string `pulumi:"dataCenterIds"`
-	// `availability` (default) or `custom`. REPLACES.
+	// `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
 	DataCenterPriority *PodDataCenterPriority `pulumi:"dataCenterPriority"`
-	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
+	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
 	DesiredStatus *PodDesiredStatus `pulumi:"desiredStatus"`
-	// Overrides the image's ENTRYPOINT (v1 only). RESETS.
+	// Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
 	DockerEntrypoint []string `pulumi:"dockerEntrypoint"`
-	// Overrides the image's CMD. RESETS.
+	// Overrides the image's CMD. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	DockerStartCmd []string `pulumi:"dockerStartCmd"`
-	// Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
+	// Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	Env map[string]string `pulumi:"env"`
-	// Join the global network (default false). RESETS.
+	// Join the global network (default false). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	GlobalNetworking *bool `pulumi:"globalNetworking"`
-	// GPUs in the pod, at least 1 (default 1). REPLACES.
+	// GPUs in the pod, at least 1 (default 1). A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
 	GpuCount *int `pulumi:"gpuCount"`
-	// GPU types the pod may rent, in priority order (GPU pods). REPLACES.
+	// GPU types the pod may rent, in priority order (GPU pods): a reorder is a change too. A change replaces the Pod.
 	GpuTypeIds []string `pulumi:"gpuTypeIds"`
-	// `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
+	// `availability` (v1's default: the most available type) or `custom` (the list's order). v2 places one named GPU type per create, trying the list in its order: `custom`. A change replaces the Pod. Management API v1 only (v2 takes "custom").
 	GpuTypePriority *PodGpuTypePriority `pulumi:"gpuTypePriority"`
-	// The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
+	// The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: not empty.
 	ImageName *string `pulumi:"imageName"`
-	// An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
+	// An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod is on-demand. A change replaces the Pod. Management API v1 only (v2 takes false).
 	Interruptible *bool `pulumi:"interruptible"`
-	// A locked pod cannot be stopped or reset (default false). In place.
+	// A locked pod cannot be stopped or reset (default false).
 	Locked *bool `pulumi:"locked"`
-	// Lowest CUDA version of the machine (v2 only). REPLACES.
+	// Lowest CUDA version of the machine. A change replaces the Pod. Management API v2 only.
 	MinCudaVersion *string `pulumi:"minCudaVersion"`
-	// Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+	// Least disk bandwidth of the machine, MB/s. A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: at least 0.
 	MinDiskBandwidthMBps *float64 `pulumi:"minDiskBandwidthMBps"`
-	// Least download speed of the machine, Mb/s (v1 only). REPLACES.
+	// Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: at least 0.
 	MinDownloadMbps *float64 `pulumi:"minDownloadMbps"`
-	// Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+	// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: a whole number, at least 0.
 	MinRAMPerGPU *int `pulumi:"minRAMPerGPU"`
-	// Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+	// Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: at least 0.
 	MinUploadMbps *float64 `pulumi:"minUploadMbps"`
-	// Least vCPUs per GPU of the machine (v1 only). REPLACES.
+	// Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: a whole number, at least 0.
 	MinVCPUPerGPU *int `pulumi:"minVCPUPerGPU"`
-	// Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
 	Name *string `pulumi:"name"`
-	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
+	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
 	//
 	// Checked at preview: not empty.
 	NetworkVolumeId *string `pulumi:"networkVolumeId"`
-	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
+	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Compared as a set: a reorder is no change.
 	Ports []string `pulumi:"ports"`
-	// Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
+	// Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
 	StartJupyter *bool `pulumi:"startJupyter"`
-	// Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
+	// Inject the account's SSH keys as `PUBLIC_KEY` at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
 	StartSsh *bool `pulumi:"startSsh"`
-	// Ask for a public IP (v1 only). REPLACES.
+	// Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`. A change replaces the Pod. Management API v1 only (v2 takes false).
 	SupportPublicIp *bool `pulumi:"supportPublicIp"`
-	// A pod template to start from (its image, env, ports, disks). REPLACES.
+	// A pod template to start from (its image, env, ports, disks). A change replaces the Pod.
 	//
 	// Checked at preview: not empty.
 	TemplateId *string `pulumi:"templateId"`
-	// vCPUs of a CPU pod (default 2). REPLACES.
+	// vCPUs of a CPU pod (default 2). A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
 	VcpuCount *int `pulumi:"vcpuCount"`
-	// Pod volume in GB (default 20), kept across resets and stops. RESETS.
+	// Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
 	VolumeInGb *int `pulumi:"volumeInGb"`
-	// Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	VolumeMountPath *string `pulumi:"volumeMountPath"`
 }
 
 // The set of arguments for constructing a Pod resource.
 type PodArgs struct {
-	// Id of an existing pod to take under management instead of creating one.
+	// Id of an existing pod to take under management instead of creating one. The pod's compute type, GPU count and network volume must match.
 	AdoptId pulumi.StringPtrInput
-	// CUDA versions the machine may run (a set). REPLACES.
+	// CUDA versions the machine may run. A change replaces the Pod. Compared as a set: a reorder is no change.
 	AllowedCudaVersions pulumi.StringArrayInput
-	// `SECURE` (default) or `COMMUNITY`. REPLACES.
+	// `SECURE` (default) or `COMMUNITY`. A change replaces the Pod.
 	CloudType PodCloudTypePtrInput
-	// `GPU` (default) or `CPU`. REPLACES.
+	// `GPU` (default) or `CPU`. A change replaces the Pod.
 	ComputeType ComputeTypePtrInput
-	// Container disk in GB (default 50), wiped on every reset. RESETS.
+	// Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
 	ContainerDiskInGb pulumi.IntPtrInput
-	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
+	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	ContainerRegistryAuthId pulumi.StringPtrInput
-	// Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
+	// Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
 	CountryCodes pulumi.StringArrayInput
-	// CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
+	// CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
 	CpuFlavorIds pulumi.StringArrayInput
-	// `availability` (v1's default) or `custom`. REPLACES.
+	// `availability` (v1's default) or `custom` (v2 always). A change replaces the Pod. Management API v1 only (v2 takes "custom").
 	CpuFlavorPriority PodCpuFlavorPriorityPtrInput
-	// Data centers the pod may be placed in (a set). REPLACES.
+	// Data centers the pod may be placed in. A change replaces the Pod. Compared as a set: a reorder is no change.
 	DataCenterIds pulumi.StringArrayInput
-	// `availability` (default) or `custom`. REPLACES.
+	// `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
 	DataCenterPriority PodDataCenterPriorityPtrInput
-	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
+	// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
 	DesiredStatus PodDesiredStatusPtrInput
-	// Overrides the image's ENTRYPOINT (v1 only). RESETS.
+	// Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
 	DockerEntrypoint pulumi.StringArrayInput
-	// Overrides the image's CMD. RESETS.
+	// Overrides the image's CMD. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	DockerStartCmd pulumi.StringArrayInput
-	// Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
+	// Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	Env pulumi.StringMapInput
-	// Join the global network (default false). RESETS.
+	// Join the global network (default false). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	GlobalNetworking pulumi.BoolPtrInput
-	// GPUs in the pod, at least 1 (default 1). REPLACES.
+	// GPUs in the pod, at least 1 (default 1). A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
 	GpuCount pulumi.IntPtrInput
-	// GPU types the pod may rent, in priority order (GPU pods). REPLACES.
+	// GPU types the pod may rent, in priority order (GPU pods): a reorder is a change too. A change replaces the Pod.
 	GpuTypeIds pulumi.StringArrayInput
-	// `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
+	// `availability` (v1's default: the most available type) or `custom` (the list's order). v2 places one named GPU type per create, trying the list in its order: `custom`. A change replaces the Pod. Management API v1 only (v2 takes "custom").
 	GpuTypePriority PodGpuTypePriorityPtrInput
-	// The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
+	// The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: not empty.
 	ImageName pulumi.StringPtrInput
-	// An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
+	// An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod is on-demand. A change replaces the Pod. Management API v1 only (v2 takes false).
 	Interruptible pulumi.BoolPtrInput
-	// A locked pod cannot be stopped or reset (default false). In place.
+	// A locked pod cannot be stopped or reset (default false).
 	Locked pulumi.BoolPtrInput
-	// Lowest CUDA version of the machine (v2 only). REPLACES.
+	// Lowest CUDA version of the machine. A change replaces the Pod. Management API v2 only.
 	MinCudaVersion pulumi.StringPtrInput
-	// Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+	// Least disk bandwidth of the machine, MB/s. A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: at least 0.
 	MinDiskBandwidthMBps pulumi.Float64PtrInput
-	// Least download speed of the machine, Mb/s (v1 only). REPLACES.
+	// Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: at least 0.
 	MinDownloadMbps pulumi.Float64PtrInput
-	// Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+	// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: a whole number, at least 0.
 	MinRAMPerGPU pulumi.IntPtrInput
-	// Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+	// Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: at least 0.
 	MinUploadMbps pulumi.Float64PtrInput
-	// Least vCPUs per GPU of the machine (v1 only). REPLACES.
+	// Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: a whole number, at least 0.
 	MinVCPUPerGPU pulumi.IntPtrInput
-	// Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
 	Name pulumi.StringPtrInput
-	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
+	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
 	//
 	// Checked at preview: not empty.
 	NetworkVolumeId pulumi.StringPtrInput
-	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
+	// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Compared as a set: a reorder is no change.
 	Ports pulumi.StringArrayInput
-	// Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
+	// Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
 	StartJupyter pulumi.BoolPtrInput
-	// Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
+	// Inject the account's SSH keys as `PUBLIC_KEY` at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
 	StartSsh pulumi.BoolPtrInput
-	// Ask for a public IP (v1 only). REPLACES.
+	// Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`. A change replaces the Pod. Management API v1 only (v2 takes false).
 	SupportPublicIp pulumi.BoolPtrInput
-	// A pod template to start from (its image, env, ports, disks). REPLACES.
+	// A pod template to start from (its image, env, ports, disks). A change replaces the Pod.
 	//
 	// Checked at preview: not empty.
 	TemplateId pulumi.StringPtrInput
-	// vCPUs of a CPU pod (default 2). REPLACES.
+	// vCPUs of a CPU pod (default 2). A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
 	VcpuCount pulumi.IntPtrInput
-	// Pod volume in GB (default 20), kept across resets and stops. RESETS.
+	// Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
 	VolumeInGb pulumi.IntPtrInput
-	// Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	VolumeMountPath pulumi.StringPtrInput
 }
 
@@ -471,27 +471,27 @@ func (o PodOutput) AdjustedCostPerHr() pulumi.Float64Output {
 	return o.ApplyT(func(v *Pod) pulumi.Float64Output { return v.AdjustedCostPerHr }).(pulumi.Float64Output)
 }
 
-// CUDA versions the machine may run (a set). REPLACES.
+// CUDA versions the machine may run. A change replaces the Pod. Compared as a set: a reorder is no change.
 func (o PodOutput) AllowedCudaVersions() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.AllowedCudaVersions }).(pulumi.StringArrayOutput)
 }
 
-// `SECURE` (default) or `COMMUNITY`. REPLACES.
+// `SECURE` (default) or `COMMUNITY`. A change replaces the Pod.
 func (o PodOutput) CloudType() PodCloudTypePtrOutput {
 	return o.ApplyT(func(v *Pod) PodCloudTypePtrOutput { return v.CloudType }).(PodCloudTypePtrOutput)
 }
 
-// `GPU` (default) or `CPU`. REPLACES.
+// `GPU` (default) or `CPU`. A change replaces the Pod.
 func (o PodOutput) ComputeType() ComputeTypePtrOutput {
 	return o.ApplyT(func(v *Pod) ComputeTypePtrOutput { return v.ComputeType }).(ComputeTypePtrOutput)
 }
 
-// Container disk in GB (default 50), wiped on every reset. RESETS.
+// Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 func (o PodOutput) ContainerDiskInGb() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.ContainerDiskInGb }).(pulumi.IntPtrOutput)
 }
 
-// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
+// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 func (o PodOutput) ContainerRegistryAuthId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.ContainerRegistryAuthId }).(pulumi.StringPtrOutput)
 }
@@ -501,77 +501,77 @@ func (o PodOutput) CostPerHr() pulumi.Float64Output {
 	return o.ApplyT(func(v *Pod) pulumi.Float64Output { return v.CostPerHr }).(pulumi.Float64Output)
 }
 
-// Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
+// Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
 func (o PodOutput) CountryCodes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.CountryCodes }).(pulumi.StringArrayOutput)
 }
 
-// CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
+// CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
 func (o PodOutput) CpuFlavorIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.CpuFlavorIds }).(pulumi.StringArrayOutput)
 }
 
-// `availability` (v1's default) or `custom`. REPLACES.
+// `availability` (v1's default) or `custom` (v2 always). A change replaces the Pod. Management API v1 only (v2 takes "custom").
 func (o PodOutput) CpuFlavorPriority() PodCpuFlavorPriorityPtrOutput {
 	return o.ApplyT(func(v *Pod) PodCpuFlavorPriorityPtrOutput { return v.CpuFlavorPriority }).(PodCpuFlavorPriorityPtrOutput)
 }
 
-// Data centers the pod may be placed in (a set). REPLACES.
+// Data centers the pod may be placed in. A change replaces the Pod. Compared as a set: a reorder is no change.
 func (o PodOutput) DataCenterIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.DataCenterIds }).(pulumi.StringArrayOutput)
 }
 
-// `availability` (default) or `custom`. REPLACES.
+// `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
 func (o PodOutput) DataCenterPriority() PodDataCenterPriorityPtrOutput {
 	return o.ApplyT(func(v *Pod) PodDataCenterPriorityPtrOutput { return v.DataCenterPriority }).(PodDataCenterPriorityPtrOutput)
 }
 
-// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
+// `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
 func (o PodOutput) DesiredStatus() PodDesiredStatusOutput {
 	return o.ApplyT(func(v *Pod) PodDesiredStatusOutput { return v.DesiredStatus }).(PodDesiredStatusOutput)
 }
 
-// Overrides the image's ENTRYPOINT (v1 only). RESETS.
+// Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
 func (o PodOutput) DockerEntrypoint() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.DockerEntrypoint }).(pulumi.StringArrayOutput)
 }
 
-// Overrides the image's CMD. RESETS.
+// Overrides the image's CMD. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 func (o PodOutput) DockerStartCmd() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.DockerStartCmd }).(pulumi.StringArrayOutput)
 }
 
-// Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
+// Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 func (o PodOutput) Env() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringMapOutput { return v.Env }).(pulumi.StringMapOutput)
 }
 
-// Join the global network (default false). RESETS.
+// Join the global network (default false). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 func (o PodOutput) GlobalNetworking() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.GlobalNetworking }).(pulumi.BoolPtrOutput)
 }
 
-// GPUs in the pod, at least 1 (default 1). REPLACES.
+// GPUs in the pod, at least 1 (default 1). A change replaces the Pod.
 func (o PodOutput) GpuCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.GpuCount }).(pulumi.IntPtrOutput)
 }
 
-// GPU types the pod may rent, in priority order (GPU pods). REPLACES.
+// GPU types the pod may rent, in priority order (GPU pods): a reorder is a change too. A change replaces the Pod.
 func (o PodOutput) GpuTypeIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.GpuTypeIds }).(pulumi.StringArrayOutput)
 }
 
-// `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
+// `availability` (v1's default: the most available type) or `custom` (the list's order). v2 places one named GPU type per create, trying the list in its order: `custom`. A change replaces the Pod. Management API v1 only (v2 takes "custom").
 func (o PodOutput) GpuTypePriority() PodGpuTypePriorityPtrOutput {
 	return o.ApplyT(func(v *Pod) PodGpuTypePriorityPtrOutput { return v.GpuTypePriority }).(PodGpuTypePriorityPtrOutput)
 }
 
-// The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
+// The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 func (o PodOutput) ImageName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.ImageName }).(pulumi.StringPtrOutput)
 }
 
-// An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
+// An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod is on-demand. A change replaces the Pod. Management API v1 only (v2 takes false).
 func (o PodOutput) Interruptible() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.Interruptible }).(pulumi.BoolPtrOutput)
 }
@@ -581,47 +581,47 @@ func (o PodOutput) JupyterPassword() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.JupyterPassword }).(pulumi.StringPtrOutput)
 }
 
-// A locked pod cannot be stopped or reset (default false). In place.
+// A locked pod cannot be stopped or reset (default false).
 func (o PodOutput) Locked() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.Locked }).(pulumi.BoolPtrOutput)
 }
 
-// Lowest CUDA version of the machine (v2 only). REPLACES.
+// Lowest CUDA version of the machine. A change replaces the Pod. Management API v2 only.
 func (o PodOutput) MinCudaVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.MinCudaVersion }).(pulumi.StringPtrOutput)
 }
 
-// Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+// Least disk bandwidth of the machine, MB/s. A change replaces the Pod. Management API v1 only.
 func (o PodOutput) MinDiskBandwidthMBps() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinDiskBandwidthMBps }).(pulumi.Float64PtrOutput)
 }
 
-// Least download speed of the machine, Mb/s (v1 only). REPLACES.
+// Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 func (o PodOutput) MinDownloadMbps() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinDownloadMbps }).(pulumi.Float64PtrOutput)
 }
 
-// Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
 func (o PodOutput) MinRAMPerGPU() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinRAMPerGPU }).(pulumi.IntPtrOutput)
 }
 
-// Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+// Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 func (o PodOutput) MinUploadMbps() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinUploadMbps }).(pulumi.Float64PtrOutput)
 }
 
-// Least vCPUs per GPU of the machine (v1 only). REPLACES.
+// Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
 func (o PodOutput) MinVCPUPerGPU() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinVCPUPerGPU }).(pulumi.IntPtrOutput)
 }
 
-// Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 func (o PodOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
+// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
 func (o PodOutput) NetworkVolumeId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.NetworkVolumeId }).(pulumi.StringPtrOutput)
 }
@@ -631,7 +631,7 @@ func (o PodOutput) PortMappings() pulumi.Float64MapOutput {
 	return o.ApplyT(func(v *Pod) pulumi.Float64MapOutput { return v.PortMappings }).(pulumi.Float64MapOutput)
 }
 
-// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
+// Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Compared as a set: a reorder is no change.
 func (o PodOutput) Ports() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.Ports }).(pulumi.StringArrayOutput)
 }
@@ -641,37 +641,37 @@ func (o PodOutput) PublicIp() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.PublicIp }).(pulumi.StringPtrOutput)
 }
 
-// Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
+// Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
 func (o PodOutput) StartJupyter() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.StartJupyter }).(pulumi.BoolPtrOutput)
 }
 
-// Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
+// Inject the account's SSH keys as `PUBLIC_KEY` at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
 func (o PodOutput) StartSsh() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.StartSsh }).(pulumi.BoolPtrOutput)
 }
 
-// Ask for a public IP (v1 only). REPLACES.
+// Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`. A change replaces the Pod. Management API v1 only (v2 takes false).
 func (o PodOutput) SupportPublicIp() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.SupportPublicIp }).(pulumi.BoolPtrOutput)
 }
 
-// A pod template to start from (its image, env, ports, disks). REPLACES.
+// A pod template to start from (its image, env, ports, disks). A change replaces the Pod.
 func (o PodOutput) TemplateId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.TemplateId }).(pulumi.StringPtrOutput)
 }
 
-// vCPUs of a CPU pod (default 2). REPLACES.
+// vCPUs of a CPU pod (default 2). A change replaces the Pod.
 func (o PodOutput) VcpuCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.VcpuCount }).(pulumi.IntPtrOutput)
 }
 
-// Pod volume in GB (default 20), kept across resets and stops. RESETS.
+// Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 func (o PodOutput) VolumeInGb() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.VolumeInGb }).(pulumi.IntPtrOutput)
 }
 
-// Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+// Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 func (o PodOutput) VolumeMountPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.VolumeMountPath }).(pulumi.StringPtrOutput)
 }

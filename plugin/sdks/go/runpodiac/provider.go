@@ -38,8 +38,26 @@ func NewProvider(ctx *pulumi.Context,
 			args.QueueUrl = pulumi.StringPtr(d.(string))
 		}
 	}
+	if args.S3AccessKeyId == nil {
+		if d := internal.GetEnvOrDefault(nil, nil, "RUNPOD_S3_ACCESS_KEY_ID"); d != nil {
+			args.S3AccessKeyId = pulumi.StringPtr(d.(string))
+		}
+	}
+	if args.S3SecretAccessKey == nil {
+		if d := internal.GetEnvOrDefault(nil, nil, "RUNPOD_S3_SECRET_ACCESS_KEY"); d != nil {
+			args.S3SecretAccessKey = pulumi.StringPtr(d.(string))
+		}
+	}
+	if args.S3Url == nil {
+		if d := internal.GetEnvOrDefault(nil, nil, "RUNPOD_S3_URL"); d != nil {
+			args.S3Url = pulumi.StringPtr(d.(string))
+		}
+	}
 	if args.ApiKey != nil {
 		args.ApiKey = pulumi.ToSecret(args.ApiKey).(pulumi.StringPtrInput)
+	}
+	if args.S3SecretAccessKey != nil {
+		args.S3SecretAccessKey = pulumi.ToSecret(args.S3SecretAccessKey).(pulumi.StringPtrInput)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Provider
@@ -63,6 +81,18 @@ type providerArgs struct {
 	//
 	// Stack config `runpod-iac:queueUrl`, else the environment variable `RUNPOD_QUEUE_URL`.
 	QueueUrl *string `pulumi:"queueUrl"`
+	// The access key id of an S3 API key, for network volumes' S3-compatible API (made in the console under Settings, S3 API Keys; it is your user id, `user_...`). Default: `RUNPOD_S3_ACCESS_KEY_ID`.
+	//
+	// Stack config `runpod-iac:s3AccessKeyId`, else the environment variable `RUNPOD_S3_ACCESS_KEY_ID`.
+	S3AccessKeyId *string `pulumi:"s3AccessKeyId"`
+	// The secret of that S3 API key (`rps_...`, shown once when the key is made; not the RunPod API key). Default: `RUNPOD_S3_SECRET_ACCESS_KEY`.
+	//
+	// Stack config `runpod-iac:s3SecretAccessKey`, else the environment variable `RUNPOD_S3_SECRET_ACCESS_KEY`.
+	S3SecretAccessKey *string `pulumi:"s3SecretAccessKey"`
+	// The S3-compatible API's URL, in which `{dc}` stands for a data center id in lower case. Default: `RUNPOD_S3_URL`, else `https://s3api-{dc}.runpod.io`; against the emulator `http://127.0.0.1:8787/s3api-{dc}`.
+	//
+	// Stack config `runpod-iac:s3Url`, else the environment variable `RUNPOD_S3_URL`.
+	S3Url *string `pulumi:"s3Url"`
 }
 
 // The set of arguments for constructing a Provider resource.
@@ -79,6 +109,18 @@ type ProviderArgs struct {
 	//
 	// Stack config `runpod-iac:queueUrl`, else the environment variable `RUNPOD_QUEUE_URL`.
 	QueueUrl pulumi.StringPtrInput
+	// The access key id of an S3 API key, for network volumes' S3-compatible API (made in the console under Settings, S3 API Keys; it is your user id, `user_...`). Default: `RUNPOD_S3_ACCESS_KEY_ID`.
+	//
+	// Stack config `runpod-iac:s3AccessKeyId`, else the environment variable `RUNPOD_S3_ACCESS_KEY_ID`.
+	S3AccessKeyId pulumi.StringPtrInput
+	// The secret of that S3 API key (`rps_...`, shown once when the key is made; not the RunPod API key). Default: `RUNPOD_S3_SECRET_ACCESS_KEY`.
+	//
+	// Stack config `runpod-iac:s3SecretAccessKey`, else the environment variable `RUNPOD_S3_SECRET_ACCESS_KEY`.
+	S3SecretAccessKey pulumi.StringPtrInput
+	// The S3-compatible API's URL, in which `{dc}` stands for a data center id in lower case. Default: `RUNPOD_S3_URL`, else `https://s3api-{dc}.runpod.io`; against the emulator `http://127.0.0.1:8787/s3api-{dc}`.
+	//
+	// Stack config `runpod-iac:s3Url`, else the environment variable `RUNPOD_S3_URL`.
+	S3Url pulumi.StringPtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

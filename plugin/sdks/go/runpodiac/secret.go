@@ -55,13 +55,13 @@ import (
 type Secret struct {
 	pulumi.CustomResourceState
 
-	// What the secret is for, at most 65,535 bytes of UTF-8. Updates in place.
+	// What the secret is for, at most 65,535 bytes of UTF-8. None, `null` and `""` are the same.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
-	// Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`, not beginning with `RUNPOD` in any case. Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: a change REPLACES it (the new one is created, what refers to `reference` follows, the old one is deleted). Default: the logical name plus a stack-unique suffix, when that fits the rules.
+	// Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`; a name beginning with `RUNPOD`, in any case, is refused (the platform reserves it). Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: the new one is created, what refers to `reference` is updated to the new placeholder, then the old one is deleted. Default: the logical name plus a 7-character suffix, when that fits the rules (otherwise the preview says so: set `name`). A change replaces the Secret.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The env value that refers to this secret: `{{ RUNPOD_SECRET_<name> }}`.
 	Reference pulumi.StringOutput `pulumi:"reference"`
-	// The value: under 16 MiB of UTF-8. Always secret: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start, not before.
+	// The value, required: strictly under 16 MiB of UTF-8. Always secret, even when given as a plain string: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start; one already running keeps the value it started with.
 	Value pulumi.StringOutput `pulumi:"value"`
 	// When the value was last set (creation or rotation), as the platform reports it.
 	ValueLastUpdatedAt pulumi.StringOutput `pulumi:"valueLastUpdatedAt"`
@@ -129,13 +129,13 @@ func (SecretState) ElementType() reflect.Type {
 type secretArgs struct {
 	// Id of an existing secret to take under management instead of creating one. Its name must be `name`; the platform never returns a value, so `value` is set again (a rotation) on adoption.
 	AdoptId *string `pulumi:"adoptId"`
-	// What the secret is for, at most 65,535 bytes of UTF-8. Updates in place.
+	// What the secret is for, at most 65,535 bytes of UTF-8. None, `null` and `""` are the same.
 	Description *string `pulumi:"description"`
-	// Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`, not beginning with `RUNPOD` in any case. Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: a change REPLACES it (the new one is created, what refers to `reference` follows, the old one is deleted). Default: the logical name plus a stack-unique suffix, when that fits the rules.
+	// Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`; a name beginning with `RUNPOD`, in any case, is refused (the platform reserves it). Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: the new one is created, what refers to `reference` is updated to the new placeholder, then the old one is deleted. Default: the logical name plus a 7-character suffix, when that fits the rules (otherwise the preview says so: set `name`). A change replaces the Secret.
 	//
 	// Checked at preview: not empty, at most 191 characters.
 	Name *string `pulumi:"name"`
-	// The value: under 16 MiB of UTF-8. Always secret: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start, not before.
+	// The value, required: strictly under 16 MiB of UTF-8. Always secret, even when given as a plain string: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start; one already running keeps the value it started with.
 	//
 	// Checked at preview: not empty.
 	Value string `pulumi:"value"`
@@ -145,13 +145,13 @@ type secretArgs struct {
 type SecretArgs struct {
 	// Id of an existing secret to take under management instead of creating one. Its name must be `name`; the platform never returns a value, so `value` is set again (a rotation) on adoption.
 	AdoptId pulumi.StringPtrInput
-	// What the secret is for, at most 65,535 bytes of UTF-8. Updates in place.
+	// What the secret is for, at most 65,535 bytes of UTF-8. None, `null` and `""` are the same.
 	Description pulumi.StringPtrInput
-	// Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`, not beginning with `RUNPOD` in any case. Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: a change REPLACES it (the new one is created, what refers to `reference` follows, the old one is deleted). Default: the logical name plus a stack-unique suffix, when that fits the rules.
+	// Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`; a name beginning with `RUNPOD`, in any case, is refused (the platform reserves it). Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: the new one is created, what refers to `reference` is updated to the new placeholder, then the old one is deleted. Default: the logical name plus a 7-character suffix, when that fits the rules (otherwise the preview says so: set `name`). A change replaces the Secret.
 	//
 	// Checked at preview: not empty, at most 191 characters.
 	Name pulumi.StringPtrInput
-	// The value: under 16 MiB of UTF-8. Always secret: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start, not before.
+	// The value, required: strictly under 16 MiB of UTF-8. Always secret, even when given as a plain string: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start; one already running keeps the value it started with.
 	//
 	// Checked at preview: not empty.
 	Value pulumi.StringInput
@@ -194,12 +194,12 @@ func (o SecretOutput) ToSecretOutputWithContext(ctx context.Context) SecretOutpu
 	return o
 }
 
-// What the secret is for, at most 65,535 bytes of UTF-8. Updates in place.
+// What the secret is for, at most 65,535 bytes of UTF-8. None, `null` and `""` are the same.
 func (o SecretOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Secret) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-// Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`, not beginning with `RUNPOD` in any case. Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: a change REPLACES it (the new one is created, what refers to `reference` follows, the old one is deleted). Default: the logical name plus a stack-unique suffix, when that fits the rules.
+// Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`; a name beginning with `RUNPOD`, in any case, is refused (the platform reserves it). Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: the new one is created, what refers to `reference` is updated to the new placeholder, then the old one is deleted. Default: the logical name plus a 7-character suffix, when that fits the rules (otherwise the preview says so: set `name`). A change replaces the Secret.
 func (o SecretOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Secret) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -209,7 +209,7 @@ func (o SecretOutput) Reference() pulumi.StringOutput {
 	return o.ApplyT(func(v *Secret) pulumi.StringOutput { return v.Reference }).(pulumi.StringOutput)
 }
 
-// The value: under 16 MiB of UTF-8. Always secret: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start, not before.
+// The value, required: strictly under 16 MiB of UTF-8. Always secret, even when given as a plain string: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start; one already running keeps the value it started with.
 func (o SecretOutput) Value() pulumi.StringOutput {
 	return o.ApplyT(func(v *Secret) pulumi.StringOutput { return v.Value }).(pulumi.StringOutput)
 }

@@ -63,53 +63,53 @@ import (
 type ServerlessEndpoint struct {
 	pulumi.CustomResourceState
 
-	// Acceptable CUDA versions (order does not matter).
+	// Acceptable CUDA versions. Compared as a set: a reorder is no change.
 	AllowedCudaVersions pulumi.StringArrayOutput `pulumi:"allowedCudaVersions"`
-	// `GPU` (default) or `CPU`. A change REPLACES the endpoint.
+	// `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
 	ComputeType ComputeTypePtrOutput `pulumi:"computeType"`
-	// CPU flavors in priority order (CPU endpoints).
+	// CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
 	CpuFlavorIds pulumi.StringArrayOutput `pulumi:"cpuFlavorIds"`
-	// Data centers workers may run in (order does not matter).
+	// Data centers workers may run in. Compared as a set: a reorder is no change.
 	DataCenterIds pulumi.StringArrayOutput `pulumi:"dataCenterIds"`
-	// GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
+	// GPU types taken out of `gpuPools`. Compared as a set: a reorder is no change. Management API v2 only.
 	ExcludedGpuTypes pulumi.StringArrayOutput `pulumi:"excludedGpuTypes"`
-	// Longest a single job (or request) may run, in ms.
+	// Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
 	ExecutionTimeoutMs pulumi.IntPtrOutput `pulumi:"executionTimeoutMs"`
-	// Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
+	// Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT`. `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Management API v2 only (v1 takes true, false, "OFF", "FLASHBOOT").
 	Flashboot pulumi.StringPtrOutput `pulumi:"flashboot"`
 	// GPUs per worker, at least 1 (platform default 1).
 	GpuCount pulumi.IntPtrOutput `pulumi:"gpuCount"`
-	// GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
+	// GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
 	GpuPools pulumi.StringArrayOutput `pulumi:"gpuPools"`
-	// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
+	// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
 	GpuTypeIds pulumi.StringArrayOutput `pulumi:"gpuTypeIds"`
 	// The health address: `{url}/health` of a queue endpoint, the workers' health route of a load-balancing one.
 	HealthUrl pulumi.StringOutput `pulumi:"healthUrl"`
-	// Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
+	// Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
 	IdleTimeout pulumi.IntPtrOutput `pulumi:"idleTimeout"`
 	// Minimum CUDA version.
 	MinCudaVersion pulumi.StringPtrOutput `pulumi:"minCudaVersion"`
-	// Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
+	// Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Network volume to attach, e.g. `volume.id`.
 	NetworkVolumeId pulumi.StringPtrOutput `pulumi:"networkVolumeId"`
-	// Network volumes to attach to a multi-region endpoint.
+	// Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
 	NetworkVolumeIds pulumi.StringArrayOutput `pulumi:"networkVolumeIds"`
-	// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
+	// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
 	ScalerType ScalerTypePtrOutput `pulumi:"scalerType"`
 	// Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
 	ScalerValue pulumi.IntPtrOutput `pulumi:"scalerValue"`
-	// Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
+	// Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). Required. v1 links the endpoint to the template, v2 copies its settings into the endpoint; v2 answers no template id, so the state keeps this one.
 	TemplateId pulumi.StringOutput `pulumi:"templateId"`
-	// `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
+	// `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (no queue: requests go straight to the workers' HTTP servers at `url`, and it scales on `REQUEST_COUNT`). A change replaces the ServerlessEndpoint. Management API v2 only (v1 takes "QUEUE").
 	Type EndpointTypePtrOutput `pulumi:"type"`
 	// Where requests go: the job address `{queueUrl}/<id>` of a queue endpoint (`/run`, `/runsync`, ... below it), or the base address of a load-balancing endpoint's HTTP servers.
 	Url pulumi.StringOutput `pulumi:"url"`
-	// vCPUs per CPU worker (platform default 2).
+	// vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
 	VcpuCount pulumi.IntPtrOutput `pulumi:"vcpuCount"`
 	// Most workers at once, at least 0.
 	WorkersMax pulumi.IntPtrOutput `pulumi:"workersMax"`
-	// Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
+	// Workers kept running even when idle (billed), at least 0 and at most `workersMax` (checked at preview).
 	WorkersMin pulumi.IntPtrOutput `pulumi:"workersMin"`
 }
 
@@ -169,37 +169,37 @@ func (ServerlessEndpointState) ElementType() reflect.Type {
 type serverlessEndpointArgs struct {
 	// Id of an existing endpoint to take under management instead of creating one.
 	AdoptId *string `pulumi:"adoptId"`
-	// Acceptable CUDA versions (order does not matter).
+	// Acceptable CUDA versions. Compared as a set: a reorder is no change.
 	AllowedCudaVersions []string `pulumi:"allowedCudaVersions"`
-	// `GPU` (default) or `CPU`. A change REPLACES the endpoint.
+	// `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
 	ComputeType *ComputeType `pulumi:"computeType"`
-	// CPU flavors in priority order (CPU endpoints).
+	// CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
 	CpuFlavorIds []string `pulumi:"cpuFlavorIds"`
-	// Data centers workers may run in (order does not matter).
+	// Data centers workers may run in. Compared as a set: a reorder is no change.
 	DataCenterIds []string `pulumi:"dataCenterIds"`
-	// GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
+	// GPU types taken out of `gpuPools`. Compared as a set: a reorder is no change. Management API v2 only.
 	ExcludedGpuTypes []string `pulumi:"excludedGpuTypes"`
-	// Longest a single job (or request) may run, in ms.
+	// Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
 	//
 	// Checked at preview: a whole number, at least 1.
 	ExecutionTimeoutMs *int `pulumi:"executionTimeoutMs"`
-	// Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
+	// Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT`. `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Management API v2 only (v1 takes true, false, "OFF", "FLASHBOOT").
 	Flashboot *string `pulumi:"flashboot"`
 	// GPUs per worker, at least 1 (platform default 1).
 	//
 	// Checked at preview: a whole number, at least 1.
 	GpuCount *int `pulumi:"gpuCount"`
-	// GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
+	// GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
 	GpuPools []string `pulumi:"gpuPools"`
-	// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
+	// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
 	GpuTypeIds []string `pulumi:"gpuTypeIds"`
-	// Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
+	// Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
 	//
 	// Checked at preview: a whole number, from 1 to 3600.
 	IdleTimeout *int `pulumi:"idleTimeout"`
 	// Minimum CUDA version.
 	MinCudaVersion *string `pulumi:"minCudaVersion"`
-	// Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
+	// Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
 	//
 	// Checked at preview: at most 191 characters.
 	Name *string `pulumi:"name"`
@@ -207,21 +207,21 @@ type serverlessEndpointArgs struct {
 	//
 	// Checked at preview: not empty.
 	NetworkVolumeId *string `pulumi:"networkVolumeId"`
-	// Network volumes to attach to a multi-region endpoint.
+	// Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
 	NetworkVolumeIds []string `pulumi:"networkVolumeIds"`
-	// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
+	// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
 	ScalerType *ScalerType `pulumi:"scalerType"`
 	// Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
 	//
 	// Checked at preview: a whole number, at least 1.
 	ScalerValue *int `pulumi:"scalerValue"`
-	// Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
+	// Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). Required. v1 links the endpoint to the template, v2 copies its settings into the endpoint; v2 answers no template id, so the state keeps this one.
 	//
 	// Checked at preview: not empty.
 	TemplateId string `pulumi:"templateId"`
-	// `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
+	// `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (no queue: requests go straight to the workers' HTTP servers at `url`, and it scales on `REQUEST_COUNT`). A change replaces the ServerlessEndpoint. Management API v2 only (v1 takes "QUEUE").
 	Type *EndpointType `pulumi:"type"`
-	// vCPUs per CPU worker (platform default 2).
+	// vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
 	//
 	// Checked at preview: a whole number, at least 1.
 	VcpuCount *int `pulumi:"vcpuCount"`
@@ -229,7 +229,7 @@ type serverlessEndpointArgs struct {
 	//
 	// Checked at preview: a whole number, at least 0.
 	WorkersMax *int `pulumi:"workersMax"`
-	// Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
+	// Workers kept running even when idle (billed), at least 0 and at most `workersMax` (checked at preview).
 	//
 	// Checked at preview: a whole number, at least 0.
 	WorkersMin *int `pulumi:"workersMin"`
@@ -239,37 +239,37 @@ type serverlessEndpointArgs struct {
 type ServerlessEndpointArgs struct {
 	// Id of an existing endpoint to take under management instead of creating one.
 	AdoptId pulumi.StringPtrInput
-	// Acceptable CUDA versions (order does not matter).
+	// Acceptable CUDA versions. Compared as a set: a reorder is no change.
 	AllowedCudaVersions pulumi.StringArrayInput
-	// `GPU` (default) or `CPU`. A change REPLACES the endpoint.
+	// `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
 	ComputeType ComputeTypePtrInput
-	// CPU flavors in priority order (CPU endpoints).
+	// CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
 	CpuFlavorIds pulumi.StringArrayInput
-	// Data centers workers may run in (order does not matter).
+	// Data centers workers may run in. Compared as a set: a reorder is no change.
 	DataCenterIds pulumi.StringArrayInput
-	// GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
+	// GPU types taken out of `gpuPools`. Compared as a set: a reorder is no change. Management API v2 only.
 	ExcludedGpuTypes pulumi.StringArrayInput
-	// Longest a single job (or request) may run, in ms.
+	// Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
 	//
 	// Checked at preview: a whole number, at least 1.
 	ExecutionTimeoutMs pulumi.IntPtrInput
-	// Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
+	// Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT`. `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Management API v2 only (v1 takes true, false, "OFF", "FLASHBOOT").
 	Flashboot pulumi.StringPtrInput
 	// GPUs per worker, at least 1 (platform default 1).
 	//
 	// Checked at preview: a whole number, at least 1.
 	GpuCount pulumi.IntPtrInput
-	// GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
+	// GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
 	GpuPools pulumi.StringArrayInput
-	// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
+	// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
 	GpuTypeIds pulumi.StringArrayInput
-	// Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
+	// Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
 	//
 	// Checked at preview: a whole number, from 1 to 3600.
 	IdleTimeout pulumi.IntPtrInput
 	// Minimum CUDA version.
 	MinCudaVersion pulumi.StringPtrInput
-	// Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
+	// Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
 	//
 	// Checked at preview: at most 191 characters.
 	Name pulumi.StringPtrInput
@@ -277,21 +277,21 @@ type ServerlessEndpointArgs struct {
 	//
 	// Checked at preview: not empty.
 	NetworkVolumeId pulumi.StringPtrInput
-	// Network volumes to attach to a multi-region endpoint.
+	// Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
 	NetworkVolumeIds pulumi.StringArrayInput
-	// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
+	// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
 	ScalerType ScalerTypePtrInput
 	// Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
 	//
 	// Checked at preview: a whole number, at least 1.
 	ScalerValue pulumi.IntPtrInput
-	// Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
+	// Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). Required. v1 links the endpoint to the template, v2 copies its settings into the endpoint; v2 answers no template id, so the state keeps this one.
 	//
 	// Checked at preview: not empty.
 	TemplateId pulumi.StringInput
-	// `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
+	// `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (no queue: requests go straight to the workers' HTTP servers at `url`, and it scales on `REQUEST_COUNT`). A change replaces the ServerlessEndpoint. Management API v2 only (v1 takes "QUEUE").
 	Type EndpointTypePtrInput
-	// vCPUs per CPU worker (platform default 2).
+	// vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
 	//
 	// Checked at preview: a whole number, at least 1.
 	VcpuCount pulumi.IntPtrInput
@@ -299,7 +299,7 @@ type ServerlessEndpointArgs struct {
 	//
 	// Checked at preview: a whole number, at least 0.
 	WorkersMax pulumi.IntPtrInput
-	// Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
+	// Workers kept running even when idle (billed), at least 0 and at most `workersMax` (checked at preview).
 	//
 	// Checked at preview: a whole number, at least 0.
 	WorkersMin pulumi.IntPtrInput
@@ -342,37 +342,37 @@ func (o ServerlessEndpointOutput) ToServerlessEndpointOutputWithContext(ctx cont
 	return o
 }
 
-// Acceptable CUDA versions (order does not matter).
+// Acceptable CUDA versions. Compared as a set: a reorder is no change.
 func (o ServerlessEndpointOutput) AllowedCudaVersions() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.AllowedCudaVersions }).(pulumi.StringArrayOutput)
 }
 
-// `GPU` (default) or `CPU`. A change REPLACES the endpoint.
+// `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
 func (o ServerlessEndpointOutput) ComputeType() ComputeTypePtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) ComputeTypePtrOutput { return v.ComputeType }).(ComputeTypePtrOutput)
 }
 
-// CPU flavors in priority order (CPU endpoints).
+// CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
 func (o ServerlessEndpointOutput) CpuFlavorIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.CpuFlavorIds }).(pulumi.StringArrayOutput)
 }
 
-// Data centers workers may run in (order does not matter).
+// Data centers workers may run in. Compared as a set: a reorder is no change.
 func (o ServerlessEndpointOutput) DataCenterIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.DataCenterIds }).(pulumi.StringArrayOutput)
 }
 
-// GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
+// GPU types taken out of `gpuPools`. Compared as a set: a reorder is no change. Management API v2 only.
 func (o ServerlessEndpointOutput) ExcludedGpuTypes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.ExcludedGpuTypes }).(pulumi.StringArrayOutput)
 }
 
-// Longest a single job (or request) may run, in ms.
+// Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
 func (o ServerlessEndpointOutput) ExecutionTimeoutMs() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.ExecutionTimeoutMs }).(pulumi.IntPtrOutput)
 }
 
-// Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
+// Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT`. `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Management API v2 only (v1 takes true, false, "OFF", "FLASHBOOT").
 func (o ServerlessEndpointOutput) Flashboot() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringPtrOutput { return v.Flashboot }).(pulumi.StringPtrOutput)
 }
@@ -382,12 +382,12 @@ func (o ServerlessEndpointOutput) GpuCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.GpuCount }).(pulumi.IntPtrOutput)
 }
 
-// GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
+// GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
 func (o ServerlessEndpointOutput) GpuPools() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.GpuPools }).(pulumi.StringArrayOutput)
 }
 
-// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
+// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
 func (o ServerlessEndpointOutput) GpuTypeIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.GpuTypeIds }).(pulumi.StringArrayOutput)
 }
@@ -397,7 +397,7 @@ func (o ServerlessEndpointOutput) HealthUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringOutput { return v.HealthUrl }).(pulumi.StringOutput)
 }
 
-// Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
+// Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
 func (o ServerlessEndpointOutput) IdleTimeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.IdleTimeout }).(pulumi.IntPtrOutput)
 }
@@ -407,7 +407,7 @@ func (o ServerlessEndpointOutput) MinCudaVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringPtrOutput { return v.MinCudaVersion }).(pulumi.StringPtrOutput)
 }
 
-// Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
+// Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
 func (o ServerlessEndpointOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -417,12 +417,12 @@ func (o ServerlessEndpointOutput) NetworkVolumeId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringPtrOutput { return v.NetworkVolumeId }).(pulumi.StringPtrOutput)
 }
 
-// Network volumes to attach to a multi-region endpoint.
+// Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
 func (o ServerlessEndpointOutput) NetworkVolumeIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringArrayOutput { return v.NetworkVolumeIds }).(pulumi.StringArrayOutput)
 }
 
-// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
+// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
 func (o ServerlessEndpointOutput) ScalerType() ScalerTypePtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) ScalerTypePtrOutput { return v.ScalerType }).(ScalerTypePtrOutput)
 }
@@ -432,12 +432,12 @@ func (o ServerlessEndpointOutput) ScalerValue() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.ScalerValue }).(pulumi.IntPtrOutput)
 }
 
-// Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
+// Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). Required. v1 links the endpoint to the template, v2 copies its settings into the endpoint; v2 answers no template id, so the state keeps this one.
 func (o ServerlessEndpointOutput) TemplateId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringOutput { return v.TemplateId }).(pulumi.StringOutput)
 }
 
-// `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
+// `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (no queue: requests go straight to the workers' HTTP servers at `url`, and it scales on `REQUEST_COUNT`). A change replaces the ServerlessEndpoint. Management API v2 only (v1 takes "QUEUE").
 func (o ServerlessEndpointOutput) Type() EndpointTypePtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) EndpointTypePtrOutput { return v.Type }).(EndpointTypePtrOutput)
 }
@@ -447,7 +447,7 @@ func (o ServerlessEndpointOutput) Url() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.StringOutput { return v.Url }).(pulumi.StringOutput)
 }
 
-// vCPUs per CPU worker (platform default 2).
+// vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
 func (o ServerlessEndpointOutput) VcpuCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.VcpuCount }).(pulumi.IntPtrOutput)
 }
@@ -457,7 +457,7 @@ func (o ServerlessEndpointOutput) WorkersMax() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.WorkersMax }).(pulumi.IntPtrOutput)
 }
 
-// Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
+// Workers kept running even when idle (billed), at least 0 and at most `workersMax` (checked at preview).
 func (o ServerlessEndpointOutput) WorkersMin() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ServerlessEndpoint) pulumi.IntPtrOutput { return v.WorkersMin }).(pulumi.IntPtrOutput)
 }

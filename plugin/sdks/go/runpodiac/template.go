@@ -59,41 +59,41 @@ import (
 type Template struct {
 	pulumi.CustomResourceState
 
-	// The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
+	// The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Management API v2 only.
 	Args pulumi.StringPtrOutput `pulumi:"args"`
-	// `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
+	// `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update input cannot carry it (the same rule on v2, so a stack behaves alike on both). A change replaces the Template.
 	Category TemplateCategoryPtrOutput `pulumi:"category"`
-	// Container disk in GB (platform default 50).
+	// Container disk in whole GB (platform default 50; at least 1 on v2).
 	ContainerDiskInGb pulumi.IntPtrOutput `pulumi:"containerDiskInGb"`
 	// Credentials to pull a private image: a ContainerRegistryAuth's `id`.
 	ContainerRegistryAuthId pulumi.StringPtrOutput `pulumi:"containerRegistryAuthId"`
-	// Overrides the image's ENTRYPOINT (`[]`: the image's own).
+	// Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters. Management API v1 only (v2 takes []).
 	DockerEntrypoint pulumi.StringArrayOutput `pulumi:"dockerEntrypoint"`
-	// Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
+	// Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it travels as one `args` string.
 	DockerStartCmd pulumi.StringArrayOutput `pulumi:"dockerStartCmd"`
-	// Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
+	// Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret (ciphertext in state, `[secret]` in previews and diffs). That protects the state only: the platform shows env values as plain text to everyone on the account, so keep credentials in a `Secret` and put its `reference` here. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`: no drift at refresh, and sent along with every env update, so the SSH key and the Jupyter password survive.
 	Env pulumi.StringMapOutput `pulumi:"env"`
-	// The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
+	// The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change rolls the endpoints using the template onto the new image: v1's platform rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it (docs/api-versions.md). The endpoints' own state does not change.
 	ImageName pulumi.StringOutput `pulumi:"imageName"`
 	// Env the platform injected that the program did not set (`PUBLIC_KEY`, a generated `JUPYTER_PASSWORD`), or undefined when there is none. Secret: ciphertext in the state.
 	InjectedEnv pulumi.StringMapOutput `pulumi:"injectedEnv"`
 	// Whether other platform users may use the template (platform default `false`).
 	IsPublic pulumi.BoolPtrOutput `pulumi:"isPublic"`
-	// `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
+	// `true` for serverless workers (what endpoints need); the platform's default is `false` (a pod template). The update input cannot carry it. A change replaces the Template.
 	IsServerless pulumi.BoolPtrOutput `pulumi:"isServerless"`
-	// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
+	// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement so the new template exists before the old one is deleted.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
+	// Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`. Compared as a set: a reorder is no change.
 	Ports pulumi.StringArrayOutput `pulumi:"ports"`
-	// Markdown shown in the console (management API v1 only: v2 templates have none).
+	// Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
 	Readme pulumi.StringPtrOutput `pulumi:"readme"`
-	// Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
+	// Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
 	StartJupyter pulumi.BoolPtrOutput `pulumi:"startJupyter"`
-	// Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
+	// Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
 	StartSsh pulumi.BoolPtrOutput `pulumi:"startSsh"`
-	// Local volume in GB (platform default 20).
+	// Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
 	VolumeInGb pulumi.IntPtrOutput `pulumi:"volumeInGb"`
-	// Where volumes are mounted (platform default `/workspace`).
+	// Where volumes are mounted: an absolute path (platform default `/workspace`).
 	VolumeMountPath pulumi.StringPtrOutput `pulumi:"volumeMountPath"`
 }
 
@@ -156,97 +156,97 @@ func (TemplateState) ElementType() reflect.Type {
 }
 
 type templateArgs struct {
-	// Id of an existing template to take under management instead of creating one.
+	// Id of an existing template to take under management instead of creating one. Its `category` and `isServerless` must match.
 	AdoptId *string `pulumi:"adoptId"`
-	// The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
+	// The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Management API v2 only.
 	Args *string `pulumi:"args"`
-	// `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
+	// `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update input cannot carry it (the same rule on v2, so a stack behaves alike on both). A change replaces the Template.
 	Category *TemplateCategory `pulumi:"category"`
-	// Container disk in GB (platform default 50).
+	// Container disk in whole GB (platform default 50; at least 1 on v2).
 	//
 	// Checked at preview: a whole number, at least 0.
 	ContainerDiskInGb *int `pulumi:"containerDiskInGb"`
 	// Credentials to pull a private image: a ContainerRegistryAuth's `id`.
 	ContainerRegistryAuthId *string `pulumi:"containerRegistryAuthId"`
-	// Overrides the image's ENTRYPOINT (`[]`: the image's own).
+	// Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters. Management API v1 only (v2 takes []).
 	DockerEntrypoint []string `pulumi:"dockerEntrypoint"`
-	// Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
+	// Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it travels as one `args` string.
 	DockerStartCmd []string `pulumi:"dockerStartCmd"`
-	// Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
+	// Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret (ciphertext in state, `[secret]` in previews and diffs). That protects the state only: the platform shows env values as plain text to everyone on the account, so keep credentials in a `Secret` and put its `reference` here. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`: no drift at refresh, and sent along with every env update, so the SSH key and the Jupyter password survive.
 	Env map[string]string `pulumi:"env"`
-	// The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
+	// The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change rolls the endpoints using the template onto the new image: v1's platform rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it (docs/api-versions.md). The endpoints' own state does not change.
 	//
 	// Checked at preview: not empty.
 	ImageName string `pulumi:"imageName"`
 	// Whether other platform users may use the template (platform default `false`).
 	IsPublic *bool `pulumi:"isPublic"`
-	// `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
+	// `true` for serverless workers (what endpoints need); the platform's default is `false` (a pod template). The update input cannot carry it. A change replaces the Template.
 	IsServerless *bool `pulumi:"isServerless"`
-	// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
+	// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement so the new template exists before the old one is deleted.
 	//
 	// Checked at preview: not empty, at most 191 characters.
 	Name *string `pulumi:"name"`
-	// Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
+	// Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`. Compared as a set: a reorder is no change.
 	Ports []string `pulumi:"ports"`
-	// Markdown shown in the console (management API v1 only: v2 templates have none).
+	// Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
 	Readme *string `pulumi:"readme"`
-	// Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
+	// Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
 	StartJupyter *bool `pulumi:"startJupyter"`
-	// Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
+	// Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
 	StartSsh *bool `pulumi:"startSsh"`
-	// Local volume in GB (platform default 20).
+	// Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
 	//
 	// Checked at preview: a whole number, at least 0.
 	VolumeInGb *int `pulumi:"volumeInGb"`
-	// Where volumes are mounted (platform default `/workspace`).
+	// Where volumes are mounted: an absolute path (platform default `/workspace`).
 	VolumeMountPath *string `pulumi:"volumeMountPath"`
 }
 
 // The set of arguments for constructing a Template resource.
 type TemplateArgs struct {
-	// Id of an existing template to take under management instead of creating one.
+	// Id of an existing template to take under management instead of creating one. Its `category` and `isServerless` must match.
 	AdoptId pulumi.StringPtrInput
-	// The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
+	// The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Management API v2 only.
 	Args pulumi.StringPtrInput
-	// `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
+	// `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update input cannot carry it (the same rule on v2, so a stack behaves alike on both). A change replaces the Template.
 	Category TemplateCategoryPtrInput
-	// Container disk in GB (platform default 50).
+	// Container disk in whole GB (platform default 50; at least 1 on v2).
 	//
 	// Checked at preview: a whole number, at least 0.
 	ContainerDiskInGb pulumi.IntPtrInput
 	// Credentials to pull a private image: a ContainerRegistryAuth's `id`.
 	ContainerRegistryAuthId pulumi.StringPtrInput
-	// Overrides the image's ENTRYPOINT (`[]`: the image's own).
+	// Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters. Management API v1 only (v2 takes []).
 	DockerEntrypoint pulumi.StringArrayInput
-	// Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
+	// Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it travels as one `args` string.
 	DockerStartCmd pulumi.StringArrayInput
-	// Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
+	// Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret (ciphertext in state, `[secret]` in previews and diffs). That protects the state only: the platform shows env values as plain text to everyone on the account, so keep credentials in a `Secret` and put its `reference` here. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`: no drift at refresh, and sent along with every env update, so the SSH key and the Jupyter password survive.
 	Env pulumi.StringMapInput
-	// The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
+	// The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change rolls the endpoints using the template onto the new image: v1's platform rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it (docs/api-versions.md). The endpoints' own state does not change.
 	//
 	// Checked at preview: not empty.
 	ImageName pulumi.StringInput
 	// Whether other platform users may use the template (platform default `false`).
 	IsPublic pulumi.BoolPtrInput
-	// `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
+	// `true` for serverless workers (what endpoints need); the platform's default is `false` (a pod template). The update input cannot carry it. A change replaces the Template.
 	IsServerless pulumi.BoolPtrInput
-	// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
+	// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement so the new template exists before the old one is deleted.
 	//
 	// Checked at preview: not empty, at most 191 characters.
 	Name pulumi.StringPtrInput
-	// Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
+	// Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`. Compared as a set: a reorder is no change.
 	Ports pulumi.StringArrayInput
-	// Markdown shown in the console (management API v1 only: v2 templates have none).
+	// Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
 	Readme pulumi.StringPtrInput
-	// Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
+	// Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
 	StartJupyter pulumi.BoolPtrInput
-	// Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
+	// Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
 	StartSsh pulumi.BoolPtrInput
-	// Local volume in GB (platform default 20).
+	// Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
 	//
 	// Checked at preview: a whole number, at least 0.
 	VolumeInGb pulumi.IntPtrInput
-	// Where volumes are mounted (platform default `/workspace`).
+	// Where volumes are mounted: an absolute path (platform default `/workspace`).
 	VolumeMountPath pulumi.StringPtrInput
 }
 
@@ -287,17 +287,17 @@ func (o TemplateOutput) ToTemplateOutputWithContext(ctx context.Context) Templat
 	return o
 }
 
-// The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
+// The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Management API v2 only.
 func (o TemplateOutput) Args() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.Args }).(pulumi.StringPtrOutput)
 }
 
-// `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
+// `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update input cannot carry it (the same rule on v2, so a stack behaves alike on both). A change replaces the Template.
 func (o TemplateOutput) Category() TemplateCategoryPtrOutput {
 	return o.ApplyT(func(v *Template) TemplateCategoryPtrOutput { return v.Category }).(TemplateCategoryPtrOutput)
 }
 
-// Container disk in GB (platform default 50).
+// Container disk in whole GB (platform default 50; at least 1 on v2).
 func (o TemplateOutput) ContainerDiskInGb() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.IntPtrOutput { return v.ContainerDiskInGb }).(pulumi.IntPtrOutput)
 }
@@ -307,22 +307,22 @@ func (o TemplateOutput) ContainerRegistryAuthId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.ContainerRegistryAuthId }).(pulumi.StringPtrOutput)
 }
 
-// Overrides the image's ENTRYPOINT (`[]`: the image's own).
+// Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters. Management API v1 only (v2 takes []).
 func (o TemplateOutput) DockerEntrypoint() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringArrayOutput { return v.DockerEntrypoint }).(pulumi.StringArrayOutput)
 }
 
-// Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
+// Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it travels as one `args` string.
 func (o TemplateOutput) DockerStartCmd() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringArrayOutput { return v.DockerStartCmd }).(pulumi.StringArrayOutput)
 }
 
-// Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
+// Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret (ciphertext in state, `[secret]` in previews and diffs). That protects the state only: the platform shows env values as plain text to everyone on the account, so keep credentials in a `Secret` and put its `reference` here. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`: no drift at refresh, and sent along with every env update, so the SSH key and the Jupyter password survive.
 func (o TemplateOutput) Env() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringMapOutput { return v.Env }).(pulumi.StringMapOutput)
 }
 
-// The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
+// The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change rolls the endpoints using the template onto the new image: v1's platform rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it (docs/api-versions.md). The endpoints' own state does not change.
 func (o TemplateOutput) ImageName() pulumi.StringOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringOutput { return v.ImageName }).(pulumi.StringOutput)
 }
@@ -337,42 +337,42 @@ func (o TemplateOutput) IsPublic() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.BoolPtrOutput { return v.IsPublic }).(pulumi.BoolPtrOutput)
 }
 
-// `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
+// `true` for serverless workers (what endpoints need); the platform's default is `false` (a pod template). The update input cannot carry it. A change replaces the Template.
 func (o TemplateOutput) IsServerless() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.BoolPtrOutput { return v.IsServerless }).(pulumi.BoolPtrOutput)
 }
 
-// Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
+// Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement so the new template exists before the old one is deleted.
 func (o TemplateOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
+// Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`. Compared as a set: a reorder is no change.
 func (o TemplateOutput) Ports() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringArrayOutput { return v.Ports }).(pulumi.StringArrayOutput)
 }
 
-// Markdown shown in the console (management API v1 only: v2 templates have none).
+// Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
 func (o TemplateOutput) Readme() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.Readme }).(pulumi.StringPtrOutput)
 }
 
-// Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
+// Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
 func (o TemplateOutput) StartJupyter() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.BoolPtrOutput { return v.StartJupyter }).(pulumi.BoolPtrOutput)
 }
 
-// Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
+// Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
 func (o TemplateOutput) StartSsh() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.BoolPtrOutput { return v.StartSsh }).(pulumi.BoolPtrOutput)
 }
 
-// Local volume in GB (platform default 20).
+// Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
 func (o TemplateOutput) VolumeInGb() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.IntPtrOutput { return v.VolumeInGb }).(pulumi.IntPtrOutput)
 }
 
-// Where volumes are mounted (platform default `/workspace`).
+// Where volumes are mounted: an absolute path (platform default `/workspace`).
 func (o TemplateOutput) VolumeMountPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.VolumeMountPath }).(pulumi.StringPtrOutput)
 }

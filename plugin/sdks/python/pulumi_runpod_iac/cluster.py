@@ -40,39 +40,39 @@ class ClusterArgs:
         """
         The set of arguments for constructing a Cluster resource.
 
-        :param pulumi.Input[_builtins.int] gpu_count_per_pod: GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). REPLACES.
+        :param pulumi.Input[_builtins.int] gpu_count_per_pod: GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). A change replaces the Cluster.
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[_builtins.str] gpu_type_id: The GPU type of every member pod. REPLACES.
-        :param pulumi.Input[_builtins.str] image_name: The container image every member pod runs. REPLACES.
+        :param pulumi.Input[_builtins.str] gpu_type_id: The GPU type of every member pod. A change replaces the Cluster.
+        :param pulumi.Input[_builtins.str] image_name: The container image every member pod runs. A change replaces the Cluster.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.int] pod_count: Member pods (nodes), 2 to 250, all placed in one data center. REPLACES.
+        :param pulumi.Input[_builtins.int] pod_count: Member pods (nodes), 2 to 250, all placed in one data center. A change replaces the Cluster.
                
                Checked at preview: a whole number, from 2 to 250.
-        :param pulumi.Input[_builtins.str] type: `TRAINING`, `SLURM`, `RAY` or `APPLICATION` (open: a type the platform adds is accepted). REPLACES.
+        :param pulumi.Input[_builtins.str] type: `TRAINING`, `SLURM`, `RAY` or `APPLICATION`. An open value: a type this release does not know passes with a warning, and the platform decides at `pulumi up`. A change replaces the Cluster.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing cluster to take under management instead of creating one.
-        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk of each member in GB (default 50). REPLACES.
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing cluster to take under management instead of creating one. Its type, shape and image must match; a different name is renamed.
+        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk of each member in GB (default 50). A change replaces the Cluster.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the cluster may be placed in (a set; the whole cluster goes to one of them). REPLACES.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (sent as v2's `args`). REPLACES.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). REPLACES.
-        :param pulumi.Input[_builtins.str] name: Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (sent as v2's `args`). A change replaces the Cluster.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). A change replaces the Cluster.
+        :param pulumi.Input[_builtins.str] name: Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
-        :param pulumi.Input[_builtins.str] network_volume_id: A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. REPLACES.
+        :param pulumi.Input[_builtins.str] network_volume_id: A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
                
                Checked at preview: not empty.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). REPLACES.
-        :param pulumi.Input[_builtins.bool] start_jupyter: Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. REPLACES.
-        :param pulumi.Input[_builtins.bool] start_ssh: Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. REPLACES.
-        :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume of each member in GB (default 20; none with `networkVolumeId`). REPLACES.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change replaces the Cluster. Compared as a set: a reorder is no change.
+        :param pulumi.Input[_builtins.bool] start_jupyter: Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. A change replaces the Cluster.
+        :param pulumi.Input[_builtins.bool] start_ssh: Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. A change replaces the Cluster.
+        :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). REPLACES.
+        :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
         """
         pulumi.set(__self__, "gpu_count_per_pod", gpu_count_per_pod)
         pulumi.set(__self__, "gpu_type_id", gpu_type_id)
@@ -108,7 +108,7 @@ class ClusterArgs:
     @pulumi.getter(name="gpuCountPerPod")
     def gpu_count_per_pod(self) -> pulumi.Input[_builtins.int]:
         """
-        GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). REPLACES.
+        GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). A change replaces the Cluster.
 
         Checked at preview: a whole number, at least 1.
         """
@@ -122,7 +122,7 @@ class ClusterArgs:
     @pulumi.getter(name="gpuTypeId")
     def gpu_type_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The GPU type of every member pod. REPLACES.
+        The GPU type of every member pod. A change replaces the Cluster.
         """
         return pulumi.get(self, "gpu_type_id")
 
@@ -134,7 +134,7 @@ class ClusterArgs:
     @pulumi.getter(name="imageName")
     def image_name(self) -> pulumi.Input[_builtins.str]:
         """
-        The container image every member pod runs. REPLACES.
+        The container image every member pod runs. A change replaces the Cluster.
 
         Checked at preview: not empty.
         """
@@ -148,7 +148,7 @@ class ClusterArgs:
     @pulumi.getter(name="podCount")
     def pod_count(self) -> pulumi.Input[_builtins.int]:
         """
-        Member pods (nodes), 2 to 250, all placed in one data center. REPLACES.
+        Member pods (nodes), 2 to 250, all placed in one data center. A change replaces the Cluster.
 
         Checked at preview: a whole number, from 2 to 250.
         """
@@ -162,7 +162,7 @@ class ClusterArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[_builtins.str]:
         """
-        `TRAINING`, `SLURM`, `RAY` or `APPLICATION` (open: a type the platform adds is accepted). REPLACES.
+        `TRAINING`, `SLURM`, `RAY` or `APPLICATION`. An open value: a type this release does not know passes with a warning, and the platform decides at `pulumi up`. A change replaces the Cluster.
 
         Checked at preview: not empty.
         """
@@ -176,7 +176,7 @@ class ClusterArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Id of an existing cluster to take under management instead of creating one.
+        Id of an existing cluster to take under management instead of creating one. Its type, shape and image must match; a different name is renamed.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -188,7 +188,7 @@ class ClusterArgs:
     @pulumi.getter(name="containerDiskInGb")
     def container_disk_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Container disk of each member in GB (default 50). REPLACES.
+        Container disk of each member in GB (default 50). A change replaces the Cluster.
 
         Checked at preview: a whole number, at least 0.
         """
@@ -202,7 +202,7 @@ class ClusterArgs:
     @pulumi.getter(name="dataCenterIds")
     def data_center_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Data centers the cluster may be placed in (a set; the whole cluster goes to one of them). REPLACES.
+        Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "data_center_ids")
 
@@ -214,7 +214,7 @@ class ClusterArgs:
     @pulumi.getter(name="dockerStartCmd")
     def docker_start_cmd(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Overrides the image's CMD (sent as v2's `args`). REPLACES.
+        Overrides the image's CMD (sent as v2's `args`). A change replaces the Cluster.
         """
         return pulumi.get(self, "docker_start_cmd")
 
@@ -226,7 +226,7 @@ class ClusterArgs:
     @pulumi.getter
     def env(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). REPLACES.
+        Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). A change replaces the Cluster.
         """
         return pulumi.get(self, "env")
 
@@ -238,7 +238,7 @@ class ClusterArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+        Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
 
         Checked at preview: at most 191 characters.
         """
@@ -252,7 +252,7 @@ class ClusterArgs:
     @pulumi.getter(name="networkVolumeId")
     def network_volume_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. REPLACES.
+        A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
 
         Checked at preview: not empty.
         """
@@ -266,7 +266,7 @@ class ClusterArgs:
     @pulumi.getter
     def ports(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). REPLACES.
+        Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change replaces the Cluster. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "ports")
 
@@ -278,7 +278,7 @@ class ClusterArgs:
     @pulumi.getter(name="startJupyter")
     def start_jupyter(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. REPLACES.
+        Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. A change replaces the Cluster.
         """
         return pulumi.get(self, "start_jupyter")
 
@@ -290,7 +290,7 @@ class ClusterArgs:
     @pulumi.getter(name="startSsh")
     def start_ssh(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. REPLACES.
+        Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. A change replaces the Cluster.
         """
         return pulumi.get(self, "start_ssh")
 
@@ -302,7 +302,7 @@ class ClusterArgs:
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Pod volume of each member in GB (default 20; none with `networkVolumeId`). REPLACES.
+        Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
 
         Checked at preview: a whole number, at least 0.
         """
@@ -316,7 +316,7 @@ class ClusterArgs:
     @pulumi.getter(name="volumeMountPath")
     def volume_mount_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Where the pod volume (or network volume) is mounted (default `/workspace`). REPLACES.
+        Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
         """
         return pulumi.get(self, "volume_mount_path")
 
@@ -381,39 +381,39 @@ class Cluster(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing cluster to take under management instead of creating one.
-        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk of each member in GB (default 50). REPLACES.
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing cluster to take under management instead of creating one. Its type, shape and image must match; a different name is renamed.
+        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk of each member in GB (default 50). A change replaces the Cluster.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the cluster may be placed in (a set; the whole cluster goes to one of them). REPLACES.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (sent as v2's `args`). REPLACES.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). REPLACES.
-        :param pulumi.Input[_builtins.int] gpu_count_per_pod: GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). REPLACES.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (sent as v2's `args`). A change replaces the Cluster.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). A change replaces the Cluster.
+        :param pulumi.Input[_builtins.int] gpu_count_per_pod: GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). A change replaces the Cluster.
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[_builtins.str] gpu_type_id: The GPU type of every member pod. REPLACES.
-        :param pulumi.Input[_builtins.str] image_name: The container image every member pod runs. REPLACES.
+        :param pulumi.Input[_builtins.str] gpu_type_id: The GPU type of every member pod. A change replaces the Cluster.
+        :param pulumi.Input[_builtins.str] image_name: The container image every member pod runs. A change replaces the Cluster.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] name: Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+        :param pulumi.Input[_builtins.str] name: Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
-        :param pulumi.Input[_builtins.str] network_volume_id: A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. REPLACES.
+        :param pulumi.Input[_builtins.str] network_volume_id: A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.int] pod_count: Member pods (nodes), 2 to 250, all placed in one data center. REPLACES.
+        :param pulumi.Input[_builtins.int] pod_count: Member pods (nodes), 2 to 250, all placed in one data center. A change replaces the Cluster.
                
                Checked at preview: a whole number, from 2 to 250.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). REPLACES.
-        :param pulumi.Input[_builtins.bool] start_jupyter: Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. REPLACES.
-        :param pulumi.Input[_builtins.bool] start_ssh: Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. REPLACES.
-        :param pulumi.Input[_builtins.str] type: `TRAINING`, `SLURM`, `RAY` or `APPLICATION` (open: a type the platform adds is accepted). REPLACES.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change replaces the Cluster. Compared as a set: a reorder is no change.
+        :param pulumi.Input[_builtins.bool] start_jupyter: Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. A change replaces the Cluster.
+        :param pulumi.Input[_builtins.bool] start_ssh: Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. A change replaces the Cluster.
+        :param pulumi.Input[_builtins.str] type: `TRAINING`, `SLURM`, `RAY` or `APPLICATION`. An open value: a type this release does not know passes with a warning, and the platform decides at `pulumi up`. A change replaces the Cluster.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume of each member in GB (default 20; none with `networkVolumeId`). REPLACES.
+        :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). REPLACES.
+        :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
         """
         ...
     @overload
@@ -575,7 +575,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="containerDiskInGb")
     def container_disk_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Container disk of each member in GB (default 50). REPLACES.
+        Container disk of each member in GB (default 50). A change replaces the Cluster.
         """
         return pulumi.get(self, "container_disk_in_gb")
 
@@ -599,7 +599,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="dataCenterIds")
     def data_center_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Data centers the cluster may be placed in (a set; the whole cluster goes to one of them). REPLACES.
+        Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "data_center_ids")
 
@@ -607,7 +607,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="dockerStartCmd")
     def docker_start_cmd(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Overrides the image's CMD (sent as v2's `args`). REPLACES.
+        Overrides the image's CMD (sent as v2's `args`). A change replaces the Cluster.
         """
         return pulumi.get(self, "docker_start_cmd")
 
@@ -615,7 +615,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter
     def env(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). REPLACES.
+        Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). A change replaces the Cluster.
         """
         return pulumi.get(self, "env")
 
@@ -623,7 +623,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="gpuCountPerPod")
     def gpu_count_per_pod(self) -> pulumi.Output[_builtins.int]:
         """
-        GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). REPLACES.
+        GPUs in each member pod, at least 1 (at most the GPU type's per-pod maximum). A change replaces the Cluster.
         """
         return pulumi.get(self, "gpu_count_per_pod")
 
@@ -631,7 +631,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="gpuTypeId")
     def gpu_type_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The GPU type of every member pod. REPLACES.
+        The GPU type of every member pod. A change replaces the Cluster.
         """
         return pulumi.get(self, "gpu_type_id")
 
@@ -639,7 +639,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="imageName")
     def image_name(self) -> pulumi.Output[_builtins.str]:
         """
-        The container image every member pod runs. REPLACES.
+        The container image every member pod runs. A change replaces the Cluster.
         """
         return pulumi.get(self, "image_name")
 
@@ -647,7 +647,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+        Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
         """
         return pulumi.get(self, "name")
 
@@ -655,7 +655,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="networkVolumeId")
     def network_volume_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. REPLACES.
+        A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
         """
         return pulumi.get(self, "network_volume_id")
 
@@ -663,7 +663,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="podCount")
     def pod_count(self) -> pulumi.Output[_builtins.int]:
         """
-        Member pods (nodes), 2 to 250, all placed in one data center. REPLACES.
+        Member pods (nodes), 2 to 250, all placed in one data center. A change replaces the Cluster.
         """
         return pulumi.get(self, "pod_count")
 
@@ -679,7 +679,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter
     def ports(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). REPLACES.
+        Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change replaces the Cluster. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "ports")
 
@@ -687,7 +687,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="startJupyter")
     def start_jupyter(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. REPLACES.
+        Start Jupyter on every member, with a generated `JUPYTER_PASSWORD`, at creation. A change replaces the Cluster.
         """
         return pulumi.get(self, "start_jupyter")
 
@@ -695,7 +695,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="startSsh")
     def start_ssh(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. REPLACES.
+        Inject the account's SSH keys as `PUBLIC_KEY` into every member at creation. A change replaces the Cluster.
         """
         return pulumi.get(self, "start_ssh")
 
@@ -703,7 +703,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter
     def type(self) -> pulumi.Output[_builtins.str]:
         """
-        `TRAINING`, `SLURM`, `RAY` or `APPLICATION` (open: a type the platform adds is accepted). REPLACES.
+        `TRAINING`, `SLURM`, `RAY` or `APPLICATION`. An open value: a type this release does not know passes with a warning, and the platform decides at `pulumi up`. A change replaces the Cluster.
         """
         return pulumi.get(self, "type")
 
@@ -711,7 +711,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Pod volume of each member in GB (default 20; none with `networkVolumeId`). REPLACES.
+        Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
         """
         return pulumi.get(self, "volume_in_gb")
 
@@ -719,7 +719,7 @@ class Cluster(pulumi.CustomResource):
     @pulumi.getter(name="volumeMountPath")
     def volume_mount_path(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Where the pod volume (or network volume) is mounted (default `/workspace`). REPLACES.
+        Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
         """
         return pulumi.get(self, "volume_mount_path")
 

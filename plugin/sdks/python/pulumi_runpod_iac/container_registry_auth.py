@@ -25,13 +25,13 @@ class ContainerRegistryAuthArgs:
         """
         The set of arguments for constructing a ContainerRegistryAuth resource.
 
-        :param pulumi.Input[_builtins.str] password: Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] password: Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] username: Registry user name. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] username: Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] name: Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] name: Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty, at most 191 characters.
         """
@@ -44,7 +44,7 @@ class ContainerRegistryAuthArgs:
     @pulumi.getter
     def password(self) -> pulumi.Input[_builtins.str]:
         """
-        Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+        Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
 
         Checked at preview: not empty.
         """
@@ -58,7 +58,7 @@ class ContainerRegistryAuthArgs:
     @pulumi.getter
     def username(self) -> pulumi.Input[_builtins.str]:
         """
-        Registry user name. A change REPLACES the credential.
+        Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
 
         Checked at preview: not empty.
         """
@@ -72,7 +72,7 @@ class ContainerRegistryAuthArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+        Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
 
         Checked at preview: not empty, at most 191 characters.
         """
@@ -120,13 +120,13 @@ class ContainerRegistryAuth(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] name: Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] name: Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty, at most 191 characters.
-        :param pulumi.Input[_builtins.str] password: Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] password: Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] username: Registry user name. A change REPLACES the credential.
+        :param pulumi.Input[_builtins.str] username: Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
                
                Checked at preview: not empty.
         """
@@ -232,7 +232,7 @@ class ContainerRegistryAuth(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` after each rotation, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change REPLACES the credential.
+        Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement, so the new credential exists before the old one is deleted. With a name you choose, a change deletes the old credential first, which the platform refuses while a template uses it: change the name along with the password. A change replaces the ContainerRegistryAuth.
         """
         return pulumi.get(self, "name")
 
@@ -240,7 +240,7 @@ class ContainerRegistryAuth(pulumi.CustomResource):
     @pulumi.getter
     def password(self) -> pulumi.Output[_builtins.str]:
         """
-        Registry password or token. Always secret; never returned by the platform. A change REPLACES the credential.
+        Registry password or token. Always secret, even when given as a plain string; the platform never returns it. A change replaces the ContainerRegistryAuth.
         """
         return pulumi.get(self, "password")
 
@@ -248,7 +248,7 @@ class ContainerRegistryAuth(pulumi.CustomResource):
     @pulumi.getter
     def username(self) -> pulumi.Output[_builtins.str]:
         """
-        Registry user name. A change REPLACES the credential.
+        Registry user name. The platform has no update for credentials. A change replaces the ContainerRegistryAuth.
         """
         return pulumi.get(self, "username")
 

@@ -27,15 +27,15 @@ class NetworkVolumeArgs:
         """
         The set of arguments for constructing a NetworkVolume resource.
 
-        :param pulumi.Input[_builtins.str] data_center_id: Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
-        :param pulumi.Input[_builtins.int] size: Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+        :param pulumi.Input[_builtins.str] data_center_id: Data center, e.g. `EU-RO-1`. A new volume starts empty: **the data on the old one is lost**. Use `protect: true` so Pulumi refuses, and `retainOnDelete: true` to keep the old volume on the platform. A change replaces the NetworkVolume.
+        :param pulumi.Input[_builtins.int] size: Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
-        :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one (docs/resources.md, "Adopting existing resources"). Its data center must match; its name and size are converged to these inputs.
+        :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a 7-character suffix unique to project, stack and logical name.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] type: Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
+        :param pulumi.Input[_builtins.str] type: Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
                
                Checked at preview: not empty.
         """
@@ -52,7 +52,7 @@ class NetworkVolumeArgs:
     @pulumi.getter(name="dataCenterId")
     def data_center_id(self) -> pulumi.Input[_builtins.str]:
         """
-        Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
+        Data center, e.g. `EU-RO-1`. A new volume starts empty: **the data on the old one is lost**. Use `protect: true` so Pulumi refuses, and `retainOnDelete: true` to keep the old volume on the platform. A change replaces the NetworkVolume.
         """
         return pulumi.get(self, "data_center_id")
 
@@ -64,7 +64,7 @@ class NetworkVolumeArgs:
     @pulumi.getter
     def size(self) -> pulumi.Input[_builtins.int]:
         """
-        Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+        Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
 
         Checked at preview: a whole number, at least 0.
         """
@@ -78,7 +78,7 @@ class NetworkVolumeArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
+        Id of an existing volume to take under management instead of creating one (docs/resources.md, "Adopting existing resources"). Its data center must match; its name and size are converged to these inputs.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -90,7 +90,7 @@ class NetworkVolumeArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
+        Name on the platform (need not be unique). Default: the logical name plus a 7-character suffix unique to project, stack and logical name.
 
         Checked at preview: not empty.
         """
@@ -104,7 +104,7 @@ class NetworkVolumeArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
+        Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
 
         Checked at preview: not empty.
         """
@@ -150,15 +150,15 @@ class NetworkVolume(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one. Its data center must match; its name and size are converged to these inputs.
-        :param pulumi.Input[_builtins.str] data_center_id: Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
-        :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one (docs/resources.md, "Adopting existing resources"). Its data center must match; its name and size are converged to these inputs.
+        :param pulumi.Input[_builtins.str] data_center_id: Data center, e.g. `EU-RO-1`. A new volume starts empty: **the data on the old one is lost**. Use `protect: true` so Pulumi refuses, and `retainOnDelete: true` to keep the old volume on the platform. A change replaces the NetworkVolume.
+        :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a 7-character suffix unique to project, stack and logical name.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.int] size: Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+        :param pulumi.Input[_builtins.int] size: Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] type: Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
+        :param pulumi.Input[_builtins.str] type: Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
                
                Checked at preview: not empty.
         """
@@ -263,7 +263,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter(name="dataCenterId")
     def data_center_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Data center, e.g. `EU-RO-1`. A change REPLACES the volume, and a new volume starts empty: the data on the old one is lost. Guard volumes with `protect: true` (and `retainOnDelete: true`).
+        Data center, e.g. `EU-RO-1`. A new volume starts empty: **the data on the old one is lost**. Use `protect: true` so Pulumi refuses, and `retainOnDelete: true` to keep the old volume on the platform. A change replaces the NetworkVolume.
         """
         return pulumi.get(self, "data_center_id")
 
@@ -271,7 +271,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix. Renames in place.
+        Name on the platform (need not be unique). Default: the logical name plus a 7-character suffix unique to project, stack and logical name.
         """
         return pulumi.get(self, "name")
 
@@ -279,7 +279,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter
     def size(self) -> pulumi.Output[_builtins.int]:
         """
-        Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a larger size updates in place; a smaller one is refused at `pulumi preview`, before anything is sent to the platform.
+        Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
         """
         return pulumi.get(self, "size")
 
@@ -287,7 +287,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter
     def type(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Storage tier: `STANDARD` or `HIGH_PERFORMANCE` (or a tier the platform added since), management API v2 only (on v1 it fails at preview). Default: the data center's primary tier. A change REPLACES the volume (a tier is fixed at creation), and a new volume starts empty.
+        Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
         """
         return pulumi.get(self, "type")
 

@@ -61,70 +61,70 @@ class PodArgs:
         """
         The set of arguments for constructing a Pod resource.
 
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing pod to take under management instead of creating one.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions the machine may run (a set). REPLACES.
-        :param pulumi.Input['PodCloudType'] cloud_type: `SECURE` (default) or `COMMUNITY`. REPLACES.
-        :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`. REPLACES.
-        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in GB (default 50), wiped on every reset. RESETS.
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing pod to take under management instead of creating one. The pod's compute type, GPU count and network volume must match.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions the machine may run. A change replaces the Pod. Compared as a set: a reorder is no change.
+        :param pulumi.Input['PodCloudType'] cloud_type: `SECURE` (default) or `COMMUNITY`. A change replaces the Pod.
+        :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`. A change replaces the Pod.
+        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] country_codes: Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
-        :param pulumi.Input['PodCpuFlavorPriority'] cpu_flavor_priority: `availability` (v1's default) or `custom`. REPLACES.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the pod may be placed in (a set). REPLACES.
-        :param pulumi.Input['PodDataCenterPriority'] data_center_priority: `availability` (default) or `custom`. REPLACES.
-        :param pulumi.Input['PodDesiredStatus'] desired_status: `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT (v1 only). RESETS.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD. RESETS.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
-        :param pulumi.Input[_builtins.bool] global_networking: Join the global network (default false). RESETS.
-        :param pulumi.Input[_builtins.int] gpu_count: GPUs in the pod, at least 1 (default 1). REPLACES.
+        :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] country_codes: Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
+        :param pulumi.Input['PodCpuFlavorPriority'] cpu_flavor_priority: `availability` (v1's default) or `custom` (v2 always). A change replaces the Pod. Management API v1 only (v2 takes "custom").
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the pod may be placed in. A change replaces the Pod. Compared as a set: a reorder is no change.
+        :param pulumi.Input['PodDataCenterPriority'] data_center_priority: `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
+        :param pulumi.Input['PodDesiredStatus'] desired_status: `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
+        :param pulumi.Input[_builtins.bool] global_networking: Join the global network (default false). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
+        :param pulumi.Input[_builtins.int] gpu_count: GPUs in the pod, at least 1 (default 1). A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types the pod may rent, in priority order (GPU pods). REPLACES.
-        :param pulumi.Input['PodGpuTypePriority'] gpu_type_priority: `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
-        :param pulumi.Input[_builtins.str] image_name: The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types the pod may rent, in priority order (GPU pods): a reorder is a change too. A change replaces the Pod.
+        :param pulumi.Input['PodGpuTypePriority'] gpu_type_priority: `availability` (v1's default: the most available type) or `custom` (the list's order). v2 places one named GPU type per create, trying the list in its order: `custom`. A change replaces the Pod. Management API v1 only (v2 takes "custom").
+        :param pulumi.Input[_builtins.str] image_name: The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.bool] interruptible: An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
-        :param pulumi.Input[_builtins.bool] locked: A locked pod cannot be stopped or reset (default false). In place.
-        :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version of the machine (v2 only). REPLACES.
-        :param pulumi.Input[_builtins.float] min_disk_bandwidth_m_bps: Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+        :param pulumi.Input[_builtins.bool] interruptible: An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod is on-demand. A change replaces the Pod. Management API v1 only (v2 takes false).
+        :param pulumi.Input[_builtins.bool] locked: A locked pod cannot be stopped or reset (default false).
+        :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version of the machine. A change replaces the Pod. Management API v2 only.
+        :param pulumi.Input[_builtins.float] min_disk_bandwidth_m_bps: Least disk bandwidth of the machine, MB/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s (v1 only). REPLACES.
+        :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+        :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine (v1 only). REPLACES.
+        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] name: Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+        :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
-        :param pulumi.Input[_builtins.str] network_volume_id: A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
+        :param pulumi.Input[_builtins.str] network_volume_id: A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
                
                Checked at preview: not empty.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
-        :param pulumi.Input[_builtins.bool] start_jupyter: Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
-        :param pulumi.Input[_builtins.bool] start_ssh: Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
-        :param pulumi.Input[_builtins.bool] support_public_ip: Ask for a public IP (v1 only). REPLACES.
-        :param pulumi.Input[_builtins.str] template_id: A pod template to start from (its image, env, ports, disks). REPLACES.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Compared as a set: a reorder is no change.
+        :param pulumi.Input[_builtins.bool] start_jupyter: Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
+        :param pulumi.Input[_builtins.bool] start_ssh: Inject the account's SSH keys as `PUBLIC_KEY` at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
+        :param pulumi.Input[_builtins.bool] support_public_ip: Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`. A change replaces the Pod. Management API v1 only (v2 takes false).
+        :param pulumi.Input[_builtins.str] template_id: A pod template to start from (its image, env, ports, disks). A change replaces the Pod.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of a CPU pod (default 2). REPLACES.
+        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of a CPU pod (default 2). A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume in GB (default 20), kept across resets and stops. RESETS.
+        :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+        :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
@@ -207,7 +207,7 @@ class PodArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Id of an existing pod to take under management instead of creating one.
+        Id of an existing pod to take under management instead of creating one. The pod's compute type, GPU count and network volume must match.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -219,7 +219,7 @@ class PodArgs:
     @pulumi.getter(name="allowedCudaVersions")
     def allowed_cuda_versions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        CUDA versions the machine may run (a set). REPLACES.
+        CUDA versions the machine may run. A change replaces the Pod. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "allowed_cuda_versions")
 
@@ -231,7 +231,7 @@ class PodArgs:
     @pulumi.getter(name="cloudType")
     def cloud_type(self) -> pulumi.Input[Optional['PodCloudType']]:
         """
-        `SECURE` (default) or `COMMUNITY`. REPLACES.
+        `SECURE` (default) or `COMMUNITY`. A change replaces the Pod.
         """
         return pulumi.get(self, "cloud_type")
 
@@ -243,7 +243,7 @@ class PodArgs:
     @pulumi.getter(name="computeType")
     def compute_type(self) -> pulumi.Input[Optional['ComputeType']]:
         """
-        `GPU` (default) or `CPU`. REPLACES.
+        `GPU` (default) or `CPU`. A change replaces the Pod.
         """
         return pulumi.get(self, "compute_type")
 
@@ -255,7 +255,7 @@ class PodArgs:
     @pulumi.getter(name="containerDiskInGb")
     def container_disk_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Container disk in GB (default 50), wiped on every reset. RESETS.
+        Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 
         Checked at preview: a whole number, at least 0.
         """
@@ -269,7 +269,7 @@ class PodArgs:
     @pulumi.getter(name="containerRegistryAuthId")
     def container_registry_auth_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
+        Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "container_registry_auth_id")
 
@@ -281,7 +281,7 @@ class PodArgs:
     @pulumi.getter(name="countryCodes")
     def country_codes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
+        Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
         """
         return pulumi.get(self, "country_codes")
 
@@ -293,7 +293,7 @@ class PodArgs:
     @pulumi.getter(name="cpuFlavorIds")
     def cpu_flavor_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
+        CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
         """
         return pulumi.get(self, "cpu_flavor_ids")
 
@@ -305,7 +305,7 @@ class PodArgs:
     @pulumi.getter(name="cpuFlavorPriority")
     def cpu_flavor_priority(self) -> pulumi.Input[Optional['PodCpuFlavorPriority']]:
         """
-        `availability` (v1's default) or `custom`. REPLACES.
+        `availability` (v1's default) or `custom` (v2 always). A change replaces the Pod. Management API v1 only (v2 takes "custom").
         """
         return pulumi.get(self, "cpu_flavor_priority")
 
@@ -317,7 +317,7 @@ class PodArgs:
     @pulumi.getter(name="dataCenterIds")
     def data_center_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Data centers the pod may be placed in (a set). REPLACES.
+        Data centers the pod may be placed in. A change replaces the Pod. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "data_center_ids")
 
@@ -329,7 +329,7 @@ class PodArgs:
     @pulumi.getter(name="dataCenterPriority")
     def data_center_priority(self) -> pulumi.Input[Optional['PodDataCenterPriority']]:
         """
-        `availability` (default) or `custom`. REPLACES.
+        `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
         """
         return pulumi.get(self, "data_center_priority")
 
@@ -341,7 +341,7 @@ class PodArgs:
     @pulumi.getter(name="desiredStatus")
     def desired_status(self) -> pulumi.Input[Optional['PodDesiredStatus']]:
         """
-        `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
+        `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
         """
         return pulumi.get(self, "desired_status")
 
@@ -353,7 +353,7 @@ class PodArgs:
     @pulumi.getter(name="dockerEntrypoint")
     def docker_entrypoint(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Overrides the image's ENTRYPOINT (v1 only). RESETS.
+        Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
         """
         return pulumi.get(self, "docker_entrypoint")
 
@@ -365,7 +365,7 @@ class PodArgs:
     @pulumi.getter(name="dockerStartCmd")
     def docker_start_cmd(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Overrides the image's CMD. RESETS.
+        Overrides the image's CMD. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "docker_start_cmd")
 
@@ -377,7 +377,7 @@ class PodArgs:
     @pulumi.getter
     def env(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
+        Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "env")
 
@@ -389,7 +389,7 @@ class PodArgs:
     @pulumi.getter(name="globalNetworking")
     def global_networking(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Join the global network (default false). RESETS.
+        Join the global network (default false). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "global_networking")
 
@@ -401,7 +401,7 @@ class PodArgs:
     @pulumi.getter(name="gpuCount")
     def gpu_count(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        GPUs in the pod, at least 1 (default 1). REPLACES.
+        GPUs in the pod, at least 1 (default 1). A change replaces the Pod.
 
         Checked at preview: a whole number, at least 1.
         """
@@ -415,7 +415,7 @@ class PodArgs:
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        GPU types the pod may rent, in priority order (GPU pods). REPLACES.
+        GPU types the pod may rent, in priority order (GPU pods): a reorder is a change too. A change replaces the Pod.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -427,7 +427,7 @@ class PodArgs:
     @pulumi.getter(name="gpuTypePriority")
     def gpu_type_priority(self) -> pulumi.Input[Optional['PodGpuTypePriority']]:
         """
-        `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
+        `availability` (v1's default: the most available type) or `custom` (the list's order). v2 places one named GPU type per create, trying the list in its order: `custom`. A change replaces the Pod. Management API v1 only (v2 takes "custom").
         """
         return pulumi.get(self, "gpu_type_priority")
 
@@ -439,7 +439,7 @@ class PodArgs:
     @pulumi.getter(name="imageName")
     def image_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
+        The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 
         Checked at preview: not empty.
         """
@@ -453,7 +453,7 @@ class PodArgs:
     @pulumi.getter
     def interruptible(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
+        An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod is on-demand. A change replaces the Pod. Management API v1 only (v2 takes false).
         """
         return pulumi.get(self, "interruptible")
 
@@ -465,7 +465,7 @@ class PodArgs:
     @pulumi.getter
     def locked(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        A locked pod cannot be stopped or reset (default false). In place.
+        A locked pod cannot be stopped or reset (default false).
         """
         return pulumi.get(self, "locked")
 
@@ -477,7 +477,7 @@ class PodArgs:
     @pulumi.getter(name="minCudaVersion")
     def min_cuda_version(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Lowest CUDA version of the machine (v2 only). REPLACES.
+        Lowest CUDA version of the machine. A change replaces the Pod. Management API v2 only.
         """
         return pulumi.get(self, "min_cuda_version")
 
@@ -489,7 +489,7 @@ class PodArgs:
     @pulumi.getter(name="minDiskBandwidthMBps")
     def min_disk_bandwidth_m_bps(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+        Least disk bandwidth of the machine, MB/s. A change replaces the Pod. Management API v1 only.
 
         Checked at preview: at least 0.
         """
@@ -503,7 +503,7 @@ class PodArgs:
     @pulumi.getter(name="minDownloadMbps")
     def min_download_mbps(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Least download speed of the machine, Mb/s (v1 only). REPLACES.
+        Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 
         Checked at preview: at least 0.
         """
@@ -517,7 +517,7 @@ class PodArgs:
     @pulumi.getter(name="minRAMPerGPU")
     def min_ram_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+        Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
 
         Checked at preview: a whole number, at least 0.
         """
@@ -531,7 +531,7 @@ class PodArgs:
     @pulumi.getter(name="minUploadMbps")
     def min_upload_mbps(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+        Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 
         Checked at preview: at least 0.
         """
@@ -545,7 +545,7 @@ class PodArgs:
     @pulumi.getter(name="minVCPUPerGPU")
     def min_vcpu_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Least vCPUs per GPU of the machine (v1 only). REPLACES.
+        Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
 
         Checked at preview: a whole number, at least 0.
         """
@@ -559,7 +559,7 @@ class PodArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+        Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 
         Checked at preview: at most 191 characters.
         """
@@ -573,7 +573,7 @@ class PodArgs:
     @pulumi.getter(name="networkVolumeId")
     def network_volume_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
+        A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
 
         Checked at preview: not empty.
         """
@@ -587,7 +587,7 @@ class PodArgs:
     @pulumi.getter
     def ports(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
+        Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "ports")
 
@@ -599,7 +599,7 @@ class PodArgs:
     @pulumi.getter(name="startJupyter")
     def start_jupyter(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
+        Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
         """
         return pulumi.get(self, "start_jupyter")
 
@@ -611,7 +611,7 @@ class PodArgs:
     @pulumi.getter(name="startSsh")
     def start_ssh(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
+        Inject the account's SSH keys as `PUBLIC_KEY` at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
         """
         return pulumi.get(self, "start_ssh")
 
@@ -623,7 +623,7 @@ class PodArgs:
     @pulumi.getter(name="supportPublicIp")
     def support_public_ip(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Ask for a public IP (v1 only). REPLACES.
+        Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`. A change replaces the Pod. Management API v1 only (v2 takes false).
         """
         return pulumi.get(self, "support_public_ip")
 
@@ -635,7 +635,7 @@ class PodArgs:
     @pulumi.getter(name="templateId")
     def template_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        A pod template to start from (its image, env, ports, disks). REPLACES.
+        A pod template to start from (its image, env, ports, disks). A change replaces the Pod.
 
         Checked at preview: not empty.
         """
@@ -649,7 +649,7 @@ class PodArgs:
     @pulumi.getter(name="vcpuCount")
     def vcpu_count(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        vCPUs of a CPU pod (default 2). REPLACES.
+        vCPUs of a CPU pod (default 2). A change replaces the Pod.
 
         Checked at preview: a whole number, at least 1.
         """
@@ -663,7 +663,7 @@ class PodArgs:
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Pod volume in GB (default 20), kept across resets and stops. RESETS.
+        Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 
         Checked at preview: a whole number, at least 0.
         """
@@ -677,7 +677,7 @@ class PodArgs:
     @pulumi.getter(name="volumeMountPath")
     def volume_mount_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+        Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "volume_mount_path")
 
@@ -756,70 +756,70 @@ class Pod(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing pod to take under management instead of creating one.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions the machine may run (a set). REPLACES.
-        :param pulumi.Input['PodCloudType'] cloud_type: `SECURE` (default) or `COMMUNITY`. REPLACES.
-        :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`. REPLACES.
-        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in GB (default 50), wiped on every reset. RESETS.
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing pod to take under management instead of creating one. The pod's compute type, GPU count and network volume must match.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions the machine may run. A change replaces the Pod. Compared as a set: a reorder is no change.
+        :param pulumi.Input['PodCloudType'] cloud_type: `SECURE` (default) or `COMMUNITY`. A change replaces the Pod.
+        :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`. A change replaces the Pod.
+        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] country_codes: Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
-        :param pulumi.Input['PodCpuFlavorPriority'] cpu_flavor_priority: `availability` (v1's default) or `custom`. REPLACES.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the pod may be placed in (a set). REPLACES.
-        :param pulumi.Input['PodDataCenterPriority'] data_center_priority: `availability` (default) or `custom`. REPLACES.
-        :param pulumi.Input['PodDesiredStatus'] desired_status: `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT (v1 only). RESETS.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD. RESETS.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
-        :param pulumi.Input[_builtins.bool] global_networking: Join the global network (default false). RESETS.
-        :param pulumi.Input[_builtins.int] gpu_count: GPUs in the pod, at least 1 (default 1). REPLACES.
+        :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] country_codes: Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
+        :param pulumi.Input['PodCpuFlavorPriority'] cpu_flavor_priority: `availability` (v1's default) or `custom` (v2 always). A change replaces the Pod. Management API v1 only (v2 takes "custom").
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the pod may be placed in. A change replaces the Pod. Compared as a set: a reorder is no change.
+        :param pulumi.Input['PodDataCenterPriority'] data_center_priority: `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
+        :param pulumi.Input['PodDesiredStatus'] desired_status: `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
+        :param pulumi.Input[_builtins.bool] global_networking: Join the global network (default false). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
+        :param pulumi.Input[_builtins.int] gpu_count: GPUs in the pod, at least 1 (default 1). A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types the pod may rent, in priority order (GPU pods). REPLACES.
-        :param pulumi.Input['PodGpuTypePriority'] gpu_type_priority: `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
-        :param pulumi.Input[_builtins.str] image_name: The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types the pod may rent, in priority order (GPU pods): a reorder is a change too. A change replaces the Pod.
+        :param pulumi.Input['PodGpuTypePriority'] gpu_type_priority: `availability` (v1's default: the most available type) or `custom` (the list's order). v2 places one named GPU type per create, trying the list in its order: `custom`. A change replaces the Pod. Management API v1 only (v2 takes "custom").
+        :param pulumi.Input[_builtins.str] image_name: The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.bool] interruptible: An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
-        :param pulumi.Input[_builtins.bool] locked: A locked pod cannot be stopped or reset (default false). In place.
-        :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version of the machine (v2 only). REPLACES.
-        :param pulumi.Input[_builtins.float] min_disk_bandwidth_m_bps: Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+        :param pulumi.Input[_builtins.bool] interruptible: An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod is on-demand. A change replaces the Pod. Management API v1 only (v2 takes false).
+        :param pulumi.Input[_builtins.bool] locked: A locked pod cannot be stopped or reset (default false).
+        :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version of the machine. A change replaces the Pod. Management API v2 only.
+        :param pulumi.Input[_builtins.float] min_disk_bandwidth_m_bps: Least disk bandwidth of the machine, MB/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s (v1 only). REPLACES.
+        :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+        :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine (v1 only). REPLACES.
+        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] name: Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+        :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
-        :param pulumi.Input[_builtins.str] network_volume_id: A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
+        :param pulumi.Input[_builtins.str] network_volume_id: A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
                
                Checked at preview: not empty.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
-        :param pulumi.Input[_builtins.bool] start_jupyter: Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
-        :param pulumi.Input[_builtins.bool] start_ssh: Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
-        :param pulumi.Input[_builtins.bool] support_public_ip: Ask for a public IP (v1 only). REPLACES.
-        :param pulumi.Input[_builtins.str] template_id: A pod template to start from (its image, env, ports, disks). REPLACES.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Compared as a set: a reorder is no change.
+        :param pulumi.Input[_builtins.bool] start_jupyter: Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
+        :param pulumi.Input[_builtins.bool] start_ssh: Inject the account's SSH keys as `PUBLIC_KEY` at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
+        :param pulumi.Input[_builtins.bool] support_public_ip: Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`. A change replaces the Pod. Management API v1 only (v2 takes false).
+        :param pulumi.Input[_builtins.str] template_id: A pod template to start from (its image, env, ports, disks). A change replaces the Pod.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of a CPU pod (default 2). REPLACES.
+        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of a CPU pod (default 2). A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume in GB (default 20), kept across resets and stops. RESETS.
+        :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+        :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         ...
     @overload
@@ -1039,7 +1039,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="allowedCudaVersions")
     def allowed_cuda_versions(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        CUDA versions the machine may run (a set). REPLACES.
+        CUDA versions the machine may run. A change replaces the Pod. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "allowed_cuda_versions")
 
@@ -1047,7 +1047,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="cloudType")
     def cloud_type(self) -> pulumi.Output[Optional['PodCloudType']]:
         """
-        `SECURE` (default) or `COMMUNITY`. REPLACES.
+        `SECURE` (default) or `COMMUNITY`. A change replaces the Pod.
         """
         return pulumi.get(self, "cloud_type")
 
@@ -1055,7 +1055,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="computeType")
     def compute_type(self) -> pulumi.Output[Optional['ComputeType']]:
         """
-        `GPU` (default) or `CPU`. REPLACES.
+        `GPU` (default) or `CPU`. A change replaces the Pod.
         """
         return pulumi.get(self, "compute_type")
 
@@ -1063,7 +1063,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="containerDiskInGb")
     def container_disk_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Container disk in GB (default 50), wiped on every reset. RESETS.
+        Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "container_disk_in_gb")
 
@@ -1071,7 +1071,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="containerRegistryAuthId")
     def container_registry_auth_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. RESETS.
+        Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "container_registry_auth_id")
 
@@ -1087,7 +1087,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="countryCodes")
     def country_codes(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Countries the pod may be placed in, ISO 3166-1 alpha-2 (v1 only). REPLACES.
+        Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
         """
         return pulumi.get(self, "country_codes")
 
@@ -1095,7 +1095,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="cpuFlavorIds")
     def cpu_flavor_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). REPLACES.
+        CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
         """
         return pulumi.get(self, "cpu_flavor_ids")
 
@@ -1103,7 +1103,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="cpuFlavorPriority")
     def cpu_flavor_priority(self) -> pulumi.Output[Optional['PodCpuFlavorPriority']]:
         """
-        `availability` (v1's default) or `custom`. REPLACES.
+        `availability` (v1's default) or `custom` (v2 always). A change replaces the Pod. Management API v1 only (v2 takes "custom").
         """
         return pulumi.get(self, "cpu_flavor_priority")
 
@@ -1111,7 +1111,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="dataCenterIds")
     def data_center_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Data centers the pod may be placed in (a set). REPLACES.
+        Data centers the pod may be placed in. A change replaces the Pod. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "data_center_ids")
 
@@ -1119,7 +1119,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="dataCenterPriority")
     def data_center_priority(self) -> pulumi.Output[Optional['PodDataCenterPriority']]:
         """
-        `availability` (default) or `custom`. REPLACES.
+        `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`. A change replaces the Pod. Management API v1 only (v2 takes "availability").
         """
         return pulumi.get(self, "data_center_priority")
 
@@ -1127,7 +1127,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="desiredStatus")
     def desired_status(self) -> pulumi.Output['PodDesiredStatus']:
         """
-        `RUNNING` (default) or `EXITED`: a change stops or starts the same pod, never a replacement.
+        `RUNNING` (default) or `EXITED`: a change stops or starts the same pod (`/stop`, `/start`). A stopped pod releases its GPUs and costs nothing; its volumes and container disk keep their data. Starting needs free GPUs on its machine again: when they are taken, `up` fails with the platform's message and the pod stays stopped.
         """
         return pulumi.get(self, "desired_status")
 
@@ -1135,7 +1135,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="dockerEntrypoint")
     def docker_entrypoint(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Overrides the image's ENTRYPOINT (v1 only). RESETS.
+        Overrides the image's ENTRYPOINT. v2 runs the image's entrypoint and passes `args`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Management API v1 only (v2 takes []).
         """
         return pulumi.get(self, "docker_entrypoint")
 
@@ -1143,7 +1143,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="dockerStartCmd")
     def docker_start_cmd(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Overrides the image's CMD. RESETS.
+        Overrides the image's CMD. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "docker_start_cmd")
 
@@ -1151,7 +1151,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter
     def env(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. RESETS.
+        Environment of the container. Values may be `pulumi.secret(...)`: the whole `env` output is always secret. Env the platform injects (`PUBLIC_KEY` with `startSsh`, a generated `JUPYTER_PASSWORD`) is kept when this changes. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "env")
 
@@ -1159,7 +1159,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="globalNetworking")
     def global_networking(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Join the global network (default false). RESETS.
+        Join the global network (default false). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "global_networking")
 
@@ -1167,7 +1167,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="gpuCount")
     def gpu_count(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        GPUs in the pod, at least 1 (default 1). REPLACES.
+        GPUs in the pod, at least 1 (default 1). A change replaces the Pod.
         """
         return pulumi.get(self, "gpu_count")
 
@@ -1175,7 +1175,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU types the pod may rent, in priority order (GPU pods). REPLACES.
+        GPU types the pod may rent, in priority order (GPU pods): a reorder is a change too. A change replaces the Pod.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -1183,7 +1183,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="gpuTypePriority")
     def gpu_type_priority(self) -> pulumi.Output[Optional['PodGpuTypePriority']]:
         """
-        `availability` (v1's default: the most available type) or `custom` (the list's order; v2 always). REPLACES.
+        `availability` (v1's default: the most available type) or `custom` (the list's order). v2 places one named GPU type per create, trying the list in its order: `custom`. A change replaces the Pod. Management API v1 only (v2 takes "custom").
         """
         return pulumi.get(self, "gpu_type_priority")
 
@@ -1191,7 +1191,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="imageName")
     def image_name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. RESETS.
+        The container image, e.g. `pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime`. Needed unless `templateId` gives one. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "image_name")
 
@@ -1199,7 +1199,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter
     def interruptible(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        An interruptible (spot) pod: cheaper, and the platform may stop it at any time (v1 only). REPLACES.
+        An interruptible (spot) pod: cheaper, and the platform may stop it at any time. Every v2 pod is on-demand. A change replaces the Pod. Management API v1 only (v2 takes false).
         """
         return pulumi.get(self, "interruptible")
 
@@ -1215,7 +1215,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter
     def locked(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        A locked pod cannot be stopped or reset (default false). In place.
+        A locked pod cannot be stopped or reset (default false).
         """
         return pulumi.get(self, "locked")
 
@@ -1223,7 +1223,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="minCudaVersion")
     def min_cuda_version(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Lowest CUDA version of the machine (v2 only). REPLACES.
+        Lowest CUDA version of the machine. A change replaces the Pod. Management API v2 only.
         """
         return pulumi.get(self, "min_cuda_version")
 
@@ -1231,7 +1231,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="minDiskBandwidthMBps")
     def min_disk_bandwidth_m_bps(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        Least disk bandwidth of the machine, MB/s (v1 only). REPLACES.
+        Least disk bandwidth of the machine, MB/s. A change replaces the Pod. Management API v1 only.
         """
         return pulumi.get(self, "min_disk_bandwidth_m_bps")
 
@@ -1239,7 +1239,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="minDownloadMbps")
     def min_download_mbps(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        Least download speed of the machine, Mb/s (v1 only). REPLACES.
+        Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
         """
         return pulumi.get(self, "min_download_mbps")
 
@@ -1247,7 +1247,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="minRAMPerGPU")
     def min_ram_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Least GB of RAM per GPU of the machine (v1 only). REPLACES.
+        Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
         """
         return pulumi.get(self, "min_ram_per_gpu")
 
@@ -1255,7 +1255,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="minUploadMbps")
     def min_upload_mbps(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        Least upload speed of the machine, Mb/s (v1 only). REPLACES.
+        Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
         """
         return pulumi.get(self, "min_upload_mbps")
 
@@ -1263,7 +1263,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="minVCPUPerGPU")
     def min_vcpu_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Least vCPUs per GPU of the machine (v1 only). REPLACES.
+        Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
         """
         return pulumi.get(self, "min_vcpu_per_gpu")
 
@@ -1271,7 +1271,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform. Default: the logical name plus a stack-unique suffix. Renames in place.
+        Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
         """
         return pulumi.get(self, "name")
 
@@ -1279,7 +1279,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="networkVolumeId")
     def network_volume_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. REPLACES.
+        A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
         """
         return pulumi.get(self, "network_volume_id")
 
@@ -1295,7 +1295,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter
     def ports(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`; a set). RESETS.
+        Exposed ports as `<port>/<http|tcp>` (default `["8888/http", "22/tcp"]`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "ports")
 
@@ -1311,7 +1311,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="startJupyter")
     def start_jupyter(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation (v2 only). REPLACES.
+        Start Jupyter with a generated `JUPYTER_PASSWORD` (output `jupyterPassword`, secret) at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
         """
         return pulumi.get(self, "start_jupyter")
 
@@ -1319,7 +1319,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="startSsh")
     def start_ssh(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Inject the account's SSH keys as `PUBLIC_KEY` at creation (v2 only). REPLACES.
+        Inject the account's SSH keys as `PUBLIC_KEY` at creation. A change replaces the Pod. Management API v2 only (v1 takes false).
         """
         return pulumi.get(self, "start_ssh")
 
@@ -1327,7 +1327,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="supportPublicIp")
     def support_public_ip(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Ask for a public IP (v1 only). REPLACES.
+        Ask for a public IP. On v2 a pod's direct SSH address comes with a published `22/tcp`. A change replaces the Pod. Management API v1 only (v2 takes false).
         """
         return pulumi.get(self, "support_public_ip")
 
@@ -1335,7 +1335,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="templateId")
     def template_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        A pod template to start from (its image, env, ports, disks). REPLACES.
+        A pod template to start from (its image, env, ports, disks). A change replaces the Pod.
         """
         return pulumi.get(self, "template_id")
 
@@ -1343,7 +1343,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="vcpuCount")
     def vcpu_count(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        vCPUs of a CPU pod (default 2). REPLACES.
+        vCPUs of a CPU pod (default 2). A change replaces the Pod.
         """
         return pulumi.get(self, "vcpu_count")
 
@@ -1351,7 +1351,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Pod volume in GB (default 20), kept across resets and stops. RESETS.
+        Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "volume_in_gb")
 
@@ -1359,7 +1359,7 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="volumeMountPath")
     def volume_mount_path(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Where the pod volume (or network volume) is mounted (default `/workspace`). RESETS.
+        Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         return pulumi.get(self, "volume_mount_path")
 

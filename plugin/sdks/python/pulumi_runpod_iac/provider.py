@@ -21,7 +21,10 @@ class ProviderArgs:
     def __init__(__self__, *,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 queue_url: pulumi.Input[Optional[_builtins.str]] = None):
+                 queue_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 s3_access_key_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 s3_secret_access_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 s3_url: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
@@ -34,6 +37,15 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] queue_url: Job base URL ending in `/v2`. Default: `RUNPOD_QUEUE_URL`, else `https://api.runpod.ai/v2`.
                
                Stack config `runpod-iac:queueUrl`, else the environment variable `RUNPOD_QUEUE_URL`.
+        :param pulumi.Input[_builtins.str] s3_access_key_id: The access key id of an S3 API key, for network volumes' S3-compatible API (made in the console under Settings, S3 API Keys; it is your user id, `user_...`). Default: `RUNPOD_S3_ACCESS_KEY_ID`.
+               
+               Stack config `runpod-iac:s3AccessKeyId`, else the environment variable `RUNPOD_S3_ACCESS_KEY_ID`.
+        :param pulumi.Input[_builtins.str] s3_secret_access_key: The secret of that S3 API key (`rps_...`, shown once when the key is made; not the RunPod API key). Default: `RUNPOD_S3_SECRET_ACCESS_KEY`.
+               
+               Stack config `runpod-iac:s3SecretAccessKey`, else the environment variable `RUNPOD_S3_SECRET_ACCESS_KEY`.
+        :param pulumi.Input[_builtins.str] s3_url: The S3-compatible API's URL, in which `{dc}` stands for a data center id in lower case. Default: `RUNPOD_S3_URL`, else `https://s3api-{dc}.runpod.io`; against the emulator `http://127.0.0.1:8787/s3api-{dc}`.
+               
+               Stack config `runpod-iac:s3Url`, else the environment variable `RUNPOD_S3_URL`.
         """
         if api_key is None:
             api_key = _utilities.get_env('RUNPOD_API_KEY')
@@ -47,6 +59,18 @@ class ProviderArgs:
             queue_url = (_utilities.get_env('RUNPOD_QUEUE_URL') or 'https://api.runpod.ai/v2')
         if queue_url is not None:
             pulumi.set(__self__, "queue_url", queue_url)
+        if s3_access_key_id is None:
+            s3_access_key_id = _utilities.get_env('RUNPOD_S3_ACCESS_KEY_ID')
+        if s3_access_key_id is not None:
+            pulumi.set(__self__, "s3_access_key_id", s3_access_key_id)
+        if s3_secret_access_key is None:
+            s3_secret_access_key = _utilities.get_env('RUNPOD_S3_SECRET_ACCESS_KEY')
+        if s3_secret_access_key is not None:
+            pulumi.set(__self__, "s3_secret_access_key", s3_secret_access_key)
+        if s3_url is None:
+            s3_url = _utilities.get_env('RUNPOD_S3_URL')
+        if s3_url is not None:
+            pulumi.set(__self__, "s3_url", s3_url)
 
     @_builtins.property
     @pulumi.getter(name="apiKey")
@@ -90,6 +114,48 @@ class ProviderArgs:
     def queue_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "queue_url", value)
 
+    @_builtins.property
+    @pulumi.getter(name="s3AccessKeyId")
+    def s3_access_key_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The access key id of an S3 API key, for network volumes' S3-compatible API (made in the console under Settings, S3 API Keys; it is your user id, `user_...`). Default: `RUNPOD_S3_ACCESS_KEY_ID`.
+
+        Stack config `runpod-iac:s3AccessKeyId`, else the environment variable `RUNPOD_S3_ACCESS_KEY_ID`.
+        """
+        return pulumi.get(self, "s3_access_key_id")
+
+    @s3_access_key_id.setter
+    def s3_access_key_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "s3_access_key_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="s3SecretAccessKey")
+    def s3_secret_access_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The secret of that S3 API key (`rps_...`, shown once when the key is made; not the RunPod API key). Default: `RUNPOD_S3_SECRET_ACCESS_KEY`.
+
+        Stack config `runpod-iac:s3SecretAccessKey`, else the environment variable `RUNPOD_S3_SECRET_ACCESS_KEY`.
+        """
+        return pulumi.get(self, "s3_secret_access_key")
+
+    @s3_secret_access_key.setter
+    def s3_secret_access_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "s3_secret_access_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="s3Url")
+    def s3_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The S3-compatible API's URL, in which `{dc}` stands for a data center id in lower case. Default: `RUNPOD_S3_URL`, else `https://s3api-{dc}.runpod.io`; against the emulator `http://127.0.0.1:8787/s3api-{dc}`.
+
+        Stack config `runpod-iac:s3Url`, else the environment variable `RUNPOD_S3_URL`.
+        """
+        return pulumi.get(self, "s3_url")
+
+    @s3_url.setter
+    def s3_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "s3_url", value)
+
 
 @pulumi.type_token("pulumi:providers:runpod-iac")
 class Provider(pulumi.ProviderResource):
@@ -100,6 +166,9 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  queue_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 s3_access_key_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 s3_secret_access_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 s3_url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         The runpod-iac provider: the API key and addresses it talks to the platform with.
@@ -115,6 +184,15 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] queue_url: Job base URL ending in `/v2`. Default: `RUNPOD_QUEUE_URL`, else `https://api.runpod.ai/v2`.
                
                Stack config `runpod-iac:queueUrl`, else the environment variable `RUNPOD_QUEUE_URL`.
+        :param pulumi.Input[_builtins.str] s3_access_key_id: The access key id of an S3 API key, for network volumes' S3-compatible API (made in the console under Settings, S3 API Keys; it is your user id, `user_...`). Default: `RUNPOD_S3_ACCESS_KEY_ID`.
+               
+               Stack config `runpod-iac:s3AccessKeyId`, else the environment variable `RUNPOD_S3_ACCESS_KEY_ID`.
+        :param pulumi.Input[_builtins.str] s3_secret_access_key: The secret of that S3 API key (`rps_...`, shown once when the key is made; not the RunPod API key). Default: `RUNPOD_S3_SECRET_ACCESS_KEY`.
+               
+               Stack config `runpod-iac:s3SecretAccessKey`, else the environment variable `RUNPOD_S3_SECRET_ACCESS_KEY`.
+        :param pulumi.Input[_builtins.str] s3_url: The S3-compatible API's URL, in which `{dc}` stands for a data center id in lower case. Default: `RUNPOD_S3_URL`, else `https://s3api-{dc}.runpod.io`; against the emulator `http://127.0.0.1:8787/s3api-{dc}`.
+               
+               Stack config `runpod-iac:s3Url`, else the environment variable `RUNPOD_S3_URL`.
         """
         ...
     @overload
@@ -143,6 +221,9 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  queue_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 s3_access_key_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 s3_secret_access_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 s3_url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -161,6 +242,15 @@ class Provider(pulumi.ProviderResource):
             if queue_url is None:
                 queue_url = (_utilities.get_env('RUNPOD_QUEUE_URL') or 'https://api.runpod.ai/v2')
             __props__.__dict__["queue_url"] = queue_url
+            if s3_access_key_id is None:
+                s3_access_key_id = _utilities.get_env('RUNPOD_S3_ACCESS_KEY_ID')
+            __props__.__dict__["s3_access_key_id"] = s3_access_key_id
+            if s3_secret_access_key is None:
+                s3_secret_access_key = _utilities.get_env('RUNPOD_S3_SECRET_ACCESS_KEY')
+            __props__.__dict__["s3_secret_access_key"] = None if s3_secret_access_key is None else pulumi.Output.secret(s3_secret_access_key)
+            if s3_url is None:
+                s3_url = _utilities.get_env('RUNPOD_S3_URL')
+            __props__.__dict__["s3_url"] = s3_url
         super(Provider, __self__).__init__(
             'runpod-iac',
             resource_name,

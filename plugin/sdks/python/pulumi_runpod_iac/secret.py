@@ -26,12 +26,12 @@ class SecretArgs:
         """
         The set of arguments for constructing a Secret resource.
 
-        :param pulumi.Input[_builtins.str] value: The value: under 16 MiB of UTF-8. Always secret: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start, not before.
+        :param pulumi.Input[_builtins.str] value: The value, required: strictly under 16 MiB of UTF-8. Always secret, even when given as a plain string: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start; one already running keeps the value it started with.
                
                Checked at preview: not empty.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing secret to take under management instead of creating one. Its name must be `name`; the platform never returns a value, so `value` is set again (a rotation) on adoption.
-        :param pulumi.Input[_builtins.str] description: What the secret is for, at most 65,535 bytes of UTF-8. Updates in place.
-        :param pulumi.Input[_builtins.str] name: Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`, not beginning with `RUNPOD` in any case. Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: a change REPLACES it (the new one is created, what refers to `reference` follows, the old one is deleted). Default: the logical name plus a stack-unique suffix, when that fits the rules.
+        :param pulumi.Input[_builtins.str] description: What the secret is for, at most 65,535 bytes of UTF-8. None, `null` and `""` are the same.
+        :param pulumi.Input[_builtins.str] name: Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`; a name beginning with `RUNPOD`, in any case, is refused (the platform reserves it). Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: the new one is created, what refers to `reference` is updated to the new placeholder, then the old one is deleted. Default: the logical name plus a 7-character suffix, when that fits the rules (otherwise the preview says so: set `name`). A change replaces the Secret.
                
                Checked at preview: not empty, at most 191 characters.
         """
@@ -47,7 +47,7 @@ class SecretArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
         """
-        The value: under 16 MiB of UTF-8. Always secret: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start, not before.
+        The value, required: strictly under 16 MiB of UTF-8. Always secret, even when given as a plain string: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start; one already running keeps the value it started with.
 
         Checked at preview: not empty.
         """
@@ -73,7 +73,7 @@ class SecretArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        What the secret is for, at most 65,535 bytes of UTF-8. Updates in place.
+        What the secret is for, at most 65,535 bytes of UTF-8. None, `null` and `""` are the same.
         """
         return pulumi.get(self, "description")
 
@@ -85,7 +85,7 @@ class SecretArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`, not beginning with `RUNPOD` in any case. Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: a change REPLACES it (the new one is created, what refers to `reference` follows, the old one is deleted). Default: the logical name plus a stack-unique suffix, when that fits the rules.
+        Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`; a name beginning with `RUNPOD`, in any case, is refused (the platform reserves it). Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: the new one is created, what refers to `reference` is updated to the new placeholder, then the old one is deleted. Default: the logical name plus a 7-character suffix, when that fits the rules (otherwise the preview says so: set `name`). A change replaces the Secret.
 
         Checked at preview: not empty, at most 191 characters.
         """
@@ -137,11 +137,11 @@ class Secret(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing secret to take under management instead of creating one. Its name must be `name`; the platform never returns a value, so `value` is set again (a rotation) on adoption.
-        :param pulumi.Input[_builtins.str] description: What the secret is for, at most 65,535 bytes of UTF-8. Updates in place.
-        :param pulumi.Input[_builtins.str] name: Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`, not beginning with `RUNPOD` in any case. Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: a change REPLACES it (the new one is created, what refers to `reference` follows, the old one is deleted). Default: the logical name plus a stack-unique suffix, when that fits the rules.
+        :param pulumi.Input[_builtins.str] description: What the secret is for, at most 65,535 bytes of UTF-8. None, `null` and `""` are the same.
+        :param pulumi.Input[_builtins.str] name: Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`; a name beginning with `RUNPOD`, in any case, is refused (the platform reserves it). Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: the new one is created, what refers to `reference` is updated to the new placeholder, then the old one is deleted. Default: the logical name plus a 7-character suffix, when that fits the rules (otherwise the preview says so: set `name`). A change replaces the Secret.
                
                Checked at preview: not empty, at most 191 characters.
-        :param pulumi.Input[_builtins.str] value: The value: under 16 MiB of UTF-8. Always secret: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start, not before.
+        :param pulumi.Input[_builtins.str] value: The value, required: strictly under 16 MiB of UTF-8. Always secret, even when given as a plain string: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start; one already running keeps the value it started with.
                
                Checked at preview: not empty.
         """
@@ -253,7 +253,7 @@ class Secret(pulumi.CustomResource):
     @pulumi.getter
     def description(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        What the secret is for, at most 65,535 bytes of UTF-8. Updates in place.
+        What the secret is for, at most 65,535 bytes of UTF-8. None, `null` and `""` are the same.
         """
         return pulumi.get(self, "description")
 
@@ -261,7 +261,7 @@ class Secret(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`, not beginning with `RUNPOD` in any case. Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: a change REPLACES it (the new one is created, what refers to `reference` follows, the old one is deleted). Default: the logical name plus a stack-unique suffix, when that fits the rules.
+        Name on the platform: unique in the account, 1 to 191 characters, a letter or `_` first, then letters, digits and `_ . - /`; a name beginning with `RUNPOD`, in any case, is refused (the platform reserves it). Env values refer to it as `{{ RUNPOD_SECRET_<name> }}` (the `reference` output). The platform cannot rename a secret: the new one is created, what refers to `reference` is updated to the new placeholder, then the old one is deleted. Default: the logical name plus a 7-character suffix, when that fits the rules (otherwise the preview says so: set `name`). A change replaces the Secret.
         """
         return pulumi.get(self, "name")
 
@@ -277,7 +277,7 @@ class Secret(pulumi.CustomResource):
     @pulumi.getter
     def value(self) -> pulumi.Output[_builtins.str]:
         """
-        The value: under 16 MiB of UTF-8. Always secret: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start, not before.
+        The value, required: strictly under 16 MiB of UTF-8. Always secret, even when given as a plain string: ciphertext in the state, `[secret]` in previews, never repeated by an error. The platform never returns it. A change rotates it in place: pods and workers get the new value the next time they start; one already running keeps the value it started with.
         """
         return pulumi.get(self, "value")
 

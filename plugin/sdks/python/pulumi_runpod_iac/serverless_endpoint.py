@@ -46,47 +46,47 @@ class ServerlessEndpointArgs:
         """
         The set of arguments for constructing a ServerlessEndpoint resource.
 
-        :param pulumi.Input[_builtins.str] template_id: Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
+        :param pulumi.Input[_builtins.str] template_id: Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). Required. v1 links the endpoint to the template, v2 copies its settings into the endpoint; v2 answers no template id, so the state keeps this one.
                
                Checked at preview: not empty.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing endpoint to take under management instead of creating one.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: Acceptable CUDA versions (order does not matter).
-        :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`. A change REPLACES the endpoint.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors in priority order (CPU endpoints).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers workers may run in (order does not matter).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
-        :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest a single job (or request) may run, in ms.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: Acceptable CUDA versions. Compared as a set: a reorder is no change.
+        :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers workers may run in. Compared as a set: a reorder is no change.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU types taken out of `gpuPools`. Compared as a set: a reorder is no change. Management API v2 only.
+        :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[Union[_builtins.bool, 'FlashBootMode']] flashboot: Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
+        :param pulumi.Input[Union[_builtins.bool, 'FlashBootMode']] flashboot: Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT`. `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Management API v2 only (v1 takes true, false, "OFF", "FLASHBOOT").
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker, at least 1 (platform default 1).
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_pools: GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
-        :param pulumi.Input[_builtins.int] idle_timeout: Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_pools: GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
+        :param pulumi.Input[_builtins.int] idle_timeout: Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
                
                Checked at preview: a whole number, from 1 to 3600.
         :param pulumi.Input[_builtins.str] min_cuda_version: Minimum CUDA version.
-        :param pulumi.Input[_builtins.str] name: Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
+        :param pulumi.Input[_builtins.str] name: Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
                
                Checked at preview: at most 191 characters.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to attach, e.g. `volume.id`.
                
                Checked at preview: not empty.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to attach to a multi-region endpoint.
-        :param pulumi.Input['ScalerType'] scaler_type: `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
+        :param pulumi.Input['ScalerType'] scaler_type: `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
         :param pulumi.Input[_builtins.int] scaler_value: Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input['EndpointType'] type: `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
-        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs per CPU worker (platform default 2).
+        :param pulumi.Input['EndpointType'] type: `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (no queue: requests go straight to the workers' HTTP servers at `url`, and it scales on `REQUEST_COUNT`). A change replaces the ServerlessEndpoint. Management API v2 only (v1 takes "QUEUE").
+        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.int] workers_max: Most workers at once, at least 0.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.int] workers_min: Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
+        :param pulumi.Input[_builtins.int] workers_min: Workers kept running even when idle (billed), at least 0 and at most `workersMax` (checked at preview).
                
                Checked at preview: a whole number, at least 0.
         """
@@ -140,7 +140,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="templateId")
     def template_id(self) -> pulumi.Input[_builtins.str]:
         """
-        Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
+        Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). Required. v1 links the endpoint to the template, v2 copies its settings into the endpoint; v2 answers no template id, so the state keeps this one.
 
         Checked at preview: not empty.
         """
@@ -166,7 +166,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="allowedCudaVersions")
     def allowed_cuda_versions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Acceptable CUDA versions (order does not matter).
+        Acceptable CUDA versions. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "allowed_cuda_versions")
 
@@ -178,7 +178,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="computeType")
     def compute_type(self) -> pulumi.Input[Optional['ComputeType']]:
         """
-        `GPU` (default) or `CPU`. A change REPLACES the endpoint.
+        `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
         """
         return pulumi.get(self, "compute_type")
 
@@ -190,7 +190,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="cpuFlavorIds")
     def cpu_flavor_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        CPU flavors in priority order (CPU endpoints).
+        CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
         """
         return pulumi.get(self, "cpu_flavor_ids")
 
@@ -202,7 +202,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="dataCenterIds")
     def data_center_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Data centers workers may run in (order does not matter).
+        Data centers workers may run in. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "data_center_ids")
 
@@ -214,7 +214,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="excludedGpuTypes")
     def excluded_gpu_types(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
+        GPU types taken out of `gpuPools`. Compared as a set: a reorder is no change. Management API v2 only.
         """
         return pulumi.get(self, "excluded_gpu_types")
 
@@ -226,7 +226,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="executionTimeoutMs")
     def execution_timeout_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Longest a single job (or request) may run, in ms.
+        Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
 
         Checked at preview: a whole number, at least 1.
         """
@@ -240,7 +240,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter
     def flashboot(self) -> pulumi.Input[Optional[Union[_builtins.bool, 'FlashBootMode']]]:
         """
-        Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
+        Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT`. `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Management API v2 only (v1 takes true, false, "OFF", "FLASHBOOT").
         """
         return pulumi.get(self, "flashboot")
 
@@ -266,7 +266,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="gpuPools")
     def gpu_pools(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
+        GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
         """
         return pulumi.get(self, "gpu_pools")
 
@@ -278,7 +278,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
+        GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -290,7 +290,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="idleTimeout")
     def idle_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
+        Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
 
         Checked at preview: a whole number, from 1 to 3600.
         """
@@ -316,7 +316,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
+        Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
 
         Checked at preview: at most 191 characters.
         """
@@ -344,7 +344,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="networkVolumeIds")
     def network_volume_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Network volumes to attach to a multi-region endpoint.
+        Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "network_volume_ids")
 
@@ -356,7 +356,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="scalerType")
     def scaler_type(self) -> pulumi.Input[Optional['ScalerType']]:
         """
-        `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
+        `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
         """
         return pulumi.get(self, "scaler_type")
 
@@ -382,7 +382,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[Optional['EndpointType']]:
         """
-        `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
+        `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (no queue: requests go straight to the workers' HTTP servers at `url`, and it scales on `REQUEST_COUNT`). A change replaces the ServerlessEndpoint. Management API v2 only (v1 takes "QUEUE").
         """
         return pulumi.get(self, "type")
 
@@ -394,7 +394,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="vcpuCount")
     def vcpu_count(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        vCPUs per CPU worker (platform default 2).
+        vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
 
         Checked at preview: a whole number, at least 1.
         """
@@ -422,7 +422,7 @@ class ServerlessEndpointArgs:
     @pulumi.getter(name="workersMin")
     def workers_min(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
+        Workers kept running even when idle (billed), at least 0 and at most `workersMax` (checked at preview).
 
         Checked at preview: a whole number, at least 0.
         """
@@ -496,46 +496,46 @@ class ServerlessEndpoint(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing endpoint to take under management instead of creating one.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: Acceptable CUDA versions (order does not matter).
-        :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`. A change REPLACES the endpoint.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors in priority order (CPU endpoints).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers workers may run in (order does not matter).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
-        :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest a single job (or request) may run, in ms.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: Acceptable CUDA versions. Compared as a set: a reorder is no change.
+        :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers workers may run in. Compared as a set: a reorder is no change.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU types taken out of `gpuPools`. Compared as a set: a reorder is no change. Management API v2 only.
+        :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[Union[_builtins.bool, 'FlashBootMode']] flashboot: Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
+        :param pulumi.Input[Union[_builtins.bool, 'FlashBootMode']] flashboot: Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT`. `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Management API v2 only (v1 takes true, false, "OFF", "FLASHBOOT").
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker, at least 1 (platform default 1).
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_pools: GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
-        :param pulumi.Input[_builtins.int] idle_timeout: Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_pools: GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
+        :param pulumi.Input[_builtins.int] idle_timeout: Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
                
                Checked at preview: a whole number, from 1 to 3600.
         :param pulumi.Input[_builtins.str] min_cuda_version: Minimum CUDA version.
-        :param pulumi.Input[_builtins.str] name: Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
+        :param pulumi.Input[_builtins.str] name: Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
                
                Checked at preview: at most 191 characters.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to attach, e.g. `volume.id`.
                
                Checked at preview: not empty.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to attach to a multi-region endpoint.
-        :param pulumi.Input['ScalerType'] scaler_type: `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
+        :param pulumi.Input['ScalerType'] scaler_type: `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
         :param pulumi.Input[_builtins.int] scaler_value: Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
                
                Checked at preview: a whole number, at least 1.
-        :param pulumi.Input[_builtins.str] template_id: Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
+        :param pulumi.Input[_builtins.str] template_id: Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). Required. v1 links the endpoint to the template, v2 copies its settings into the endpoint; v2 answers no template id, so the state keeps this one.
                
                Checked at preview: not empty.
-        :param pulumi.Input['EndpointType'] type: `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
-        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs per CPU worker (platform default 2).
+        :param pulumi.Input['EndpointType'] type: `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (no queue: requests go straight to the workers' HTTP servers at `url`, and it scales on `REQUEST_COUNT`). A change replaces the ServerlessEndpoint. Management API v2 only (v1 takes "QUEUE").
+        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.int] workers_max: Most workers at once, at least 0.
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.int] workers_min: Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
+        :param pulumi.Input[_builtins.int] workers_min: Workers kept running even when idle (billed), at least 0 and at most `workersMax` (checked at preview).
                
                Checked at preview: a whole number, at least 0.
         """
@@ -705,7 +705,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="allowedCudaVersions")
     def allowed_cuda_versions(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Acceptable CUDA versions (order does not matter).
+        Acceptable CUDA versions. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "allowed_cuda_versions")
 
@@ -713,7 +713,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="computeType")
     def compute_type(self) -> pulumi.Output[Optional['ComputeType']]:
         """
-        `GPU` (default) or `CPU`. A change REPLACES the endpoint.
+        `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
         """
         return pulumi.get(self, "compute_type")
 
@@ -721,7 +721,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="cpuFlavorIds")
     def cpu_flavor_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        CPU flavors in priority order (CPU endpoints).
+        CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
         """
         return pulumi.get(self, "cpu_flavor_ids")
 
@@ -729,7 +729,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="dataCenterIds")
     def data_center_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Data centers workers may run in (order does not matter).
+        Data centers workers may run in. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "data_center_ids")
 
@@ -737,7 +737,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="excludedGpuTypes")
     def excluded_gpu_types(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU types taken out of `gpuPools` (management API v2). Compared as a set; updates in place.
+        GPU types taken out of `gpuPools`. Compared as a set: a reorder is no change. Management API v2 only.
         """
         return pulumi.get(self, "excluded_gpu_types")
 
@@ -745,7 +745,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="executionTimeoutMs")
     def execution_timeout_ms(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Longest a single job (or request) may run, in ms.
+        Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
         """
         return pulumi.get(self, "execution_timeout_ms")
 
@@ -753,7 +753,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter
     def flashboot(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT` (v2 only). `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Updates in place.
+        Flash boot: `true` (= `FLASHBOOT`), `false` (= `OFF`), or one of v2's three modes: `OFF`, `FLASHBOOT`, `PRIORITY_FLASHBOOT`. `true` and `"FLASHBOOT"` are the same setting (respelling one as the other is no change). Management API v2 only (v1 takes true, false, "OFF", "FLASHBOOT").
         """
         return pulumi.get(self, "flashboot")
 
@@ -769,7 +769,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="gpuPools")
     def gpu_pools(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU pools (management API v2), e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Compared as a set; updates in place.
+        GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
         """
         return pulumi.get(self, "gpu_pools")
 
@@ -777,7 +777,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available; a reorder is an in-place update); on v2 the pools holding them with every other type of those pools excluded, with no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it.
+        GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -793,7 +793,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="idleTimeout")
     def idle_timeout(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Seconds an idle worker lives before scale-down, 1..3600 (platform default 5).
+        Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
         """
         return pulumi.get(self, "idle_timeout")
 
@@ -809,7 +809,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform (at most 191 characters). Default: the logical name plus a stack-unique suffix.
+        Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
         """
         return pulumi.get(self, "name")
 
@@ -825,7 +825,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="networkVolumeIds")
     def network_volume_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Network volumes to attach to a multi-region endpoint.
+        Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "network_volume_ids")
 
@@ -833,7 +833,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="scalerType")
     def scaler_type(self) -> pulumi.Output[Optional['ScalerType']]:
         """
-        `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview). Updates in place.
+        `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
         """
         return pulumi.get(self, "scaler_type")
 
@@ -849,7 +849,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="templateId")
     def template_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). A change updates in place: v1 links the endpoint to the new template, v2 copies its settings into the endpoint. v2 answers no template id: the state keeps this one.
+        Template the workers run (in the emulator: `echo`, `sleep`, `fail`, `stream` or a handler file). Required. v1 links the endpoint to the template, v2 copies its settings into the endpoint; v2 answers no template id, so the state keeps this one.
         """
         return pulumi.get(self, "template_id")
 
@@ -857,7 +857,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter
     def type(self) -> pulumi.Output[Optional['EndpointType']]:
         """
-        `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (management API v2: no queue, requests go straight to the workers' HTTP servers at `url`; it scales on `REQUEST_COUNT`). A change REPLACES the endpoint.
+        `QUEUE` (default: jobs through the queue at `url`) or `LOAD_BALANCER` (no queue: requests go straight to the workers' HTTP servers at `url`, and it scales on `REQUEST_COUNT`). A change replaces the ServerlessEndpoint. Management API v2 only (v1 takes "QUEUE").
         """
         return pulumi.get(self, "type")
 
@@ -873,7 +873,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="vcpuCount")
     def vcpu_count(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        vCPUs per CPU worker (platform default 2).
+        vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
         """
         return pulumi.get(self, "vcpu_count")
 
@@ -889,7 +889,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
     @pulumi.getter(name="workersMin")
     def workers_min(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Workers kept running even when idle (billed), at least 0 and at most `workersMax`.
+        Workers kept running even when idle (billed), at least 0 and at most `workersMax` (checked at preview).
         """
         return pulumi.get(self, "workers_min")
 

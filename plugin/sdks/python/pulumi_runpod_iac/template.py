@@ -41,32 +41,32 @@ class TemplateArgs:
         """
         The set of arguments for constructing a Template resource.
 
-        :param pulumi.Input[_builtins.str] image_name: The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
+        :param pulumi.Input[_builtins.str] image_name: The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change rolls the endpoints using the template onto the new image: v1's platform rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it (docs/api-versions.md). The endpoints' own state does not change.
                
                Checked at preview: not empty.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing template to take under management instead of creating one.
-        :param pulumi.Input[_builtins.str] args: The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
-        :param pulumi.Input['TemplateCategory'] category: `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
-        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in GB (platform default 50).
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing template to take under management instead of creating one. Its `category` and `isServerless` must match.
+        :param pulumi.Input[_builtins.str] args: The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Management API v2 only.
+        :param pulumi.Input['TemplateCategory'] category: `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update input cannot carry it (the same rule on v2, so a stack behaves alike on both). A change replaces the Template.
+        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in whole GB (platform default 50; at least 1 on v2).
                
                Checked at preview: a whole number, at least 0.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a ContainerRegistryAuth's `id`.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT (`[]`: the image's own).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters. Management API v1 only (v2 takes []).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it travels as one `args` string.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret (ciphertext in state, `[secret]` in previews and diffs). That protects the state only: the platform shows env values as plain text to everyone on the account, so keep credentials in a `Secret` and put its `reference` here. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`: no drift at refresh, and sent along with every env update, so the SSH key and the Jupyter password survive.
         :param pulumi.Input[_builtins.bool] is_public: Whether other platform users may use the template (platform default `false`).
-        :param pulumi.Input[_builtins.bool] is_serverless: `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
-        :param pulumi.Input[_builtins.str] name: Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
+        :param pulumi.Input[_builtins.bool] is_serverless: `true` for serverless workers (what endpoints need); the platform's default is `false` (a pod template). The update input cannot carry it. A change replaces the Template.
+        :param pulumi.Input[_builtins.str] name: Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement so the new template exists before the old one is deleted.
                
                Checked at preview: not empty, at most 191 characters.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
-        :param pulumi.Input[_builtins.str] readme: Markdown shown in the console (management API v1 only: v2 templates have none).
-        :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
-        :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
-        :param pulumi.Input[_builtins.int] volume_in_gb: Local volume in GB (platform default 20).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`. Compared as a set: a reorder is no change.
+        :param pulumi.Input[_builtins.str] readme: Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
+        :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
+        :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
+        :param pulumi.Input[_builtins.int] volume_in_gb: Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] volume_mount_path: Where volumes are mounted (platform default `/workspace`).
+        :param pulumi.Input[_builtins.str] volume_mount_path: Where volumes are mounted: an absolute path (platform default `/workspace`).
         """
         pulumi.set(__self__, "image_name", image_name)
         if adopt_id is not None:
@@ -108,7 +108,7 @@ class TemplateArgs:
     @pulumi.getter(name="imageName")
     def image_name(self) -> pulumi.Input[_builtins.str]:
         """
-        The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
+        The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change rolls the endpoints using the template onto the new image: v1's platform rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it (docs/api-versions.md). The endpoints' own state does not change.
 
         Checked at preview: not empty.
         """
@@ -122,7 +122,7 @@ class TemplateArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Id of an existing template to take under management instead of creating one.
+        Id of an existing template to take under management instead of creating one. Its `category` and `isServerless` must match.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -134,7 +134,7 @@ class TemplateArgs:
     @pulumi.getter
     def args(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
+        The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Management API v2 only.
         """
         return pulumi.get(self, "args")
 
@@ -146,7 +146,7 @@ class TemplateArgs:
     @pulumi.getter
     def category(self) -> pulumi.Input[Optional['TemplateCategory']]:
         """
-        `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
+        `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update input cannot carry it (the same rule on v2, so a stack behaves alike on both). A change replaces the Template.
         """
         return pulumi.get(self, "category")
 
@@ -158,7 +158,7 @@ class TemplateArgs:
     @pulumi.getter(name="containerDiskInGb")
     def container_disk_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Container disk in GB (platform default 50).
+        Container disk in whole GB (platform default 50; at least 1 on v2).
 
         Checked at preview: a whole number, at least 0.
         """
@@ -184,7 +184,7 @@ class TemplateArgs:
     @pulumi.getter(name="dockerEntrypoint")
     def docker_entrypoint(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Overrides the image's ENTRYPOINT (`[]`: the image's own).
+        Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters. Management API v1 only (v2 takes []).
         """
         return pulumi.get(self, "docker_entrypoint")
 
@@ -196,7 +196,7 @@ class TemplateArgs:
     @pulumi.getter(name="dockerStartCmd")
     def docker_start_cmd(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
+        Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it travels as one `args` string.
         """
         return pulumi.get(self, "docker_start_cmd")
 
@@ -208,7 +208,7 @@ class TemplateArgs:
     @pulumi.getter
     def env(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
+        Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret (ciphertext in state, `[secret]` in previews and diffs). That protects the state only: the platform shows env values as plain text to everyone on the account, so keep credentials in a `Secret` and put its `reference` here. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`: no drift at refresh, and sent along with every env update, so the SSH key and the Jupyter password survive.
         """
         return pulumi.get(self, "env")
 
@@ -232,7 +232,7 @@ class TemplateArgs:
     @pulumi.getter(name="isServerless")
     def is_serverless(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
+        `true` for serverless workers (what endpoints need); the platform's default is `false` (a pod template). The update input cannot carry it. A change replaces the Template.
         """
         return pulumi.get(self, "is_serverless")
 
@@ -244,7 +244,7 @@ class TemplateArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
+        Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement so the new template exists before the old one is deleted.
 
         Checked at preview: not empty, at most 191 characters.
         """
@@ -258,7 +258,7 @@ class TemplateArgs:
     @pulumi.getter
     def ports(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
+        Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "ports")
 
@@ -270,7 +270,7 @@ class TemplateArgs:
     @pulumi.getter
     def readme(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Markdown shown in the console (management API v1 only: v2 templates have none).
+        Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
         """
         return pulumi.get(self, "readme")
 
@@ -282,7 +282,7 @@ class TemplateArgs:
     @pulumi.getter(name="startJupyter")
     def start_jupyter(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
+        Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
         """
         return pulumi.get(self, "start_jupyter")
 
@@ -294,7 +294,7 @@ class TemplateArgs:
     @pulumi.getter(name="startSsh")
     def start_ssh(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
+        Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
         """
         return pulumi.get(self, "start_ssh")
 
@@ -306,7 +306,7 @@ class TemplateArgs:
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Local volume in GB (platform default 20).
+        Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
 
         Checked at preview: a whole number, at least 0.
         """
@@ -320,7 +320,7 @@ class TemplateArgs:
     @pulumi.getter(name="volumeMountPath")
     def volume_mount_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Where volumes are mounted (platform default `/workspace`).
+        Where volumes are mounted: an absolute path (platform default `/workspace`).
         """
         return pulumi.get(self, "volume_mount_path")
 
@@ -386,32 +386,32 @@ class Template(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing template to take under management instead of creating one.
-        :param pulumi.Input[_builtins.str] args: The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
-        :param pulumi.Input['TemplateCategory'] category: `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
-        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in GB (platform default 50).
+        :param pulumi.Input[_builtins.str] adopt_id: Id of an existing template to take under management instead of creating one. Its `category` and `isServerless` must match.
+        :param pulumi.Input[_builtins.str] args: The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Management API v2 only.
+        :param pulumi.Input['TemplateCategory'] category: `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update input cannot carry it (the same rule on v2, so a stack behaves alike on both). A change replaces the Template.
+        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in whole GB (platform default 50; at least 1 on v2).
                
                Checked at preview: a whole number, at least 0.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a ContainerRegistryAuth's `id`.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT (`[]`: the image's own).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
-        :param pulumi.Input[_builtins.str] image_name: The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters. Management API v1 only (v2 takes []).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it travels as one `args` string.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret (ciphertext in state, `[secret]` in previews and diffs). That protects the state only: the platform shows env values as plain text to everyone on the account, so keep credentials in a `Secret` and put its `reference` here. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`: no drift at refresh, and sent along with every env update, so the SSH key and the Jupyter password survive.
+        :param pulumi.Input[_builtins.str] image_name: The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change rolls the endpoints using the template onto the new image: v1's platform rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it (docs/api-versions.md). The endpoints' own state does not change.
                
                Checked at preview: not empty.
         :param pulumi.Input[_builtins.bool] is_public: Whether other platform users may use the template (platform default `false`).
-        :param pulumi.Input[_builtins.bool] is_serverless: `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
-        :param pulumi.Input[_builtins.str] name: Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
+        :param pulumi.Input[_builtins.bool] is_serverless: `true` for serverless workers (what endpoints need); the platform's default is `false` (a pod template). The update input cannot carry it. A change replaces the Template.
+        :param pulumi.Input[_builtins.str] name: Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement so the new template exists before the old one is deleted.
                
                Checked at preview: not empty, at most 191 characters.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
-        :param pulumi.Input[_builtins.str] readme: Markdown shown in the console (management API v1 only: v2 templates have none).
-        :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
-        :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
-        :param pulumi.Input[_builtins.int] volume_in_gb: Local volume in GB (platform default 20).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`. Compared as a set: a reorder is no change.
+        :param pulumi.Input[_builtins.str] readme: Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
+        :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
+        :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
+        :param pulumi.Input[_builtins.int] volume_in_gb: Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
                
                Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.str] volume_mount_path: Where volumes are mounted (platform default `/workspace`).
+        :param pulumi.Input[_builtins.str] volume_mount_path: Where volumes are mounted: an absolute path (platform default `/workspace`).
         """
         ...
     @overload
@@ -564,7 +564,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def args(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The container's arguments as one string (management API v2), e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Updates in place.
+        The container's arguments as one string, e.g. `"--port 8000"`; instead of `dockerStartCmd` (give one of them). Management API v2 only.
         """
         return pulumi.get(self, "args")
 
@@ -572,7 +572,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def category(self) -> pulumi.Output[Optional['TemplateCategory']]:
         """
-        `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. A change REPLACES the template.
+        `NVIDIA` (platform default), `AMD` or `CPU`: the hardware its containers need. v1's update input cannot carry it (the same rule on v2, so a stack behaves alike on both). A change replaces the Template.
         """
         return pulumi.get(self, "category")
 
@@ -580,7 +580,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="containerDiskInGb")
     def container_disk_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Container disk in GB (platform default 50).
+        Container disk in whole GB (platform default 50; at least 1 on v2).
         """
         return pulumi.get(self, "container_disk_in_gb")
 
@@ -596,7 +596,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="dockerEntrypoint")
     def docker_entrypoint(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Overrides the image's ENTRYPOINT (`[]`: the image's own).
+        Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters. Management API v1 only (v2 takes []).
         """
         return pulumi.get(self, "docker_entrypoint")
 
@@ -604,7 +604,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="dockerStartCmd")
     def docker_start_cmd(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Overrides the image's CMD (`[]`: the image's own). On v2 it travels as one `args` string.
+        Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it travels as one `args` string.
         """
         return pulumi.get(self, "docker_start_cmd")
 
@@ -612,7 +612,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def env(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret, stored as ciphertext and masked in previews, diffs and logs. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`, and carried over when this env changes.
+        Environment of the workers. Values may be `pulumi.secret(...)`: the whole `env` output is always secret (ciphertext in state, `[secret]` in previews and diffs). That protects the state only: the platform shows env values as plain text to everyone on the account, so keep credentials in a `Secret` and put its `reference` here. What the platform injects (`PUBLIC_KEY`, `JUPYTER_PASSWORD`: see `startSsh`, `startJupyter`) is kept apart, in `injectedEnv`: no drift at refresh, and sent along with every env update, so the SSH key and the Jupyter password survive.
         """
         return pulumi.get(self, "env")
 
@@ -620,7 +620,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="imageName")
     def image_name(self) -> pulumi.Output[_builtins.str]:
         """
-        The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change is an in-place update that rolls the endpoints using the template (v1 rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it: docs/api-versions.md).
+        The worker image, e.g. `ghcr.io/acme/worker:1.4.2`. A change rolls the endpoints using the template onto the new image: v1's platform rolls the endpoints linked to it; on v2, which keeps no link, the provider re-applies the template to the endpoints created from it (docs/api-versions.md). The endpoints' own state does not change.
         """
         return pulumi.get(self, "image_name")
 
@@ -644,7 +644,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="isServerless")
     def is_serverless(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        `true` for serverless workers (what endpoints need); the platform's default is `false` (pods). A change REPLACES the template.
+        `true` for serverless workers (what endpoints need); the platform's default is `false` (a pod template). The update input cannot carry it. A change replaces the Template.
         """
         return pulumi.get(self, "is_serverless")
 
@@ -652,7 +652,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Name on the platform; names are unique in an account. Default: the logical name plus a stack-unique suffix (and `-<n>` after the template is replaced, so old and new can coexist). Renames in place.
+        Name on the platform, unique in an account. Default: the logical name plus a stack-unique suffix, and `-<n>` appended on each replacement so the new template exists before the old one is deleted.
         """
         return pulumi.get(self, "name")
 
@@ -660,7 +660,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def ports(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]` (compared as a set).
+        Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`. Compared as a set: a reorder is no change.
         """
         return pulumi.get(self, "ports")
 
@@ -668,7 +668,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def readme(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Markdown shown in the console (management API v1 only: v2 templates have none).
+        Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
         """
         return pulumi.get(self, "readme")
 
@@ -676,7 +676,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="startJupyter")
     def start_jupyter(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Start JupyterLab in containers created from the template (management API v2; platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Updates in place.
+        Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
         """
         return pulumi.get(self, "start_jupyter")
 
@@ -684,7 +684,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="startSsh")
     def start_ssh(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Provision SSH in containers created from the template (management API v2; platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Updates in place.
+        Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
         """
         return pulumi.get(self, "start_ssh")
 
@@ -692,7 +692,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Local volume in GB (platform default 20).
+        Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
         """
         return pulumi.get(self, "volume_in_gb")
 
@@ -700,7 +700,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="volumeMountPath")
     def volume_mount_path(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Where volumes are mounted (platform default `/workspace`).
+        Where volumes are mounted: an absolute path (platform default `/workspace`).
         """
         return pulumi.get(self, "volume_mount_path")
 

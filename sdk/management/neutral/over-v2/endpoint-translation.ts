@@ -8,6 +8,7 @@ import {
   type FlashbootSetting,
 } from "../../../schemas";
 import { allPools, type GpuPoolEntry, gpuTypesToPools, poolsToGpuTypes } from "../../../schemas/gpu-pools";
+import { V2_NEUTRAL_NAMES } from "../../../schemas/resource-fields";
 import type * as V2 from "../../../schemas/v2";
 import type { FieldProblem } from "../../../schemas/validation";
 
@@ -20,26 +21,8 @@ import type { FieldProblem } from "../../../schemas/validation";
 /** What v2 applies to a field left out, and what the client sends where v2 requires one (the scaler, vCPUs). */
 const DEFAULTS = ENDPOINT_DEFAULTS_BY_VERSION.v2;
 
-/** v2's field paths under the neutral names (so an error names the field the caller wrote). */
-export const NEUTRAL_NAMES: Readonly<Record<string, string>> = {
-  "workers.min": "workersMin",
-  "workers.max": "workersMax",
-  "workers.idleTimeout": "idleTimeout",
-  "scaling.type": "scalerType",
-  "scaling.queueDelay": "scalerValue",
-  "scaling.requestCount": "scalerValue",
-  scaling: "scalerType",
-  timeout: "executionTimeoutMs",
-  "gpu.count": "gpuCount",
-  "gpu.allowedCudaVersions": "allowedCudaVersions",
-  "gpu.minCudaVersion": "minCudaVersion",
-  "gpu.pools": "gpuPools",
-  "gpu.excludedTypes": "excludedGpuTypes",
-  "cpu.*.vcpuCount": "vcpuCount",
-  "cpu.*.id": "cpuFlavorIds",
-  cpu: "cpuFlavorIds",
-  networkVolumes: "networkVolumeIds",
-};
+/** v2's field paths under the neutral names (so an error names the field the caller wrote): `ServerlessEndpointArgs`' `@wire` tags. */
+export const NEUTRAL_NAMES: Readonly<Record<string, string>> = V2_NEUTRAL_NAMES.endpoint;
 
 /** v2's flash-boot mode of a neutral setting (`true` is `FLASHBOOT`, `false` is `OFF`). */
 export function flashbootToV2(setting: FlashbootSetting): V2.FlashBootMode {

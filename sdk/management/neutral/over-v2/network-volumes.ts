@@ -7,11 +7,13 @@ import {
   NetworkVolumeUpdateInputShape,
   volumeSizeChangeProblem,
 } from "../../../schemas";
+import { V2_NEUTRAL_NAMES } from "../../../schemas/resource-fields";
 import type * as V2 from "../../../schemas/v2";
 import { validateForVersion } from "../../../request-validation";
 import type { CallOptions } from "../../../transport";
 import type { NetworkVolumeOperations, NetworkVolumeUpdateOptions } from "../api";
 import type { NetworkVolumesV2 } from "../../v2/network-volumes";
+import { renamedProblems } from "./neutral-fields";
 
 const KIND = "networkVolume";
 
@@ -30,14 +32,17 @@ export function volumeCreateToV2(input: NetworkVolumeCreateInput): V2.CreateNetw
 /**
  * The version-neutral network volume operations on management API v2: v1's field names and
  * rules, translated to and from `client.v2.networkVolumes`. v2's own size range (10 to 4096 GB,
- * `VERSION_BOUNDS`) is checked before sending, naming v1's field.
+ * `VERSION_BOUNDS`) is checked before sending, naming v1's field (`dataCenter` is
+ * `dataCenterId`: `NetworkVolumeArgs`' `@wire` tags).
  */
 export class NeutralNetworkVolumesOverV2 implements NetworkVolumeOperations {
   constructor(private readonly v2: NetworkVolumesV2) {}
 
   async create(input: NetworkVolumeCreateInput, options?: CallOptions): Promise<NetworkVolume> {
     const valid = validateForVersion(NetworkVolumeCreateInputShape, input, "create network volume", KIND, "v2");
-    return volumeFromV2(await this.v2.create(volumeCreateToV2(valid), options));
+    const body = volumeCreateToV2(valid);
+    const create = () => this.v2.create(body, options);
+    return volumeFromV2(await renamedProblems(V2_NEUTRAL_NAMES.networkVolume, create, "create network volume"));
   }
 
   async get(id: string, options?: CallOptions): Promise<NetworkVolume> {

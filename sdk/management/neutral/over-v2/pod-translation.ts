@@ -10,7 +10,9 @@ import {
   type PodUpdateInput,
   startCommandToArgs,
 } from "../../../schemas";
+import { V2_NEUTRAL_NAMES } from "../../../schemas/resource-fields";
 import * as V2 from "../../../schemas/v2";
+import { neutralField } from "./neutral-fields";
 
 /*
  * Pure translations between the version-neutral pod (v1's names) and v2's pod, used by
@@ -171,28 +173,9 @@ function mountsUpdate(input: PodUpdateInput, current: V2.Pod | undefined): V2.Mo
   return { persistent: { size, path: input.volumeMountPath ?? persistent.path } };
 }
 
-/** v2 field paths of a pod body, named as the version-neutral (v1) input names them. */
-const V1_NAMES: readonly [RegExp, string][] = [
-  [/^image$/, "imageName"],
-  [/^disk$/, "containerDiskInGb"],
-  [/^registry$/, "containerRegistryAuthId"],
-  [/^args$/, "dockerStartCmd"],
-  [/^cloud$/, "cloudType"],
-  [/^mounts\.persistent\.size$/, "volumeInGb"],
-  [/^mounts\.(?:persistent|network\.\d+)\.path$/, "volumeMountPath"],
-  [/^mounts\.network\.\d+\.volumeId$/, "networkVolumeId"],
-  [/^gpu\.id$/, "gpuTypeIds"],
-  [/^gpu\.count$/, "gpuCount"],
-  [/^gpu\.(allowedCudaVersions.*|minCudaVersion)$/, "$1"],
-  [/^gpu$/, "gpuTypeIds"],
-  [/^cpu\.id$/, "cpuFlavorIds"],
-  [/^cpu\.vcpuCount$/, "vcpuCount"],
-];
-
-/** A v2 field path as v1 names it (`disk` is `containerDiskInGb`); other paths unchanged. */
+/** A v2 field path as v1 names it (`disk` is `containerDiskInGb`; `PodArgs`' `@wire` tags); other paths unchanged. */
 export function v1FieldName(v2Field: string): string {
-  for (const [pattern, name] of V1_NAMES) if (pattern.test(v2Field)) return v2Field.replace(pattern, name);
-  return v2Field;
+  return neutralField(v2Field, V2_NEUTRAL_NAMES.pod);
 }
 
 /**

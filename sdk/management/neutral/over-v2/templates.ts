@@ -10,6 +10,7 @@ import {
   TemplateUpdateInputSchema,
   wordsFromArgs,
 } from "../../../schemas";
+import { V2_NEUTRAL_NAMES } from "../../../schemas/resource-fields";
 import type * as V2 from "../../../schemas/v2";
 import type { CallOptions } from "../../../transport";
 import type { TemplateOperations } from "../api";
@@ -18,16 +19,8 @@ import { renamedProblems } from "./neutral-fields";
 
 const KIND = "template";
 
-/** v2's field paths under the neutral names. */
-const NEUTRAL_NAMES: Readonly<Record<string, string>> = {
-  image: "imageName",
-  disk: "containerDiskInGb",
-  "mounts.persistent.size": "volumeInGb",
-  "mounts.persistent.path": "volumeMountPath",
-  registry: "containerRegistryAuthId",
-  serverless: "isServerless",
-  public: "isPublic",
-};
+/** v2's field paths under the neutral names: `TemplateArgs`' `@wire` tags. */
+const NEUTRAL_NAMES: Readonly<Record<string, string>> = V2_NEUTRAL_NAMES.template;
 
 /** Copies the entries of `from` whose value is defined. */
 function defined<T extends object>(from: T): Partial<T> {

@@ -55,3 +55,48 @@ func GetQueueUrl(ctx *pulumi.Context) string {
 	}
 	return value
 }
+
+// The access key id of an S3 API key, for network volumes' S3-compatible API (made in the console under Settings, S3 API Keys; it is your user id, `user_...`). Default: `RUNPOD_S3_ACCESS_KEY_ID`.
+//
+// Stack config `runpod-iac:s3AccessKeyId`, else the environment variable `RUNPOD_S3_ACCESS_KEY_ID`.
+func GetS3AccessKeyId(ctx *pulumi.Context) string {
+	v, err := config.Try(ctx, "runpod-iac:s3AccessKeyId")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "RUNPOD_S3_ACCESS_KEY_ID"); d != nil {
+		value = d.(string)
+	}
+	return value
+}
+
+// The secret of that S3 API key (`rps_...`, shown once when the key is made; not the RunPod API key). Default: `RUNPOD_S3_SECRET_ACCESS_KEY`.
+//
+// Stack config `runpod-iac:s3SecretAccessKey`, else the environment variable `RUNPOD_S3_SECRET_ACCESS_KEY`.
+func GetS3SecretAccessKey(ctx *pulumi.Context) string {
+	v, err := config.Try(ctx, "runpod-iac:s3SecretAccessKey")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "RUNPOD_S3_SECRET_ACCESS_KEY"); d != nil {
+		value = d.(string)
+	}
+	return value
+}
+
+// The S3-compatible API's URL, in which `{dc}` stands for a data center id in lower case. Default: `RUNPOD_S3_URL`, else `https://s3api-{dc}.runpod.io`; against the emulator `http://127.0.0.1:8787/s3api-{dc}`.
+//
+// Stack config `runpod-iac:s3Url`, else the environment variable `RUNPOD_S3_URL`.
+func GetS3Url(ctx *pulumi.Context) string {
+	v, err := config.Try(ctx, "runpod-iac:s3Url")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "RUNPOD_S3_URL"); d != nil {
+		value = d.(string)
+	}
+	return value
+}

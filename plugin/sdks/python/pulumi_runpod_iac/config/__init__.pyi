@@ -35,3 +35,24 @@ Job base URL ending in `/v2`. Default: `RUNPOD_QUEUE_URL`, else `https://api.run
 Stack config `runpod-iac:queueUrl`, else the environment variable `RUNPOD_QUEUE_URL`.
 """
 
+s3AccessKeyId: Optional[str]
+"""
+The access key id of an S3 API key, for network volumes' S3-compatible API (made in the console under Settings, S3 API Keys; it is your user id, `user_...`). Default: `RUNPOD_S3_ACCESS_KEY_ID`.
+
+Stack config `runpod-iac:s3AccessKeyId`, else the environment variable `RUNPOD_S3_ACCESS_KEY_ID`.
+"""
+
+s3SecretAccessKey: Optional[str]
+"""
+The secret of that S3 API key (`rps_...`, shown once when the key is made; not the RunPod API key). Default: `RUNPOD_S3_SECRET_ACCESS_KEY`.
+
+Stack config `runpod-iac:s3SecretAccessKey`, else the environment variable `RUNPOD_S3_SECRET_ACCESS_KEY`.
+"""
+
+s3Url: Optional[str]
+"""
+The S3-compatible API's URL, in which `{dc}` stands for a data center id in lower case. Default: `RUNPOD_S3_URL`, else `https://s3api-{dc}.runpod.io`; against the emulator `http://127.0.0.1:8787/s3api-{dc}`.
+
+Stack config `runpod-iac:s3Url`, else the environment variable `RUNPOD_S3_URL`.
+"""
+

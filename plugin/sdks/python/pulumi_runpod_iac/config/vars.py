@@ -47,3 +47,30 @@ class _ExportableConfig(types.ModuleType):
         """
         return __config__.get('queueUrl') or (_utilities.get_env('RUNPOD_QUEUE_URL') or 'https://api.runpod.ai/v2')
 
+    @_builtins.property
+    def s3_access_key_id(self) -> Optional[str]:
+        """
+        The access key id of an S3 API key, for network volumes' S3-compatible API (made in the console under Settings, S3 API Keys; it is your user id, `user_...`). Default: `RUNPOD_S3_ACCESS_KEY_ID`.
+
+        Stack config `runpod-iac:s3AccessKeyId`, else the environment variable `RUNPOD_S3_ACCESS_KEY_ID`.
+        """
+        return __config__.get('s3AccessKeyId') or _utilities.get_env('RUNPOD_S3_ACCESS_KEY_ID')
+
+    @_builtins.property
+    def s3_secret_access_key(self) -> Optional[str]:
+        """
+        The secret of that S3 API key (`rps_...`, shown once when the key is made; not the RunPod API key). Default: `RUNPOD_S3_SECRET_ACCESS_KEY`.
+
+        Stack config `runpod-iac:s3SecretAccessKey`, else the environment variable `RUNPOD_S3_SECRET_ACCESS_KEY`.
+        """
+        return __config__.get('s3SecretAccessKey') or _utilities.get_env('RUNPOD_S3_SECRET_ACCESS_KEY')
+
+    @_builtins.property
+    def s3_url(self) -> Optional[str]:
+        """
+        The S3-compatible API's URL, in which `{dc}` stands for a data center id in lower case. Default: `RUNPOD_S3_URL`, else `https://s3api-{dc}.runpod.io`; against the emulator `http://127.0.0.1:8787/s3api-{dc}`.
+
+        Stack config `runpod-iac:s3Url`, else the environment variable `RUNPOD_S3_URL`.
+        """
+        return __config__.get('s3Url') or _utilities.get_env('RUNPOD_S3_URL')
+

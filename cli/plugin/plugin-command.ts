@@ -3,7 +3,8 @@ import { packageRoot } from "../../plugin/package-root";
 import { installPlugin } from "./install-plugin";
 import { installTarball } from "./plugin-tarball";
 
-const USAGE = `Usage: runpod-iac plugin install [--file <tarball> [--version <version>]]
+const USAGE = `Usage: runpod-iac plugin install
+       runpod-iac plugin install --file <tarball> [--version <version>]
 
 Installs the provider plugin runpod-iac of this package's version into the Pulumi plugin cache
 ($PULUMI_HOME/plugins, by default ~/.pulumi/plugins), where every Pulumi program on this machine

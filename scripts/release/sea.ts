@@ -10,8 +10,8 @@ import { NODE_RUNTIMES, type Platform, provideRuntime, seaBuilder } from "./node
  * --build-sea`, run by the Linux x64 binary of the same release as the target's (a SEA's blob
  * must be made by the release that runs it; Node's own writer handles ELF, Mach-O and PE alike).
  * No code cache and no snapshot: both are tied to the machine that makes them, and a blob without
- * them is the same for every platform of a release (it starts in about a fifth of the time the
- * package's plugin takes to load its modules anyway: bench/RESULTS.md).
+ * them is the same for every platform of a release, and it starts faster than the package's
+ * plugin, which loads its modules from disk, anyway (bench/RESULTS.md, section 9).
  */
 
 /** The asset key of the schema (scripts/release/standalone-entry.ts reads it). */

@@ -138,12 +138,17 @@ interface EmulatorStats {
   faults: { rateLimit: number; lostResponse: number };
 }
 
-/** Runs one alternative on one condition against a fresh emulator process with the platform's limits. */
+/**
+ * Runs one alternative on one condition against a fresh emulator process with the platform's
+ * limits; the client's live heap is sampled every `heapSampleMs` (a run of a few seconds needs
+ * more than one sample a second).
+ */
 export async function runBatch(
   alternative: BatchAlternative,
   condition: BatchCondition,
   jobs: number,
   timeScale: number,
+  heapSampleMs = 1000,
 ): Promise<BatchRun> {
   const args = ["--handlers", HANDLERS_DIR, "--seed", "24", "--time-scale", String(timeScale)];
   const emulator = await startEmulatorProcess(KEY, args);
@@ -153,7 +158,7 @@ export async function runBatch(
     if (condition.faults.length > 0) await api.setFaults(condition.faults);
     const target = { apiKey: KEY, apiUrl: emulator.apiUrl, queueUrl: emulator.queueUrl, endpointId };
     const loadAtStart = os.loadavg()[0]!;
-    const memory = await heapSampler();
+    const memory = await heapSampler(heapSampleMs);
     const loop = monitorEventLoopDelay({ resolution: 20 });
     const emulatorCpu = processCpuMs(emulator.pid);
     const cpu = process.cpuUsage();

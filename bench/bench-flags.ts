@@ -8,10 +8,12 @@ export const BENCHMARKS = [
   "state",
   "scale",
   "batch",
+  "batch-api",
   "management",
   "openai",
   "plugin",
   "volumes",
+  "paging",
 ] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
@@ -51,6 +53,10 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   20 s), 10,000 jobs through submitMany, the official SDK and raw undici at the
                   emulator's real rate limits, with and without injected 429s and lost answers,
                   and ours' memory at 10,000 and 100,000 jobs (about 20 minutes)
+                  batch-api: 20,000 jobs through submitMany by the batch API against the /run
+                  path (client CPU, peak heap, duplicates, wall time), and a session of 100
+                  requests pinned to one worker of a load-balancing endpoint against the same
+                  requests unpinned (about 5 minutes)
                   management: the client's management calls per second on v2 against v1, and
                   bursts of 1,000 v2 calls against a quota of 50 a second (about 2 minutes)
                   openai: chat completions per second through the npm openai package against
@@ -64,6 +70,9 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   files and one file five times an 8 MiB PutObject limit, by this package's client
                   beside the AWS CLI, with peak memory, and the hashing of 10,000 files (about 3
                   minutes; makes the integration tier's Python environment on first use)
+                  paging: refresh through v2, under its default quota, of 100 resources among
+                  2,500 of each kind (their lists in pages of 1,000) beside the same stack alone
+                  on an account (about 4 minutes)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,
@@ -74,15 +83,23 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   balanced), the rows under the quota included; more rounds narrow the confidence
                   intervals its targets show
   --out FILE      write the markdown report here, and any chart next to it (default:
-                  bench/RESULTS.md for a full run of all; a full run of batch, management, openai,
-                  plugin or volumes alone replaces its own section there, marked as measured alone; a
+                  bench/RESULTS.md for a full run of all; a full run of batch, batch-api,
+                  management, openai, plugin, volumes or paging alone replaces its own section there, marked as measured alone; a
                   --quick run, or another --only, prints only)
   --no-write      print only, write no report
   --help          show this help
 `;
 
 /** The benchmarks whose full run alone replaces its own section of RESULTS.md. */
-const MERGED_ALONE: readonly BenchmarkName[] = ["batch", "management", "openai", "plugin", "volumes"];
+const MERGED_ALONE: readonly BenchmarkName[] = [
+  "batch",
+  "batch-api",
+  "management",
+  "openai",
+  "plugin",
+  "volumes",
+  "paging",
+];
 
 /** Parses the arguments after `node dist/bench/run.js`; throws with a readable message on a mistake. */
 export function parseBenchFlags(args: string[], defaultResultsFile: string): BenchFlags {
@@ -115,7 +132,7 @@ export function parseBenchFlags(args: string[], defaultResultsFile: string): Ben
       ? undefined
       : positiveWhole("--pulumi-rounds", values["pulumi-rounds"], false);
   // RESULTS.md holds a full run: every benchmark at its usual sizes and rounds; a full run of
-  // one of the benchmarks that need no Pulumi stack sizes (batch, management, openai, plugin)
+  // one of the benchmarks that need no Pulumi stack sizes (batch, batch-api, management, openai, plugin, paging)
   // alone replaces its own section there, marked as measured alone.
   const full = !quick && selected.length === BENCHMARKS.length && !pulumiSizes && !pulumiRounds;
   const batchAlone = !quick && selected.length === 1 && MERGED_ALONE.includes(selected[0]!);

@@ -28,13 +28,13 @@ export function processCpuMs(pid: number): number {
 const CLOCK_TICKS_PER_S = 100;
 
 /**
- * The live heap: every second a full GC (`node --expose-gc`, as `npm run bench` runs), then
+ * The live heap: every second (or every `sampleMs`) a full GC (`node --expose-gc`, as `npm run bench` runs), then
  * `heapUsed`, so a sample counts what the client keeps, not garbage the collector has not come
  * to yet (which grows with a run's length, not its size). `peak()` is the highest sample above
  * the live heap before the run; `gcMs()` the CPU time of those collections (their helper threads
  * included), which the client CPU figure leaves out. Without `--expose-gc` it samples `heapUsed` as it is.
  */
-export async function heapSampler(): Promise<{ stop(): void; peak(): number; gcMs(): number }> {
+export async function heapSampler(sampleMs = 1000): Promise<{ stop(): void; peak(): number; gcMs(): number }> {
   const gc = (globalThis as { gc?: () => void }).gc;
   let spent = 0;
   const live = () => {
@@ -50,7 +50,7 @@ export async function heapSampler(): Promise<{ stop(): void; peak(): number; gcM
   let peak = base;
   const timer = setInterval(() => {
     peak = Math.max(peak, live());
-  }, 1000);
+  }, sampleMs);
   return {
     stop: () => clearInterval(timer),
     peak: () => peak - base,

@@ -7,6 +7,7 @@ import { CLIENT_FULL, CLIENT_QUICK, runClientBench } from "./client-bench";
 import { EMULATOR_FULL, EMULATOR_QUICK, runEmulatorBench } from "./emulator-bench";
 import { runManagementBench } from "./management-bench";
 import { OPENAI_FULL, OPENAI_QUICK, runOpenAiBench } from "./openai-bench";
+import { PAGING_FULL, PAGING_QUICK, runPagingBench } from "./paging-bench";
 import { MANAGEMENT_FULL, MANAGEMENT_QUICK } from "./management-settings";
 import { PLUGIN_FULL, PLUGIN_QUICK, runPluginBench } from "./plugin-bench";
 import { pluginSection } from "./plugin-report";
@@ -17,6 +18,8 @@ import { benchPulumiCommand } from "./pulumi-stack";
 import { type BenchSection, renderText, sectionText, targetsTable } from "./report";
 import { BATCH_FULL, BATCH_QUICK, runBatchBench } from "./batch-bench";
 import { batchSection } from "./batch-report";
+import { BATCH_API_FULL, BATCH_API_QUICK, runBatchApiBench } from "./batch-api-bench";
+import { batchApiSection } from "./batch-api-report";
 import { gitRevision, mergeResultsMarkdown, resultsMarkdown } from "./results-markdown";
 import { runScaleBench, SCALE_FULL, SCALE_QUICK } from "./scale-bench";
 import { scaleSection } from "./scale-report";
@@ -74,6 +77,13 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
     run.sections.push(await runVolumeFilesBench(flags.quick ? VOLUMES_QUICK : VOLUMES_FULL, log));
     print(run.sections[run.sections.length - 1]!);
   }
+  if (flags.only.includes("paging")) {
+    log("11. refresh on paged lists");
+    const pulumi = await benchPulumiCommand();
+    run.pulumiVersion ??= pulumi.version;
+    run.sections.push(await runPagingBench(flags.quick ? PAGING_QUICK : PAGING_FULL, log, pulumi.command));
+    print(run.sections[run.sections.length - 1]!);
+  }
   return run;
 }
 
@@ -97,6 +107,12 @@ async function runOneToFive(flags: BenchFlags): Promise<{ sections: BenchSection
     log("6. batches at the platform's limits");
     const settings = flags.quick ? BATCH_QUICK : BATCH_FULL;
     sections.push(batchSection(settings, await runBatchBench(settings, log)));
+    print(sections[sections.length - 1]!);
+  }
+  if (wants("batch-api")) {
+    log("6b. batch jobs and worker affinity");
+    const settings = flags.quick ? BATCH_API_QUICK : BATCH_API_FULL;
+    sections.push(batchApiSection(settings, await runBatchApiBench(settings, log)));
     print(sections[sections.length - 1]!);
   }
   return { sections, pulumiVersion };
@@ -185,7 +201,7 @@ async function main(args: string[]): Promise<number> {
     }
   } else {
     log(
-      "no report written (a --quick or --only run prints only, but for batch, management, openai, plugin or volumes alone; pass --out FILE to write one)",
+      "no report written (a --quick or --only run prints only, but for batch, batch-api, management, openai, plugin, volumes or paging alone; pass --out FILE to write one)",
     );
   }
   return 0;

@@ -31,6 +31,8 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --fault-jitter-ms MS        up to this much more latency, random
   --fault-error-rate R        share of requests answered 500 (0..1)
   --fault-429-rate R          share of requests answered 429 (0..1)
+  --fault-403-rate R          share of requests answered 403, as for a key that lacks the
+                              operation's scope (0..1)
   --fault-drop-rate R         share of connections dropped without an answer (0..1)
   --fault-lost-response-rate R
                               share of requests handled (their effect kept) whose answer is then
@@ -52,6 +54,9 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --cpu-stock N | "DC:FLAVOR=N"
                               vCPUs of each CPU flavor in each data center (default 512), or of
                               one flavor in one data center, repeatable
+  --large-machine-share R     of each data center's GPUs of a type, the share in large machines
+                              (16 vCPUs, 125 GB of RAM per GPU; the rest in standard ones: 8,
+                              62 GB), what pods' placement filters choose among (0..1, default 0.25)
   --preemption-rate R         chance per platform hour that a running interruptible pod is
                               preempted (0..1, default 0), drawn from the seeded stream
   --s3-key API_KEY=ACCESS_KEY_ID:SECRET
@@ -61,6 +66,10 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --s3-put-limit SIZE         PutObject bodies must be smaller than SIZE (bytes, or with KB, MB,
                               GB, KiB, MiB, GiB; default 500MB, the platform's); larger files go
                               multipart, in parts of at most 500 MB
+  --page-size N               items per page of management API v2's lists when a request
+                              gives no limit (1..1000, default 1000, the platform's)
+  --stream-shape SHAPE        what /stream answers: "object" ({ status, stream }, default) or
+                              "array" (the bare array of chunks the platform's docs show)
   --log                       log every request
   --help                      show this help
 `;
@@ -127,6 +136,7 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
     jitterMs: number("fault-jitter-ms", values["fault-jitter-ms"], whole, "must be a whole number of ms"),
     errorRate: number("fault-error-rate", values["fault-error-rate"], rate, "must be between 0 and 1"),
     rateLimitRate: number("fault-429-rate", values["fault-429-rate"], rate, "must be between 0 and 1"),
+    forbiddenRate: number("fault-403-rate", values["fault-403-rate"], rate, "must be between 0 and 1"),
     dropRate: number("fault-drop-rate", values["fault-drop-rate"], rate, "must be between 0 and 1"),
     lostResponseRate: number(
       "fault-lost-response-rate",
@@ -165,10 +175,23 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
     options.gpuPools = pools;
   }
   const capacity = stockOptions(values["gpu-stock"], values["cpu-stock"]);
-  if (capacity) options.capacity = capacity;
+  const share = number("large-machine-share", values["large-machine-share"], rate, "must be between 0 and 1");
+  if (capacity || share !== undefined)
+    options.capacity = { ...capacity, ...(share === undefined ? {} : { largeMachineShare: share }) };
   const s3 = s3Options(values["s3-key"], values["s3-put-limit"]);
   if (s3) options.s3 = s3;
   options.preemptionRate = number("preemption-rate", values["preemption-rate"], rate, "must be between 0 and 1");
+  options.pageSize = number(
+    "page-size",
+    values["page-size"],
+    (n) => Number.isInteger(n) && n >= 1 && n <= 1000,
+    "must be a whole number from 1 to 1000",
+  );
+  const shape = values["stream-shape"];
+  if (shape !== undefined && shape !== "object" && shape !== "array") {
+    throw new CliUsageError(`--stream-shape ${JSON.stringify(shape)}: must be "object" or "array"`);
+  }
+  options.streamShape = shape;
   for (const key of Object.keys(options) as (keyof EmulatorOptions)[]) {
     if (options[key] === undefined) delete options[key];
   }
@@ -240,6 +263,7 @@ function parse(args: string[]) {
       "fault-jitter-ms": { type: "string" },
       "fault-error-rate": { type: "string" },
       "fault-429-rate": { type: "string" },
+      "fault-403-rate": { type: "string" },
       "fault-drop-rate": { type: "string" },
       "fault-lost-response-rate": { type: "string" },
       "fault-hold-response-ms": { type: "string" },
@@ -251,9 +275,12 @@ function parse(args: string[]) {
       "gpu-pool": { type: "string", multiple: true },
       "gpu-stock": { type: "string", multiple: true },
       "cpu-stock": { type: "string", multiple: true },
+      "large-machine-share": { type: "string" },
       "preemption-rate": { type: "string" },
       "s3-key": { type: "string", multiple: true },
       "s3-put-limit": { type: "string" },
+      "page-size": { type: "string" },
+      "stream-shape": { type: "string" },
       seed: { type: "string" },
       log: { type: "boolean" },
       help: { type: "boolean", short: "h" },

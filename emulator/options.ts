@@ -50,6 +50,11 @@ export interface EmulatorOptions {
    * Default: a fresh seed, shown as `RunningEmulator.seed` (and printed by the CLI) for replay.
    */
   seed?: number;
+  /**
+   * Items per page of management API v2's lists when a request gives no `limit` (1 to 1000).
+   * Default 1000, the platform's; a small one makes paging observable without thousands of items.
+   */
+  pageSize?: number;
   /** Log every request (fastify logger). Default false. */
   log?: boolean;
   /** Base URL the emulator advertises in `image_url` (default: the URL it listens on). */
@@ -74,7 +79,8 @@ export interface EmulatorOptions {
   gpuPools?: Readonly<Record<string, string>>;
   /**
    * The machines' stock: GPUs per type and vCPUs per flavor in each data center (`--gpu-stock`,
-   * `--cpu-stock`). Default: 16 GPUs, 512 vCPUs. Pods and clusters take from it.
+   * `--cpu-stock`), and the share of GPUs in large machines (`--large-machine-share`). Default:
+   * 16 GPUs, a quarter of them in large machines, 512 vCPUs. Pods and clusters take from it.
    */
   capacity?: Partial<CapacitySettings>;
   /**
@@ -88,6 +94,12 @@ export interface EmulatorOptions {
    * account (`--s3-key`), the PutObject limit (`--s3-put-limit`), where the files live.
    */
   s3?: S3EmulatorOptions;
+  /**
+   * What `/stream` answers: `"object"` (default), `{ status, stream: [...] }` as the official SDKs
+   * read it; `"array"`, the bare array of chunks the platform's documentation shows
+   * (`--stream-shape`). Clients should read both.
+   */
+  streamShape?: "object" | "array";
 }
 
 // Fails to compile when an option platform-options.ts names is not one of the options above.

@@ -14,6 +14,7 @@ import { IMAGE_MODEL_IDS, ImageStore, imageModelTemplate } from "./models/image-
 import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, type EmulatorOptions } from "./options";
 import { registerRouteTrees } from "./api/route-trees";
 import { buildServer } from "./server/build-server";
+import { ListPager } from "./server/list-pages";
 import type { ServerContext } from "./server/server-context";
 import { EmulatorStore } from "./store/emulator-store";
 import { StateFile } from "./store/state-file";
@@ -93,6 +94,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw new Error(`seed ${String(options.seed)}: must be a whole number between 0 and 2147483647`);
   }
   const seed = options.seed ?? freshSeed();
+  const pages = new ListPager(options.pageSize);
   const apiKeys = checkKeys(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
   const catalog = new PlatformCatalog(additionalPlatformValues(options), options.gpuPools);
   const capacity = new Capacity({ ...DEFAULT_CAPACITY, ...options.capacity });
@@ -143,7 +145,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     capacity,
     s3: new S3Service(s3, volumeFiles, store),
     preemption: { ratePerHour: preemptionRate(options.preemptionRate), seed },
+    pages,
     log: options.log ?? false,
+    streamShape: options.streamShape,
     origin: () => baseUrl,
   };
   const app = buildServer(ctx, (server, problems) => registerRouteTrees(server, ctx, problems));

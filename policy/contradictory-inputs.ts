@@ -140,6 +140,8 @@ export const POD_GPU_ONLY_FIELDS = [
   "gpuTypePriority",
   "allowedCudaVersions",
   "minCudaVersion",
+  "minRamPerGpu",
+  "minVcpuCountPerGpu",
   "minRAMPerGPU",
   "minVCPUPerGPU",
 ] as const;

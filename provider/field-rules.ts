@@ -140,6 +140,8 @@ export const POD_FIELD_RULES = {
   interruptible: { replaces: true },
   networkVolumeId: { replaces: true },
   supportPublicIp: { replaces: true },
+  minRamPerGpu: { replaces: true },
+  minVcpuCountPerGpu: { replaces: true },
   minRAMPerGPU: { replaces: true },
   minVCPUPerGPU: { replaces: true },
   minDiskBandwidthMBps: { replaces: true },

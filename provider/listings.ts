@@ -1,9 +1,10 @@
 /*
  * The account's resources of one kind, listed once and shared, so that a refresh reads each
  * resource type with one list call instead of one GET per resource (on v2 every call counts
- * against a per-user quota). Neither management API version pages its lists: `GET /v1/<kind>`
- * answers an array and `GET /v2/<kind>` one wrapped array, each holding every resource of the
- * account, with the same fields as a GET of one.
+ * against a per-user quota). A listing holds every resource of the account, with the same fields
+ * as a GET of one: `GET /v1/<kind>` answers them all at once, and v2's lists page (1,000 a page by
+ * default), which the client reads to the end, so a listing costs one call per page and a resource
+ * past the first page is answered from it like any other.
  *
  * The engine's Node.js dynamic provider host serves all of a deployment's dynamic resources in one
  * process for one operation (`pulumi refresh`, `pulumi up`, ...), so one listing per kind can

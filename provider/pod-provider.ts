@@ -26,7 +26,15 @@ import type { FieldsWhere } from "./field-rule-types";
 import { POD_FIELD_RULES, POD_FIELDS } from "./field-rules";
 import { type ResourceSource, readListed, withChangeTracking } from "./listings";
 import { findOwnResource } from "./own-resource";
-import { envToSend, lockProblem, planPodUpdate, POD_INPUT_KEYS, podOutputs, resetNotice } from "./pod-state";
+import {
+  envToSend,
+  lockProblem,
+  oldsInNewSpelling,
+  planPodUpdate,
+  POD_INPUT_KEYS,
+  podOutputs,
+  resetNotice,
+} from "./pod-state";
 import { pick } from "./property-values";
 import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
 import { configuredApiVersion, configureProvider, providerClient } from "./provider-config";
@@ -171,9 +179,11 @@ export const podProvider = withChangeTracking({
   },
 
   async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-    const notice = resetNotice(olds, news, versionOrUndefined());
+    // A placement filter respelled for the other API version is the same filter.
+    const before = oldsInNewSpelling(olds, news);
+    const notice = resetNotice(before, news, versionOrUndefined());
     if (notice && typeof news.__urn === "string") await warnOnResource(news.__urn, notice);
-    return diffInputs(olds, news, POD_FIELDS);
+    return diffInputs(before, news, POD_FIELDS);
   },
 
   async create(inputs: Props): Promise<dynamic.CreateResult> {

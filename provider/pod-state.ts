@@ -50,7 +50,7 @@ function declaredEnv(
 
 /**
  * The outputs of a pod: `name`, `desiredStatus`, prices, `publicIp` and `portMappings` when the
- * platform has them, the generated Jupyter password, and every input the program declares
+ * platform has them, the vCPUs and GB of RAM it was given, the generated Jupyter password, and every input the program declares
  * (`declared`: the inputs, or the previous outputs on refresh), read back where {@link READ_BACK}
  * can. Platform bookkeeping (machine, timestamps, savings plans) is not stored: each stored byte is
  * rewritten into every checkpoint of a `pulumi up` (docs/resources.md, "What is stored in state").
@@ -67,10 +67,36 @@ export function podOutputs(pod: Pod, declared: Props): Props {
   outs.adjustedCostPerHr = pod.adjustedCostPerHr ?? pod.costPerHr ?? 0;
   if (typeof pod.publicIp === "string" && pod.publicIp !== "") outs.publicIp = pod.publicIp;
   if (pod.portMappings && Object.keys(pod.portMappings).length > 0) outs.portMappings = pod.portMappings;
+  if (pod.vcpuCount !== undefined) outs.allocatedVcpuCount = pod.vcpuCount;
+  if (pod.memoryInGb !== undefined) outs.allocatedMemoryGb = pod.memoryInGb;
   const password = pod.env?.JUPYTER_PASSWORD;
   const ownPassword = (declared.env as Props | undefined)?.JUPYTER_PASSWORD !== undefined;
   if (declared.startJupyter === true && password !== undefined && !ownPassword) outs.jupyterPassword = password;
   return outs;
+}
+
+/** The placement filters under v2's names and v1's: the same filter each. */
+const FILTER_SPELLINGS = [
+  ["minRamPerGpu", "minRAMPerGPU"],
+  ["minVcpuCountPerGpu", "minVCPUPerGPU"],
+] as const;
+
+/**
+ * `olds` with each placement filter also under the name `news` gives it: a filter respelled with
+ * its value kept (a stack moved between API versions, `minRAMPerGPU: 32` become
+ * `minRamPerGpu: 32`) is the same filter, so no change; another value still replaces the pod.
+ */
+export function oldsInNewSpelling(olds: Props, news: Props): Props {
+  let out = olds;
+  const respell = (to: string, from: string) => {
+    if (news[to] !== undefined && olds[to] === undefined && olds[from] !== undefined)
+      out = { ...out, [to]: olds[from] };
+  };
+  for (const [v2, v1] of FILTER_SPELLINGS) {
+    respell(v2, v1);
+    respell(v1, v2);
+  }
+  return out;
 }
 
 /**

@@ -17,7 +17,7 @@ export type PodDesiredStatus = "RUNNING" | "EXITED";
 
 /**
  * Inputs of a {@link Pod}, named as the platform's `PodCreateInput` (management API v1), plus
- * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`. A change applies in place,
+ * `desiredStatus` and v2's `startSsh`/`startJupyter`/`minCudaVersion`/placement filters. A change applies in place,
  * through a reset (`@resets`: the same pod, its container restarted on the new settings and its
  * container disk wiped, which the preview says in words) or by replacement (`@replaces`: what
  * chose the machine at creation). An `@apiVersion` input fails at preview on the other version.
@@ -80,38 +80,17 @@ export interface PodArgs {
    * @freeText
    */
   dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * Overrides the image's CMD.
-   * @resets
-   * @wire v2 args
-   */
+  /** Overrides the image's CMD. @resets @wire v2 args */
   dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`.
-   * @resets
-   * @wire v2 registry
-   */
+  /** Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. @resets @wire v2 registry */
   containerRegistryAuthId?: pulumi.Input<string>;
-  /**
-   * Join the global network (default false).
-   * @resets
-   */
+  /** Join the global network (default false). @resets */
   globalNetworking?: pulumi.Input<boolean>;
-  /**
-   * A pod template to start from (its image, env, ports, disks).
-   * @replaces
-   */
+  /** A pod template to start from (its image, env, ports, disks). @replaces */
   templateId?: pulumi.Input<string>;
-  /**
-   * `GPU` (default) or `CPU`.
-   * @replaces
-   */
+  /** `GPU` (default) or `CPU`. @replaces */
   computeType?: pulumi.Input<ComputeType>;
-  /**
-   * `SECURE` (default) or `COMMUNITY`.
-   * @replaces
-   * @wire v2 cloud
-   */
+  /** `SECURE` (default) or `COMMUNITY`. @replaces @wire v2 cloud */
   cloudType?: pulumi.Input<"SECURE" | "COMMUNITY">;
   /**
    * GPU types the pod may rent, in priority order (GPU pods): a reorder is a change too.
@@ -128,11 +107,7 @@ export interface PodArgs {
    * @neutral "custom"
    */
   gpuTypePriority?: pulumi.Input<"availability" | "custom">;
-  /**
-   * GPUs in the pod, at least 1 (default 1).
-   * @replaces
-   * @wire v2 gpu.count
-   */
+  /** GPUs in the pod, at least 1 (default 1). @replaces @wire v2 gpu.count */
   gpuCount?: pulumi.Input<number>;
   /**
    * CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`).
@@ -147,16 +122,9 @@ export interface PodArgs {
    * @neutral "custom"
    */
   cpuFlavorPriority?: pulumi.Input<"availability" | "custom">;
-  /**
-   * vCPUs of a CPU pod (default 2).
-   * @replaces
-   * @wire v2 cpu.vcpuCount
-   */
+  /** vCPUs of a CPU pod (default 2). @replaces @wire v2 cpu.vcpuCount */
   vcpuCount?: pulumi.Input<number>;
-  /**
-   * Data centers the pod may be placed in.
-   * @replaces @unordered
-   */
+  /** Data centers the pod may be placed in. @replaces @unordered */
   dataCenterIds?: pulumi.Input<pulumi.Input<DataCenterId>[]>;
   /**
    * `availability` (default) or `custom`. v2's scheduler chooses among `dataCenterIds`: `availability`.
@@ -173,11 +141,7 @@ export interface PodArgs {
    * @neutral []
    */
   countryCodes?: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * CUDA versions the machine may run.
-   * @replaces @unordered
-   * @wire v2 gpu.allowedCudaVersions
-   */
+  /** CUDA versions the machine may run. @replaces @unordered @wire v2 gpu.allowedCudaVersions */
   allowedCudaVersions?: pulumi.Input<pulumi.Input<CudaVersion>[]>;
   /**
    * Lowest CUDA version of the machine.
@@ -208,9 +172,27 @@ export interface PodArgs {
    * @neutral false
    */
   supportPublicIp?: pulumi.Input<boolean>;
-  /** Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). @replaces @apiVersion v1 machine filters (minRAMPerGPU) */
+  /**
+   * Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter,
+   * not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1
+   * names the same filter `minRAMPerGPU`.
+   * @replaces
+   * @apiVersion v2 placement filters named minRamPerGpu (v1 names the same filter minRAMPerGPU)
+   * @wire v2 gpu.minRamPerGpu
+   */
+  minRamPerGpu?: pulumi.Input<number>;
+  /**
+   * Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter
+   * (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same
+   * filter `minVCPUPerGPU`.
+   * @replaces
+   * @apiVersion v2 placement filters named minVcpuCountPerGpu (v1 names the same filter minVCPUPerGPU)
+   * @wire v2 gpu.minVcpuCountPerGpu
+   */
+  minVcpuCountPerGpu?: pulumi.Input<number>;
+  /** Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). @replaces @apiVersion v1 placement filters named minRAMPerGPU (v2 names the same filter minRamPerGpu) */
   minRAMPerGPU?: pulumi.Input<number>;
-  /** Least vCPUs per GPU of the machine. @replaces @apiVersion v1 machine filters (minVCPUPerGPU) */
+  /** Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). @replaces @apiVersion v1 placement filters named minVCPUPerGPU (v2 names the same filter minVcpuCountPerGpu) */
   minVCPUPerGPU?: pulumi.Input<number>;
   /** Least disk bandwidth of the machine, MB/s. @replaces @apiVersion v1 machine filters (minDiskBandwidthMBps) */
   minDiskBandwidthMBps?: pulumi.Input<number>;
@@ -255,8 +237,9 @@ export interface Pod extends InputsAsOutputs<
  * preview states; a change of machine replaces the pod.
  *
  * Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings`
- * (when the platform has them), `name`, `jupyterPassword` (secret, with `startJupyter`), and each
- * input the program sets (the platform's value where a pod read reports it: what refresh compares).
+ * (when the platform has them), `allocatedVcpuCount` and `allocatedMemoryGb`, `name`,
+ * `jupyterPassword` (secret, with `startJupyter`), and each input the program sets (the
+ * platform's value where a pod read reports it: what refresh compares).
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Pod extends RunpodResource {
@@ -273,6 +256,10 @@ export class Pod extends RunpodResource {
   declare readonly portMappings: pulumi.Output<Record<string, number> | undefined>;
   /** The Jupyter password the platform generated (with `startJupyter`). Secret. */
   declare readonly jupyterPassword: pulumi.Output<string | undefined>;
+  /** vCPUs the pod was given in all (a GPU pod: its machine's per GPU times its GPUs): may be more than its filters ask. */
+  declare readonly allocatedVcpuCount: pulumi.Output<number | undefined>;
+  /** GB of RAM the pod was given in all: may be more than `minRamPerGpu` times its GPUs. */
+  declare readonly allocatedMemoryGb: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {
@@ -288,6 +275,8 @@ export class Pod extends RunpodResource {
       publicIp: undefined,
       portMappings: undefined,
       jupyterPassword: undefined,
+      allocatedVcpuCount: undefined,
+      allocatedMemoryGb: undefined,
     };
     super("Pod", name, props, withSecretOutputs(opts, ["env", "jupyterPassword"]));
     warnAboutPlatformValues(this, "Pod", args);

@@ -20,6 +20,7 @@ import { NeutralBillingOverV2 } from "./management/neutral/over-v2/billing";
 import { NeutralPodsOverV2 } from "./management/neutral/over-v2/pods";
 import type { VolumeS3ClientOptions } from "./s3/s3-settings";
 import { VolumeS3Client } from "./s3/volume-s3-client";
+import { type PinnedFetch, type PinnedFetchOptions, pinnedFetch } from "./jobs/pinned-fetch";
 import { Transport } from "./transport";
 
 /**
@@ -98,6 +99,23 @@ export class RunpodClient implements ManagementApi {
   ): VolumeS3Client {
     const { s3AccessKeyId, s3SecretAccessKey, s3Url } = this.transport.config;
     return new VolumeS3Client({ ...options, s3AccessKeyId, s3SecretAccessKey, s3Url });
+  }
+
+  /**
+   * A `fetch` that pins a session to one worker of a load-balancing endpoint (worker affinity:
+   * `X-Runpod-Worker-Id`, docs/client.md "Worker affinity"), for the `openai` package's `fetch`
+   * option or plain HTTP. It pins to the worker that answers its first request (or to `worker`),
+   * and adds the API key to requests of the platform's that carry none. A `worker` that is not a
+   * worker id is refused here, before any request.
+   *
+   * ```ts
+   * const session = client.pinnedFetch(); // soft; { mode: "strict" } for only that worker
+   * const openai = new OpenAI({ apiKey, baseURL: `${lbUrl}/v1`, fetch: session });
+   * ```
+   */
+  pinnedFetch(options: PinnedFetchOptions = {}): PinnedFetch {
+    const config = this.transport.config;
+    return pinnedFetch(options, config.apiKey, config.queueUrl);
   }
 
   /** Closes pooled keep-alive connections. */

@@ -5,6 +5,7 @@ import { describeProblems } from "./schemas/validation";
 export type RunpodErrorCode =
   | "bad_request"
   | "unauthorized"
+  | "forbidden"
   | "not_found"
   | "payload_too_large"
   | "rate_limited"
@@ -44,6 +45,8 @@ export function apiErrorCode(status: number): RunpodErrorCode {
       return "bad_request";
     case 401:
       return "unauthorized";
+    case 403:
+      return "forbidden";
     case 404:
       return "not_found";
     case 413:
@@ -70,8 +73,8 @@ export interface ProblemDetails {
 
 /**
  * The platform answered with a non-success status. Its `code` follows from the status: 400
- * `bad_request`, 401 `unauthorized`, 404 `not_found`, 413 `payload_too_large`, 429
- * `rate_limited`, 5xx `server_error`, any other `api_error`.
+ * `bad_request`, 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 413 `payload_too_large`,
+ * 429 `rate_limited`, 5xx `server_error`, any other `api_error`.
  */
 export class APIError extends RunpodError {
   override name = "APIError";
@@ -111,7 +114,7 @@ export class APIError extends RunpodError {
     return this.problem?.errors ?? [];
   }
 
-  /** The error for an answer's status: the subclass of its code (400, 401, 404, 413, 429, 5xx), else an `APIError`. */
+  /** The error for an answer's status: the subclass of its code (400, 401, 403, 404, 413, 429, 5xx), else an `APIError`. */
   static fromResponse(
     status: number,
     request: RequestInfo,
@@ -129,9 +132,19 @@ export class APIError extends RunpodError {
 export class BadRequestError extends APIError {
   override name = "BadRequestError";
 }
-/** 401: the API key is missing, wrong, or lacks permission. */
+/** 401: the API key is missing or wrong. */
 export class AuthenticationError extends APIError {
   override name = "AuthenticationError";
+}
+/** 403: the key is valid but may lack the operation's scope (`<resource>:read` or `:write`); the message names the operation. */
+export class ForbiddenError extends APIError {
+  override name = "ForbiddenError";
+  constructor(...args: ConstructorParameters<typeof APIError>) {
+    super(...args);
+    this.message +=
+      `: the API key may lack the scope ${this.method} ${this.path} needs ` +
+      "(scopes are <resource>:read or <resource>:write, e.g. pods:write, chosen when the key is created)";
+  }
 }
 /** 404: unknown id, or a job whose TTL or retention expired. */
 export class NotFoundError extends APIError {
@@ -154,6 +167,7 @@ export class InternalServerError extends APIError {
 const API_ERROR_CLASSES: Partial<Record<RunpodErrorCode, typeof APIError>> = {
   bad_request: BadRequestError,
   unauthorized: AuthenticationError,
+  forbidden: ForbiddenError,
   not_found: NotFoundError,
   payload_too_large: PayloadTooLargeError,
   rate_limited: RateLimitError,

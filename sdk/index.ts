@@ -20,15 +20,20 @@ export type { VolumeS3ClientOptions } from "./s3/s3-settings";
 export { S3Error } from "./s3/s3-errors";
 export type { S3RequestInfo } from "./s3/s3-errors";
 export type { OpenAiFetchOptions, PollOptions, RunSyncOptions, StatusOptions } from "./jobs/endpoint-jobs";
-export type { BatchOutcome, SubmitManyOptions } from "./jobs/batch-options";
+export type { BatchOutcome, SubmitManyOptions, SubmitProgress } from "./jobs/batch-options";
 export type { PacedOperation, RateLimitOverride, RateLimitOverrides } from "./jobs/endpoint-pacers";
 export type { BatchInputs } from "./jobs/submit-many";
+export type { BatchPageOptions, BatchWaitOptions, EndpointBatches } from "./jobs/endpoint-batches";
+export type { AffinityRefusal, PinMode, PinnedFetch, PinnedFetchOptions } from "./jobs/pinned-fetch";
+export type { BatchAck, BatchChild, BatchChildPage, BatchListItem, BatchStatus, BatchSummary } from "./schemas/batch";
 export type {
   ManagementResource,
   ReadQuery,
   ResourceDescription,
   UpdateMethodOptions,
 } from "./management/management-resource";
+export type { ListPage, PageOptions, PagesOptions } from "./management/paged-list";
+export type { PagedResourceV2 } from "./management/v2/paged-resource";
 
 // The version-neutral API (v1's field names on either version) and its implementation over v2.
 export type * from "./management/neutral/api";
@@ -102,7 +107,7 @@ export {
   TimeoutError,
   UnsupportedOperationError,
 } from "./errors";
-export type { ProblemDetails, RequestInfo, RunpodErrorCode } from "./errors";
+export type { ForbiddenError, ProblemDetails, RequestInfo, RunpodErrorCode } from "./errors";
 
 // The platform's schemas, types and tables (the same zod schemas as the emulator and the provider).
 export * from "./schemas/container-registry-auth";

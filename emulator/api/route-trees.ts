@@ -3,6 +3,7 @@ import type { ProblemRoutes } from "../server/problem-routes";
 import { registerS3Routes } from "./s3/s3-routes";
 import type { RegisterRoutes, ServerContext } from "../server/server-context";
 import { registerAdminRoutes } from "./admin/admin-routes";
+import { registerBatchFailRoutes } from "./admin/batch-fail-routes";
 import { registerImageRoutes } from "./admin/image-routes";
 import { registerPreemptionRoutes } from "./admin/preemption-routes";
 import { LOAD_BALANCER_PREFIX, registerLoadBalancerRoutes } from "./load-balancer/load-balancer-routes";
@@ -12,6 +13,7 @@ import { registerNetworkVolumeRoutesV1 } from "./v1/network-volume-routes";
 import { registerPodRoutesV1 } from "./v1/pod-routes";
 import { registerRegistryAuthRoutesV1 } from "./v1/registry-auth-routes";
 import { registerTemplateRoutesV1 } from "./v1/template-routes";
+import { registerBatchRoutesV2 } from "./v2/batch-routes";
 import { registerBillingRoutesV2 } from "./v2/billing-routes";
 import { registerCatalogRoutesV2 } from "./v2/catalog-routes";
 import { registerClusterRoutesV2 } from "./v2/cluster-routes";
@@ -82,12 +84,12 @@ export const ROUTE_TREES: readonly RouteTree[] = [
   {
     // The job API of queue-based endpoints (`/v2/<endpoint_id>/...`): `{ error, message }` bodies, the per-endpoint rate limits.
     prefix: "/v2",
-    routes: [registerJobRoutesV2, registerOpenAiRoutesV2, registerRecentRequestRoutesV2],
+    routes: [registerJobRoutesV2, registerBatchRoutesV2, registerOpenAiRoutesV2, registerRecentRequestRoutesV2],
   },
   {
     // The emulator's own routes: state, faults, stats, clock, reset, preemption, the image model's images.
     prefix: "/_emulator",
-    routes: [registerAdminRoutes, registerImageRoutes, registerPreemptionRoutes],
+    routes: [registerAdminRoutes, registerImageRoutes, registerPreemptionRoutes, registerBatchFailRoutes],
   },
   {
     // Load-balancing endpoints answering HTTP (`/lb/<endpoint_id>/<path>`).

@@ -4,7 +4,21 @@
  * as the platform's machines are. What runs on it (pods, serverless workers) reserves from the
  * stock and gives it back when it stops; the catalog's availability levels are read from what is
  * free. Not persisted: whoever reserves recomputes its reservations when the state file loads.
+ *
+ * A data center's GPUs of one type sit in machines of two sizes ({@link MACHINE_SIZES}), which
+ * differ in what a pod gets per GPU: most in standard machines, a share in large ones. A pod's
+ * GPUs are all in machines of one size.
  */
+
+/** The sizes of machine a GPU sits in, by what a pod on it gets per GPU: vCPUs and GB of RAM. */
+export const MACHINE_SIZES = {
+  standard: { vcpusPerGpu: 8, ramGbPerGpu: 62 },
+  large: { vcpusPerGpu: 16, ramGbPerGpu: 125 },
+} as const;
+/** A size of machine. */
+export type MachineSize = keyof typeof MACHINE_SIZES;
+/** The sizes, smallest first: the order a pod is placed in. */
+export const MACHINE_SIZE_ORDER: readonly MachineSize[] = ["standard", "large"];
 
 /** Stock settings (`capacity` option of `startEmulator`). */
 export interface CapacitySettings {
@@ -14,10 +28,20 @@ export interface CapacitySettings {
   vcpusPerFlavor: number;
   /** Stock of particular places: `{ "EU-RO-1": { "NVIDIA L4": 2 } }` (GPU types or CPU flavors). */
   stock: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /**
+   * Of each data center's GPUs of a type, the share in large machines (rounded down: none of 3
+   * at 0.25), 0 to 1. Default 0.25.
+   */
+  largeMachineShare?: number | undefined;
 }
 
 /** Default stock: enough that tests which do not care never run out. */
-export const DEFAULT_CAPACITY: CapacitySettings = { gpusPerType: 16, vcpusPerFlavor: 512, stock: {} };
+export const DEFAULT_CAPACITY: CapacitySettings = {
+  gpusPerType: 16,
+  vcpusPerFlavor: 512,
+  stock: {},
+  largeMachineShare: 0.25,
+};
 
 /** An availability level (OpenAPI v2 `AvailabilityLevel`). */
 export type AvailabilityLevel = "NONE" | "LOW" | "MEDIUM" | "HIGH";
@@ -43,15 +67,24 @@ export function bestLevel(levels: Iterable<AvailabilityLevel>): AvailabilityLeve
 /** Units in use, by `dataCenter\u0000resource`. */
 type Usage = Map<string, number>;
 
-/** The stock and what of it is in use. */
+/**
+ * The stock and what of it is in use. GPUs are counted in all and, apart, those in large
+ * machines: a size-less call (a vCPU, or a GPU of a standard machine) leaves the large count alone.
+ */
 export class Capacity {
   private readonly used: Usage = new Map();
+  /** GPUs in use in large machines (also counted in {@link used}). */
+  private readonly usedLarge: Usage = new Map();
 
   constructor(readonly settings: CapacitySettings = DEFAULT_CAPACITY) {}
 
-  /** GPUs of `gpuTypeId` in `dataCenterId`. */
-  gpuTotal(dataCenterId: string, gpuTypeId: string): number {
-    return this.settings.stock[dataCenterId]?.[gpuTypeId] ?? this.settings.gpusPerType;
+  /** GPUs of `gpuTypeId` in `dataCenterId`: all of them, or those in machines of one size. */
+  gpuTotal(dataCenterId: string, gpuTypeId: string, size?: MachineSize): number {
+    const total = this.settings.stock[dataCenterId]?.[gpuTypeId] ?? this.settings.gpusPerType;
+    if (size === undefined) return total;
+    const share = this.settings.largeMachineShare ?? DEFAULT_CAPACITY.largeMachineShare ?? 0;
+    const large = Math.floor(total * Math.min(1, Math.max(0, share)));
+    return size === "large" ? large : total - large;
   }
 
   /** vCPUs of `flavorId` in `dataCenterId`. */
@@ -59,35 +92,44 @@ export class Capacity {
     return this.settings.stock[dataCenterId]?.[flavorId] ?? this.settings.vcpusPerFlavor;
   }
 
-  /** Units of `resource` (a GPU type or CPU flavor) free in `dataCenterId`. */
-  free(dataCenterId: string, resource: string, kind: "gpu" | "cpu"): number {
-    const total = kind === "gpu" ? this.gpuTotal(dataCenterId, resource) : this.vcpuTotal(dataCenterId, resource);
-    return total - (this.used.get(key(dataCenterId, resource)) ?? 0);
+  /**
+   * Units of `resource` (a GPU type or CPU flavor) free in `dataCenterId`: all that are, or (GPUs)
+   * those in machines of one size.
+   */
+  free(dataCenterId: string, resource: string, kind: "gpu" | "cpu", size?: MachineSize): number {
+    const k = key(dataCenterId, resource);
+    const used = this.used.get(k) ?? 0;
+    if (kind === "cpu") return this.vcpuTotal(dataCenterId, resource) - used;
+    if (size === undefined) return this.gpuTotal(dataCenterId, resource) - used;
+    const large = this.usedLarge.get(k) ?? 0;
+    return this.gpuTotal(dataCenterId, resource, size) - (size === "large" ? large : used - large);
   }
 
-  /** Takes `count` units when that many are free; false (and nothing taken) otherwise. */
-  reserve(dataCenterId: string, resource: string, kind: "gpu" | "cpu", count: number): boolean {
-    if (this.free(dataCenterId, resource, kind) < count) return false;
-    const k = key(dataCenterId, resource);
-    this.used.set(k, (this.used.get(k) ?? 0) + count);
+  /**
+   * Takes `count` units (GPUs: in machines of `size`, default standard) when that many are free;
+   * false (and nothing taken) otherwise.
+   */
+  reserve(dataCenterId: string, resource: string, kind: "gpu" | "cpu", count: number, size?: MachineSize): boolean {
+    const machine = kind === "gpu" ? (size ?? "standard") : undefined;
+    if (this.free(dataCenterId, resource, kind, machine) < count) return false;
+    this.take(dataCenterId, resource, count, machine);
     return true;
   }
 
   /**
    * Takes `count` units whether or not they are free: what already runs (a pod loaded from the
-   * state file) holds its machine even when the stock was set lower since.
+   * state file) holds its machine even when the stock was set lower since. `size`: GPUs' machines
+   * (default standard).
    */
-  take(dataCenterId: string, resource: string, count: number): void {
-    const k = key(dataCenterId, resource);
-    this.used.set(k, (this.used.get(k) ?? 0) + count);
+  take(dataCenterId: string, resource: string, count: number, size?: MachineSize): void {
+    add(this.used, key(dataCenterId, resource), count);
+    if (size === "large") add(this.usedLarge, key(dataCenterId, resource), count);
   }
 
-  /** Gives back `count` units (never below none in use). */
-  release(dataCenterId: string, resource: string, count: number): void {
-    const k = key(dataCenterId, resource);
-    const left = (this.used.get(k) ?? 0) - count;
-    if (left > 0) this.used.set(k, left);
-    else this.used.delete(k);
+  /** Gives back `count` units (never below none in use). `size`: GPUs' machines (default standard). */
+  release(dataCenterId: string, resource: string, count: number, size?: MachineSize): void {
+    add(this.used, key(dataCenterId, resource), -count);
+    if (size === "large") add(this.usedLarge, key(dataCenterId, resource), -count);
   }
 
   /** The availability level of `resource` in `dataCenterId` for a request of `wanted` units. */
@@ -99,4 +141,11 @@ export class Capacity {
 
 function key(dataCenterId: string, resource: string): string {
   return `${dataCenterId}\u0000${resource}`;
+}
+
+/** Adds `count` (never leaving less than none). */
+function add(usage: Usage, k: string, count: number): void {
+  const left = (usage.get(k) ?? 0) + count;
+  if (left > 0) usage.set(k, left);
+  else usage.delete(k);
 }

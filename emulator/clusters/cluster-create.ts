@@ -1,3 +1,4 @@
+import { POD_DEFAULTS } from "../../sdk/schemas";
 import { CLUSTER_TYPES } from "../../sdk/schemas/platform-enums";
 import type * as V2 from "../../sdk/schemas/v2";
 import { newPodRecord } from "../pods/new-pod";
@@ -5,6 +6,8 @@ import type { PodAccount } from "../pods/pod-account";
 import { injectedEnv, type PodServices } from "../pods/pod-create";
 import { meterPod, startContainer } from "../pods/pod-lifecycle";
 import { logLine, type PodRecord } from "../pods/pod-record";
+import { mountsOfV1 } from "../pods/pod-v1-view";
+import { MACHINE_SIZE_ORDER } from "../capacity/capacity";
 import { badField, unprocessableField } from "../errors/http-errors";
 import { newClusterId, newPodId } from "../records/ids";
 import type { ClusterRecord } from "./cluster-record";
@@ -56,7 +59,14 @@ export function createCluster(
     dataCenters = dataCenters.filter((dc) => dc === volume.dataCenter);
   }
   const needed = podCount * gpuCountPerPod;
-  const dataCenterId = clusterDataCenter(dataCenters, needed, (dc) => capacity.free(dc, gpuTypeId, "gpu"));
+  // A member's GPUs are in machines of one size: the GPUs a data center can give members are
+  // whole members' worth of each size's free GPUs.
+  const usable = (dc: string) =>
+    MACHINE_SIZE_ORDER.reduce((sum, size) => {
+      const free = Math.max(0, capacity.free(dc, gpuTypeId, "gpu", size));
+      return sum + Math.floor(free / gpuCountPerPod) * gpuCountPerPod;
+    }, 0);
+  const dataCenterId = clusterDataCenter(dataCenters, needed, usable);
   if (dataCenterId === undefined) {
     const narrowed = Boolean(body.dataCenterIds?.length) || network !== undefined;
     throw badField("compute.gpuTypeId", gpuTypeId, shortage(narrowed ? dataCenters : undefined, body.compute));
@@ -71,31 +81,37 @@ export function createCluster(
     vxlanId: 1 + (account.clusters.size % 4000),
     createdAt: now,
   };
+  const persistent = body.mounts?.persistent;
+  const path = persistent?.path ?? network?.path ?? POD_DEFAULTS.volumeMountPath;
+  const volumes = mountsOfV1(persistent?.size ?? 0, path, network?.volumeId);
   const members: PodRecord[] = [];
+  // Members take the smallest machines first, as pods without placement filters do.
+  const left = new Map(MACHINE_SIZE_ORDER.map((size) => [size, capacity.free(dataCenterId, gpuTypeId, "gpu", size)]));
   for (let rank = 0; rank < podCount; rank++) {
+    const machine = MACHINE_SIZE_ORDER.find((size) => left.get(size)! >= gpuCountPerPod) ?? "standard";
+    left.set(machine, left.get(machine)! - gpuCountPerPod);
     const env = { ...(body.env ?? {}), NODE_RANK: String(rank) };
     const switches = { startSsh: body.startSsh ?? false, startJupyter: body.startJupyter ?? false };
     const pod = newPodRecord(
       {
         id: newPodId(),
         name: `${body.name}-${rank}`,
-        imageName: body.image,
+        image: body.image,
         env: injectedEnv(account, switches, env),
         ports: body.ports ?? [],
-        containerDiskInGb: body.disk,
-        volumeInGb: body.mounts?.persistent?.size ?? 0,
-        volumeMountPath: body.mounts?.persistent?.path ?? network?.path,
+        disk: body.disk,
+        ...volumes,
         cudaVersion: catalog.values("cudaVersion")[0] ?? null,
-        placement: { dataCenterId, gpuTypeId, gpuCount: gpuCountPerPod },
-        networkVolumeId: network?.volumeId,
-        clusterId: cluster.id,
-        clusterRank: rank,
+        dataCenterId,
+        gpu: { id: gpuTypeId, count: gpuCountPerPod },
+        machine,
+        cluster: { id: cluster.id, rank },
       },
       now,
       catalog,
     );
     // The data center was chosen for the whole cluster: every reservation fits.
-    account.reservations.tryReserve(pod.id, pod.placement);
+    account.reservations.tryReserve(pod.id, pod);
     logLine(pod, now, "system", `pod created: node ${rank} of cluster ${cluster.id} in ${dataCenterId}`);
     startContainer(account, pod, now);
     meterPod(account, pod);

@@ -8,8 +8,8 @@ import type { ClusterRecord } from "./cluster-record";
 /** The member pods of a cluster, by rank. */
 export function membersOf(account: Pick<PodAccount, "pods">, clusterId: string): PodRecord[] {
   return [...account.pods.values()]
-    .filter((p) => p.clusterId === clusterId)
-    .sort((a, b) => (a.clusterRank ?? 0) - (b.clusterRank ?? 0));
+    .filter((p) => p.cluster?.id === clusterId)
+    .sort((a, b) => (a.cluster?.rank ?? 0) - (b.cluster?.rank ?? 0));
 }
 
 /** The primary's public SSH address (`host:port`) while it runs with 22/tcp, as its own `ssh.direct` says. */

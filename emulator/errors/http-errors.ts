@@ -29,6 +29,7 @@ const TITLES: Readonly<Record<number, string>> = {
   401: "Unauthorized",
   403: "Forbidden",
   404: "Not Found",
+  405: "Method Not Allowed",
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",

@@ -54,6 +54,16 @@ export function injectFaults(
       sendError(reply.header("retry-after", "1"), 429, body, req.routeOptions.config.problems === true);
       return;
     }
+    if (rule.forbiddenRate > 0 && random() < rule.forbiddenRate) {
+      stats.forbidden++;
+      // The platform's words for a valid key without the scope (OpenAPI v2 `ForbiddenError`).
+      const body = {
+        error: "forbidden",
+        message: "access denied (injected: the API key lacks this operation's scope)",
+      };
+      sendError(reply, 403, body, req.routeOptions.config.problems === true);
+      return;
+    }
     const lose = rule.lostResponseRate > 0 && random() < rule.lostResponseRate;
     if (lose || rule.holdResponseMs > 0) answerFates.set(req.raw, { stats, lose, holdMs: rule.holdResponseMs });
     done();

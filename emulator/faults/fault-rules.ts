@@ -23,6 +23,8 @@ export const FaultRuleSchema = z.object({
   errorRate: rate.default(0),
   /** Share of requests answered 429 with `Retry-After: 1`. */
   rateLimitRate: rate.default(0),
+  /** Share of requests answered 403, as the platform answers a key that lacks the operation's scope. */
+  forbiddenRate: rate.default(0),
   /** Share of requests whose connection is destroyed without an answer, before they are handled. */
   dropRate: rate.default(0),
   /**

@@ -7,6 +7,8 @@ export interface FaultStats {
   latency: number;
   error: number;
   rateLimit: number;
+  /** Requests answered 403 (`forbiddenRate`). */
+  forbidden: number;
   drop: number;
   /** Requests handled (their effect kept) whose answer was then withheld by destroying the connection. */
   lostResponse: number;
@@ -16,5 +18,5 @@ export interface FaultStats {
 
 /** A new set of zeroed fault counters. */
 export function emptyFaultStats(): FaultStats {
-  return { latency: 0, error: 0, rateLimit: 0, drop: 0, lostResponse: 0, heldResponse: 0 };
+  return { latency: 0, error: 0, rateLimit: 0, forbidden: 0, drop: 0, lostResponse: 0, heldResponse: 0 };
 }

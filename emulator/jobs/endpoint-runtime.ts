@@ -1,11 +1,12 @@
 import { JOB_DEFAULTS, type JobRequest, type JobStatus, type StreamChunk } from "../../sdk/schemas";
-import { executeTemplate } from "./execute-template";
+import { BatchRuntime } from "./batch-runtime";
 import { type HealthView, JobCounts } from "./job-counts";
 import { Job, renderJob } from "./job";
 import { JobQueue } from "./job-queue";
 import { isTerminal, type JobEvent, nextStatus } from "./job-state-machine";
 import { JobWatchers } from "./job-watchers";
 import { RecentRequests, type RequestSource } from "./recent-requests";
+import { runHandler } from "./run-handler";
 import type { RuntimeServices, RuntimeSettings } from "./runtime-settings";
 import { type Worker, WorkerPool } from "./worker-pool";
 
@@ -17,6 +18,8 @@ export class EndpointRuntime {
   readonly jobs = new Map<string, Job>();
   /** The last requests submitted, for `/requests`. */
   readonly recent = new RecentRequests();
+  /** The endpoint's batch jobs, on workers of their own. */
+  readonly batches: BatchRuntime;
   private readonly queue = new JobQueue();
   private readonly counts = new JobCounts();
   private readonly pool: WorkerPool;
@@ -28,6 +31,7 @@ export class EndpointRuntime {
     private readonly services: RuntimeServices,
   ) {
     this.watchers = new JobWatchers(services.scheduler);
+    this.batches = new BatchRuntime(endpointId, settings, services);
     this.pool = new WorkerPool(
       settings,
       services.scheduler,
@@ -46,6 +50,7 @@ export class EndpointRuntime {
   configure(settings: RuntimeSettings): void {
     this.settings = settings;
     this.pool.reconfigure(settings);
+    this.batches.configure(settings);
     this.pump();
   }
 
@@ -154,6 +159,7 @@ export class EndpointRuntime {
   dispose(): void {
     for (const w of this.pool.busy()) w.abort?.abort();
     this.pool.dispose();
+    this.batches.dispose();
     for (const job of this.jobs.values()) this.services.scheduler.cancel(job);
     this.jobs.clear();
     this.recent.clear();
@@ -185,19 +191,6 @@ export class EndpointRuntime {
     scheduler.after(worker.timeout, job.executionTimeoutMs);
     this.notify(job);
     worker.log.add(job.startedAt, "container", `job ${job.id} started`);
-    const template =
-      this.settings.image !== undefined
-        ? this.services.image(this.settings.image)
-        : this.services.template(this.settings.templateId);
-    const env = this.services.env?.(this.endpointId, worker.secrets);
-    const ctx = {
-      id: job.id,
-      input: job.input,
-      ...(env ? { env } : {}),
-      ...(job.extras?.s3Config ? { s3Config: job.extras.s3Config } : {}),
-      signal: abort.signal,
-      sleep: (ms: number) => scheduler.sleep(ms, abort.signal),
-    };
     const emit = (chunk: StreamChunk) => {
       if (worker.run !== run || worker.job !== job) return false;
       if (job.chunks) job.chunks.push(chunk);
@@ -205,9 +198,8 @@ export class EndpointRuntime {
       this.notify(job);
       return true;
     };
-    const outcome = template
-      ? Promise.resolve().then(() => executeTemplate(template, ctx, emit))
-      : Promise.reject(new Error(`template ${this.settings.templateId} is not available in this emulator`));
+    const handled = { id: job.id, input: job.input, s3Config: job.extras?.s3Config };
+    const outcome = runHandler(this.endpointId, this.settings, this.services, worker, handled, abort.signal, emit);
     outcome.then(
       (output) => this.finish(worker, run, "complete", output),
       (error: unknown) => this.finish(worker, run, "fail", error instanceof Error ? error.message : String(error)),

@@ -1,7 +1,16 @@
 import type { Scheduler } from "../clock/scheduler";
 import type { Template } from "../handlers/handler-types";
 import { executeTemplate } from "./execute-template";
-import { type ScalingSettings, type Worker, type WorkerBoot, WorkerPool } from "./worker-pool";
+import {
+  AFFINITY_ERRORS,
+  type Affinity,
+  AffinityWaits,
+  parseAffinity,
+  ScaledDownWorkers,
+  STRICT_WAIT_MS,
+  WORKER_ID_HEADER,
+} from "./worker-affinity";
+import { type ScalingSettings, Worker, type WorkerBoot, WorkerPool } from "./worker-pool";
 
 /**
  * How a load-balancing endpoint serves HTTP (OpenAPI v2 `EndpointType` `LOAD_BALANCER`,
@@ -59,6 +68,13 @@ function isHttpAnswer(value: unknown): value is Partial<HttpAnswer> & { statusCo
 export class LoadBalancerRuntime {
   private readonly pool: WorkerPool;
   private requests = 0;
+  /** Requests waiting for the worker they are pinned to. */
+  private readonly waits: AffinityWaits;
+  private readonly scaledDown = new ScaledDownWorkers();
+  /** Workers up and started, by id: a pinned request finds its worker without a scan. */
+  private readonly byId = new Map<string, Worker>();
+  /** The id the next worker starts under: a scaled-down worker resumed by `strict-resume`. */
+  private resumeId: string | undefined;
 
   constructor(
     readonly endpointId: string,
@@ -67,10 +83,26 @@ export class LoadBalancerRuntime {
     newWorkerId: () => string,
     bootWorker: () => WorkerBoot = () => ({ secrets: new Map() }),
   ) {
+    this.waits = new AffinityWaits(scheduler);
+    const nextId = () => {
+      const id = this.resumeId ?? newWorkerId();
+      this.resumeId = undefined;
+      return id;
+    };
+    const onWorker = (w: Worker, event: "start" | "stop") => {
+      if (event === "stop") {
+        this.byId.delete(w.id);
+        this.scaledDown.add(w.id, w.version);
+      } else {
+        this.byId.set(w.id, w);
+        this.scaledDown.delete(w.id);
+      }
+      this.waits.wake();
+    };
     // A worker that starts late (a missing secret created) waits idle for the next request.
-    this.pool = new WorkerPool(settings, scheduler, newWorkerId, () => undefined, undefined, {
+    this.pool = new WorkerPool(settings, scheduler, nextId, () => undefined, onWorker, {
       boot: bootWorker,
-      ready: () => undefined,
+      ready: () => this.waits.wake(),
     });
   }
 
@@ -95,9 +127,20 @@ export class LoadBalancerRuntime {
     this.pool.retryUnhealthy();
   }
 
-  /** Serves one request on a worker: the handler's answer, 503 when no worker may run, 504 past the timeout. */
+  /**
+   * Serves one request on a worker: the handler's answer, naming the worker in
+   * `X-Runpod-Worker-Id`; 503 when no worker may run, 504 past the timeout; for a pinned request
+   * (the same header), 404 when its worker is gone and 400 when the wait for it ran out.
+   */
   async handle(request: HttpRequestView, disconnected: AbortSignal): Promise<HttpAnswer> {
-    const worker = this.acquire();
+    const got = await this.acquireFor(parseAffinity(request.headers[WORKER_ID_HEADER]), disconnected);
+    if (got !== undefined && !(got instanceof Worker)) return got;
+    const answer = await this.serve(got, request, disconnected);
+    if (got) answer.headers[WORKER_ID_HEADER] = got.id;
+    return answer;
+  }
+
+  private async serve(worker: Worker | undefined, request: HttpRequestView, disconnected: AbortSignal) {
     if (!worker) {
       const stuck = this.pool.all().find((w) => w.unhealthy !== undefined)?.unhealthy;
       return answer(503, {
@@ -164,6 +207,48 @@ export class LoadBalancerRuntime {
     return least ? this.take(least) : undefined;
   }
 
+  /**
+   * The worker of a request: by normal routing, or the one it is pinned to. A soft pin takes its
+   * worker when it is up with room, else routes normally. A strict pin waits (up to
+   * {@link STRICT_WAIT_MS}) for its worker's room, and is answered 404 when the worker is not up;
+   * `strict-resume` brings a scaled-down worker back under its id instead, waiting for room to
+   * start it (404 only when it is gone for good: never seen, or from an older release).
+   */
+  private async acquireFor(pin: Affinity, signal: AbortSignal): Promise<Worker | HttpAnswer | undefined> {
+    if (pin.mode === "none") return this.acquire();
+    const id = pin.workerId;
+    if (pin.mode === "soft") return this.takePinned(id) ?? this.acquire();
+    const deadline = this.scheduler.now() + STRICT_WAIT_MS;
+    for (;;) {
+      const w = this.workerById(id);
+      if (w && w.unhealthy === undefined) {
+        const taken = this.takePinned(id);
+        if (taken) return taken;
+      } else if (pin.mode === "strict" || (!w && !this.scaledDown.resumable(id, this.settings.version ?? 0))) {
+        return AFFINITY_ERRORS.gone(id, this.endpointId);
+      } else if (!w && this.pool.canStart()) {
+        this.resumeId = id;
+        const resumed = this.pool.startBusy();
+        if (resumed) return this.take(resumed);
+        continue; // started unhealthy: it keeps trying, and the request waits for it
+      }
+      if (!(await this.waits.next(deadline, signal))) return AFFINITY_ERRORS.timeout(id);
+    }
+  }
+
+  /** The worker `id` when it is up with room for one more request, taken; else undefined. */
+  private takePinned(id: string): Worker | undefined {
+    const w = this.workerById(id);
+    if (!w || w.unhealthy !== undefined || w.inFlight >= Math.max(1, this.settings.requestCount)) return undefined;
+    if (w.inFlight === 0 && !this.pool.takeThis(w)) return undefined;
+    return this.take(w);
+  }
+
+  /** A worker up, started or not (one that could not start is found by a scan: they are rare). */
+  private workerById(id: string): Worker | undefined {
+    return this.byId.get(id) ?? this.pool.all().find((worker) => worker.id === id);
+  }
+
   private take(w: Worker): Worker {
     w.inFlight++;
     return w;
@@ -172,6 +257,7 @@ export class LoadBalancerRuntime {
   private release(w: Worker): void {
     w.inFlight--;
     if (w.inFlight === 0) this.pool.release(w);
+    this.waits.wake();
   }
 
   private logRequest(w: Worker, started: number, req: HttpRequestView, status: number, error?: string): void {

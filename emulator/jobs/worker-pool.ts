@@ -152,6 +152,16 @@ export class WorkerPool {
     return w;
   }
 
+  /** Takes this idle worker for work (a request pinned to it); false when it is not idle. */
+  takeThis(w: Worker): boolean {
+    const i = this.idleWorkers.indexOf(w);
+    if (i < 0) return false;
+    this.idleWorkers.splice(i, 1);
+    this.scheduler.cancel(w.idle);
+    this.busyWorkers.add(w);
+    return true;
+  }
+
   /** True while another worker may start (scale-up stays within `workersMax`). */
   canStart(): boolean {
     return this.size < this.settings.workersMax;

@@ -1,4 +1,4 @@
-import { POD_DEFAULTS } from "../../sdk/schemas";
+import { POD_DEFAULTS, startCommandToArgs } from "../../sdk/schemas";
 import type { Capacity } from "../capacity/capacity";
 import type { PlatformCatalog } from "../platform/platform-catalog";
 import { atLeast } from "../platform/cuda-version";
@@ -7,26 +7,20 @@ import type { PodAccount } from "./pod-account";
 import { newPodId } from "../records/ids";
 import { injectPlatformEnv } from "../platform/injected-env";
 import { renderTemplateV1 } from "../templates/template-render";
+import type { MachineSize } from "../capacity/capacity";
+import { machinesFor } from "./machine-filters";
 import { choosePlacement, placementFailure, type PlacementRequest } from "./placement";
 import { newPodRecord } from "./new-pod";
 import { meterPod, startContainer } from "./pod-lifecycle";
-import { EMULATED_MACHINE, logLine, type PodPlacement, type PodRecord } from "./pod-record";
+import { logLine, type PodRecord } from "./pod-record";
 import type { PodSpec } from "./pod-spec";
+import { mountsOfV1 } from "./pod-v1-view";
 
 /*
  * A pod's creation, the same through v1 and v2: every input checked against the
  * catalog (400s naming the field as the request named it), the container filled from the
  * template, the pod placed on free GPUs (or vCPUs) of the stock, and created RUNNING holding them.
  */
-
-/** What one emulated machine offers, by v1's machine filter: a filter asking for more cannot be placed. */
-const MACHINE_FILTER_LIMITS: Readonly<Record<string, number>> = {
-  minVCPUPerGPU: EMULATED_MACHINE.vcpusPerGpu,
-  minRAMPerGPU: EMULATED_MACHINE.ramGbPerGpu,
-  minDiskBandwidthMBps: EMULATED_MACHINE.diskThroughputMBps,
-  minDownloadMbps: EMULATED_MACHINE.downloadMbps,
-  minUploadMbps: EMULATED_MACHINE.uploadMbps,
-};
 
 /** What a route needs of the server besides the account. */
 export interface PodServices {
@@ -71,7 +65,7 @@ function allowedDataCenters(account: PodAccount, services: PodServices, spec: Po
 /** The container settings of a spec, its template's filling what it leaves out (v1 and v2: body fields win, env merged). */
 function containerOf(account: PodAccount, spec: PodSpec) {
   const own = spec.templateId === undefined ? undefined : account.templates.get(spec.templateId);
-  // A pod's record keeps v1's names: it reads its template as v1 answers it.
+  // A create's spec is in v1's names (pod-spec.ts): it reads its template as v1 answers it.
   const template = own && renderTemplateV1(own);
   return {
     imageName: spec.imageName ?? template?.imageName,
@@ -138,18 +132,15 @@ function placementRequest(account: PodAccount, services: PodServices, spec: PodS
         `must be at most ${max} for ${id} on ${spec.cloudType} cloud`,
       );
   }
-  for (const [name, value] of Object.entries(spec.machineFilters)) {
-    const offered = MACHINE_FILTER_LIMITS[name] ?? 0;
-    if (value > offered) {
-      throw badField(name, value, `there are no instances currently available: no machine offers more than ${offered}`);
-    }
-  }
+  const { machines, filters } = machinesFor(spec);
   return {
     resources: spec.gpuTypeIds,
     count: spec.gpuCount,
     dataCenters,
     resourcePriority: spec.gpuTypePriority,
     dataCenterPriority: spec.dataCenterPriority,
+    machines,
+    machineFilters: filters,
   };
 }
 
@@ -185,8 +176,8 @@ export function createPod(account: PodAccount, services: PodServices, spec: PodS
   }
   const kind = gpu ? "gpu" : "cpu";
   // A data center the platform does not know has no machines.
-  const free = (dc: string, resource: string) =>
-    services.catalog.dataCenter(dc) ? services.capacity.free(dc, resource, kind) : 0;
+  const free = (dc: string, resource: string, machine?: string) =>
+    services.catalog.dataCenter(dc) ? services.capacity.free(dc, resource, kind, machine as MachineSize) : 0;
   const unplaceable = () =>
     badRequest([
       {
@@ -197,39 +188,46 @@ export function createPod(account: PodAccount, services: PodServices, spec: PodS
     ]);
   const chosen = choosePlacement(request, free);
   if (!chosen) throw unplaceable();
-  const placement: PodPlacement = gpu
-    ? { dataCenterId: chosen.dataCenterId, gpuTypeId: chosen.resource, gpuCount: spec.gpuCount }
-    : { dataCenterId: chosen.dataCenterId, cpuFlavorId: chosen.resource, vcpuCount: spec.vcpuCount };
-  const id = newPodId();
-  // Chosen from what is free just now, in the same turn: the reservation holds.
-  if (!account.reservations.tryReserve(id, placement)) throw unplaceable();
   const now = account.meter.now();
+  const volumeInGb = spec.networkVolumeId !== undefined ? 0 : container.volumeInGb;
+  const volumes = mountsOfV1(
+    volumeInGb,
+    container.volumeMountPath ?? POD_DEFAULTS.volumeMountPath,
+    spec.networkVolumeId,
+  );
   const pod = newPodRecord(
     {
-      id,
+      id: newPodId(),
       name: spec.name,
-      imageName: container.imageName,
+      image: container.imageName,
       env: injectedEnv(account, spec, container.env),
       ports: container.ports,
-      containerDiskInGb: container.containerDiskInGb,
-      volumeInGb: spec.networkVolumeId !== undefined ? 0 : container.volumeInGb,
-      volumeMountPath: container.volumeMountPath,
-      dockerEntrypoint: container.dockerEntrypoint,
-      dockerStartCmd: container.dockerStartCmd,
-      cloudType: spec.cloudType,
-      interruptible: spec.interruptible,
+      args: startCommandToArgs(container.dockerStartCmd),
+      disk: container.containerDiskInGb,
+      mounts: volumes.mounts,
+      cloud: spec.cloudType,
       locked: spec.locked,
       globalNetworking: spec.globalNetworking,
       cudaVersion: cudaVersion ?? null,
-      placement,
-      networkVolumeId: spec.networkVolumeId,
-      containerRegistryAuthId: container.containerRegistryAuthId,
-      templateId: spec.keepTemplate ? spec.templateId : undefined,
+      dataCenterId: chosen.dataCenterId,
+      ...(gpu
+        ? { gpu: { id: chosen.resource, count: spec.gpuCount }, machine: chosen.machine as MachineSize }
+        : { cpu: { id: chosen.resource, vcpuCount: spec.vcpuCount } }),
+      registry: container.containerRegistryAuthId,
+      template: spec.keepTemplate ? spec.templateId : undefined,
+      v1: {
+        ...volumes.v1,
+        ...(container.dockerEntrypoint.length ? { dockerEntrypoint: container.dockerEntrypoint } : {}),
+        ...(spec.interruptible ? { interruptible: true } : {}),
+      },
     },
     now,
     catalog,
   );
-  const where = `${placement.gpuTypeId !== undefined ? `${placement.gpuCount} x ${placement.gpuTypeId}` : `${placement.vcpuCount} vCPUs of ${placement.cpuFlavorId}`} in ${placement.dataCenterId}`;
+  // Chosen from what is free just now, in the same turn: the reservation holds.
+  if (!account.reservations.tryReserve(pod.id, pod)) throw unplaceable();
+  const large = chosen.machine === "large" ? " (large machines)" : "";
+  const where = `${pod.gpu ? `${pod.gpu.count} x ${pod.gpu.id}${large}` : `${pod.cpu?.vcpuCount} vCPUs of ${pod.cpu?.id}`} in ${pod.dataCenterId}`;
   logLine(pod, now, "system", `pod created: ${where}`);
   startContainer(account, pod, now);
   meterPod(account, pod);

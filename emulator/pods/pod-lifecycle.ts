@@ -1,7 +1,7 @@
 import { cpuPodPricePerHour, gpuPodPricePerHour } from "../billing/prices";
 import type { PlatformCatalog } from "../platform/platform-catalog";
 import type { PodAccount } from "./pod-account";
-import { logLine, type PodRecord } from "./pod-record";
+import { isInterruptible, logLine, type PodRecord } from "./pod-record";
 
 /*
  * A pod's life, the same through v1 and v2, after its creation (pod-create.ts): stop
@@ -19,7 +19,7 @@ import { logLine, type PodRecord } from "./pod-record";
  * its log names the env key and the placeholder. The log says which secrets it got, never a value.
  */
 export function startContainer(account: PodAccount, pod: PodRecord, now: number): void {
-  logLine(pod, now, "container", `starting container from image ${pod.imageName}`);
+  logLine(pod, now, "container", `starting container from image ${pod.image}`);
   const resolved = account.vault.resolve(pod.env);
   if (!resolved.ok) {
     pod.containerError = `container cannot start: ${resolved.problem}`;
@@ -31,26 +31,22 @@ export function startContainer(account: PodAccount, pod: PodRecord, now: number)
 }
 
 /** Dollars per hour of a pod running on its placement, at its cloud's price (half when interruptible). */
-export function podCost(
-  catalog: PlatformCatalog,
-  pod: Pick<PodRecord, "placement" | "cloudType" | "interruptible">,
-): number {
-  const p = pod.placement;
-  if (p.gpuTypeId !== undefined) {
-    const price = catalog.gpuType(p.gpuTypeId)?.price ?? { secure: 0, community: 0 };
-    return gpuPodPricePerHour(price, p.gpuCount ?? 1, pod.cloudType, pod.interruptible);
+export function podCost(catalog: PlatformCatalog, pod: Pick<PodRecord, "gpu" | "cpu" | "cloud" | "v1">): number {
+  if (pod.gpu) {
+    const price = catalog.gpuType(pod.gpu.id)?.price ?? { secure: 0, community: 0 };
+    return gpuPodPricePerHour(price, pod.gpu.count, pod.cloud, isInterruptible(pod));
   }
-  const flavor = catalog.cpuFlavor(p.cpuFlavorId ?? "");
-  return cpuPodPricePerHour(flavor?.price.securePerVcpu ?? 0, p.vcpuCount ?? 0, pod.interruptible);
+  const flavor = catalog.cpuFlavor(pod.cpu?.id ?? "");
+  return cpuPodPricePerHour(flavor?.price.securePerVcpu ?? 0, pod.cpu?.vcpuCount ?? 0, isInterruptible(pod));
 }
 
 /** Opens (or ends) the pod's billed span to match its status; staged, the pod's own write persists it. */
 export function meterPod(account: PodAccount, pod: PodRecord): void {
-  const kind = pod.clusterId !== undefined ? "cluster" : "pod";
-  const resourceId = pod.clusterId ?? pod.id;
+  const kind = pod.cluster !== undefined ? "cluster" : "pod";
+  const resourceId = pod.cluster?.id ?? pod.id;
   if (pod.status !== "RUNNING") return account.meter.close(kind, resourceId, pod.id, "stage");
-  const component = pod.placement.gpuTypeId !== undefined ? "gpu" : "cpu";
-  const opening = { podId: pod.id, component, ratePerHour: pod.costPerHr, gpuTypeId: pod.placement.gpuTypeId } as const;
+  const component = pod.gpu ? "gpu" : "cpu";
+  const opening = { podId: pod.id, component, ratePerHour: pod.pricePerHour, gpuTypeId: pod.gpu?.id } as const;
   account.meter.open(kind, resourceId, opening, "stage");
 }
 
@@ -60,7 +56,7 @@ export function meterPod(account: PodAccount, pod: PodRecord): void {
  */
 export function startPod(account: PodAccount, pod: PodRecord): boolean {
   if (pod.status === "RUNNING") return true;
-  if (!account.reservations.tryReserve(pod.id, pod.placement)) return false;
+  if (!account.reservations.tryReserve(pod.id, pod)) return false;
   const now = account.meter.now();
   pod.status = "RUNNING";
   pod.startedAt = now;

@@ -1,35 +1,51 @@
 import { z } from "zod";
+import * as V2 from "../../sdk/schemas/v2";
+import { MACHINE_SIZE_ORDER, MACHINE_SIZES, type MachineSize } from "../capacity/capacity";
+import type { PlatformCatalog } from "../platform/platform-catalog";
 
 /*
- * A pod as the emulator keeps it: one record per pod, read and written through both API
- * versions (v1's `/pods` and v2's `/v2/pods` answer the same pod under the same id), persisted in
- * the account's `pods` collection. Times are epoch milliseconds of platform time.
+ * A pod as the emulator keeps it: v2's answer (OpenAPI v2 `Pod`) in v2's names and nesting, one
+ * record per pod read and written through both API versions (v1's `/pods` and v2's `/v2/pods`
+ * answer the same pod under the same id), persisted in the account's `pods` collection. v1's
+ * routes translate at their edge, through the record as v1 names it (pod-v1-view.ts). Times are
+ * epoch milliseconds of platform time.
  */
-
-/** Where a pod runs: the GPUs (or vCPUs) it holds in one data center while it runs. */
-export const PodPlacementSchema = z.object({
-  dataCenterId: z.string(),
-  /** GPU type, for a GPU pod. */
-  gpuTypeId: z.string().optional(),
-  gpuCount: z.number().int().optional(),
-  /** CPU flavor, for a CPU pod. */
-  cpuFlavorId: z.string().optional(),
-  vcpuCount: z.number().int().optional(),
-});
-/** A pod's placement. */
-export type PodPlacement = z.infer<typeof PodPlacementSchema>;
 
 /**
- * One emulated machine, per GPU and in bandwidth: what a GPU pod gets (its vCPUs and RAM), what
- * v1's machine filters may ask for at most, and what v1's `machine` reports.
+ * The standard emulated machine, per GPU and in bandwidth: what a GPU pod without placement
+ * filters gets (its vCPUs and RAM), what a serverless worker reports, and what v1's bandwidth
+ * filters may ask for at most and its `machine` reports (every machine size has the same
+ * bandwidth; capacity.ts has the sizes).
  */
 export const EMULATED_MACHINE = {
-  vcpusPerGpu: 8,
-  ramGbPerGpu: 62,
+  ...MACHINE_SIZES.standard,
   diskThroughputMBps: 4000,
   downloadMbps: 5000,
   uploadMbps: 5000,
 } as const;
+
+/** The vCPUs and GB of RAM a GPU pod of `count` GPUs gets on a machine of `size`. */
+export function gpuAllocation(size: MachineSize, count: number): { vcpuCount: number; memory: number } {
+  const machine = MACHINE_SIZES[size];
+  return { vcpuCount: machine.vcpusPerGpu * count, memory: machine.ramGbPerGpu * count };
+}
+
+/**
+ * The size of machine a GPU pod's GPUs are in: the one that gives its allocation per GPU
+ * (standard when none does, as for a pod of an earlier state file).
+ */
+export function machineOf(gpu: { count: number; vcpuCount: number; memory: number }): MachineSize {
+  const fits = (size: MachineSize) => {
+    const a = gpuAllocation(size, gpu.count);
+    return a.vcpuCount === gpu.vcpuCount && a.memory === gpu.memory;
+  };
+  return MACHINE_SIZE_ORDER.find(fits) ?? "standard";
+}
+
+/** The GB of RAM a CPU pod of `vcpuCount` vCPUs of a flavor gets (4 per vCPU for a flavor the catalog lacks). */
+export function cpuMemoryGb(catalog: PlatformCatalog, flavorId: string, vcpuCount: number): number {
+  return (catalog.cpuFlavor(flavorId)?.ramGbPerVcpu ?? 4) * vcpuCount;
+}
 
 /** One line of a pod's log (`/v2/pods/{id}/logs`). */
 export const PodLogLineSchema = z.object({
@@ -44,48 +60,74 @@ export type PodLogLine = z.infer<typeof PodLogLineSchema>;
 /** The most log lines a pod keeps (v2's `tail` maximum). */
 export const POD_LOG_LINES = 5000;
 
-/** A stored pod. */
-export const PodRecordSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  /** What runs: `RUNNING` holds its placement's GPUs or vCPUs; `EXITED` holds none. */
+/**
+ * What v1 wrote that v2's fields do not hold, each absent unless it differs from what v1 reads off
+ * the v2 fields (pod-v1-view.ts): an entrypoint override, an interruptible (spot) pod, the mount
+ * path of a pod with no mount (v1 keeps and answers it), a pod volume's size beside a network
+ * volume (v2's mounts are one or the other).
+ */
+export const PodV1FieldsSchema = z.object({
+  dockerEntrypoint: z.array(z.string()).optional(),
+  interruptible: z.boolean().optional(),
+  volumeInGb: z.number().int().optional(),
+  volumeMountPath: z.string().optional(),
+});
+/** What v1 wrote that v2's fields do not hold. */
+export type PodV1Fields = z.infer<typeof PodV1FieldsSchema>;
+
+/**
+ * A stored pod: v2's fields as v2 answers them, where the answer is not derived at answer time
+ * (`actions`, `ssh`, `runtime`, `cost` and the addresses are), with these differences:
+ *
+ * - `status` is what runs (`RUNNING` holds its GPUs or vCPUs; `EXITED` none); v2 answers `ERROR`
+ *   while `containerError` says why the container could not start;
+ * - `disk` as written (v1 allows 0; v2 answers its minimum of 1);
+ * - `gpu` (GPU pods) and `cpu` (CPU pods) hold the allocation too: `vcpuCount` and `memory` (GB)
+ *   in all, for a GPU pod what its machine gives per GPU times its GPUs;
+ * - `registry` and `template` are null for none; `template` is the template a v1 create named
+ *   (v2 keeps no link);
+ * - `globalNetworking` holds the switch (the address is derived);
+ * - `cluster` names a cluster member's cluster and rank (the role and address are derived);
+ * - `createdAt` and `startedAt` are epoch milliseconds; `startedAt` is when the container last
+ *   started (create, start, restart, reset, a container update), kept while the pod is stopped
+ *   (v2 answers null then).
+ *
+ * What only the emulator keeps: `pricePerHour` (dollars per hour while running: v2's `cost` while
+ * it runs, v1's `costPerHr`), `lastStatusChange` (the last lifecycle event in words, which v1
+ * answers), `containerError`, `containerDiskWipes` (observable in `/_emulator/state`), `logs`,
+ * and `v1`: what v1 wrote that v2's fields do not hold.
+ */
+export const PodRecordSchema = V2.PodSchema.pick({
+  id: true,
+  name: true,
+  image: true,
+  args: true,
+  disk: true,
+  env: true,
+  ports: true,
+  mounts: true,
+  cudaVersion: true,
+  locked: true,
+}).extend({
   status: z.enum(["RUNNING", "EXITED"]),
-  imageName: z.string(),
-  env: z.record(z.string(), z.string()),
-  ports: z.array(z.string()),
-  containerDiskInGb: z.number().int(),
-  volumeInGb: z.number().int(),
-  volumeMountPath: z.string(),
-  networkVolumeId: z.string().optional(),
-  containerRegistryAuthId: z.string().optional(),
-  dockerEntrypoint: z.array(z.string()),
-  dockerStartCmd: z.array(z.string()),
-  /** The template a v1 create named (v2 keeps no link: its pods answer `template: null`). */
-  templateId: z.string().optional(),
-  cloudType: z.enum(["SECURE", "COMMUNITY"]),
-  interruptible: z.boolean(),
-  locked: z.boolean(),
-  globalNetworking: z.boolean(),
-  cudaVersion: z.string().nullable(),
-  placement: PodPlacementSchema,
-  /** Dollars per hour while running. */
-  costPerHr: z.number(),
+  registry: z.string().nullable(),
+  cloud: z.enum(["SECURE", "COMMUNITY"]),
+  dataCenterId: z.string(),
+  gpu: z
+    .object({ id: z.string(), count: z.number().int(), vcpuCount: z.number().int(), memory: z.number() })
+    .optional(),
+  cpu: z.object({ id: z.string(), vcpuCount: z.number().int(), memory: z.number() }).optional(),
+  template: z.string().nullable(),
+  globalNetworking: z.object({ enabled: z.boolean() }),
+  cluster: z.object({ id: z.string(), rank: z.number().int() }).optional(),
   createdAt: z.number(),
-  /** When the container last started (create, start, restart, reset, a container update). */
   startedAt: z.number().nullable(),
-  /** v1's `lastStatusChange`: the last lifecycle event, in words. */
+  pricePerHour: z.number(),
   lastStatusChange: z.string(),
-  /**
-   * Why the container could not start the last time it tried (its env names a secret the account
-   * does not have): the pod holds its machine but runs nothing, and v2 shows it as `ERROR`.
-   */
   containerError: z.string().optional(),
-  /** How many times the container disk was wiped (reset, a container update): observable in `/_emulator/state`. */
   containerDiskWipes: z.number().int(),
-  /** The cluster this pod belongs to (v2 clusters), with its rank. */
-  clusterId: z.string().optional(),
-  clusterRank: z.number().int().optional(),
   logs: z.array(PodLogLineSchema),
+  v1: PodV1FieldsSchema.optional(),
 });
 /** A stored pod. */
 export type PodRecord = z.infer<typeof PodRecordSchema>;
@@ -101,4 +143,9 @@ export function logLine(pod: PodRecord, ts: number, source: PodLogLine["source"]
 export function podActions(pod: Pick<PodRecord, "status" | "locked">): ("start" | "stop" | "restart" | "terminate")[] {
   if (pod.status === "RUNNING") return pod.locked ? ["restart", "terminate"] : ["stop", "restart", "terminate"];
   return ["start", "terminate"];
+}
+
+/** Whether the pod is interruptible (spot): a v1 create only. */
+export function isInterruptible(pod: Pick<PodRecord, "v1">): boolean {
+  return pod.v1?.interruptible ?? false;
 }

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Pod } from "../../sdk/schemas";
-import { startCommandToArgs } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
 import { rfc3339 } from "../billing/billing-buckets";
 import type { PlatformCatalog } from "../platform/platform-catalog";
 import type { PodAccount } from "./pod-account";
 import { renderVolumeV1 } from "../volumes/volume-record";
 import { EMULATED_MACHINE, podActions, type PodRecord } from "./pod-record";
+import { v1ViewOf } from "./pod-v1-view";
 
 /*
  * One pod record answered in two dialects: v1's `Pod` (OpenAPI v1; `machine` and `savingsPlans`
@@ -31,14 +31,8 @@ export function publicPort(pod: Pick<PodRecord, "id">, port: number): number {
 }
 
 /** The pod's TCP ports as numbers. */
-function tcpPorts(pod: PodRecord): number[] {
+function tcpPorts(pod: Pick<PodRecord, "ports">): number[] {
   return pod.ports.filter((p) => p.endsWith("/tcp")).map((p) => Number(p.split("/")[0]));
-}
-
-function memoryGb(pod: PodRecord, catalog: PlatformCatalog): number {
-  const p = pod.placement;
-  if (p.gpuTypeId !== undefined) return EMULATED_MACHINE.ramGbPerGpu * (p.gpuCount ?? 1);
-  return (catalog.cpuFlavor(p.cpuFlavorId ?? "")?.ramGbPerVcpu ?? 4) * (p.vcpuCount ?? 0);
 }
 
 /** Which of v1's extra facts to include (`include*` query flags). */
@@ -48,13 +42,14 @@ export interface V1Includes {
   savingsPlans?: boolean | undefined;
 }
 
-/** The v1 answer (OpenAPI v1 `Pod`). */
+/** The v1 answer (OpenAPI v1 `Pod`), read off the record as v1 names it. */
 export function renderPodV1(
-  pod: PodRecord,
+  record: PodRecord,
   account: PodAccount,
   catalog: PlatformCatalog,
   include: V1Includes = {},
 ): Pod {
+  const pod = v1ViewOf(record);
   const running = pod.status === "RUNNING";
   const p = pod.placement;
   const gpu = p.gpuTypeId !== undefined ? catalog.gpuType(p.gpuTypeId) : undefined;
@@ -65,8 +60,8 @@ export function renderPodV1(
     desiredStatus: pod.status,
     costPerHr: pod.costPerHr,
     adjustedCostPerHr: pod.costPerHr,
-    vcpuCount: p.gpuTypeId !== undefined ? EMULATED_MACHINE.vcpusPerGpu * (p.gpuCount ?? 1) : (p.vcpuCount ?? 0),
-    memoryInGb: memoryGb(pod, catalog),
+    vcpuCount: pod.vcpuCount ?? 0,
+    memoryInGb: pod.memoryInGb ?? 0,
     containerDiskInGb: pod.containerDiskInGb,
     volumeInGb: pod.volumeInGb,
     volumeMountPath: pod.volumeMountPath,
@@ -147,31 +142,26 @@ function clusterRole(type: string | undefined, rank: number): string | undefined
 }
 
 /** The v2 answer (OpenAPI v2 `Pod`) at billing time `now`; a cluster member's `clusterType` gives its role. */
-export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalog, clusterType?: string): V2.Pod {
+export function renderPodV2(pod: PodRecord, now: number, clusterType?: string): V2.Pod {
   const running = pod.status === "RUNNING";
-  const p = pod.placement;
   const ip = publicIp(pod);
   const direct = running && pod.ports.includes("22/tcp");
-  const mounts: V2.Pod["mounts"] = {};
-  if (pod.networkVolumeId !== undefined)
-    mounts.network = [{ volumeId: pod.networkVolumeId, path: pod.volumeMountPath }];
-  else if (pod.volumeInGb > 0) mounts.persistent = { size: pod.volumeInGb, path: pod.volumeMountPath };
   const out: V2.Pod = {
     id: pod.id,
     name: pod.name,
     // A pod whose container could not start holds its machine but runs nothing.
     status: pod.status === "RUNNING" && pod.containerError !== undefined ? "ERROR" : pod.status,
-    actions: pod.clusterId !== undefined ? [] : podActions(pod),
-    image: pod.imageName,
-    args: startCommandToArgs(pod.dockerStartCmd),
+    actions: pod.cluster !== undefined ? [] : podActions(pod),
+    image: pod.image,
+    args: pod.args,
     // v2 answers `disk` with its create minimum of 1: a v1 pod of 0 GB reads as 1.
-    disk: Math.max(1, pod.containerDiskInGb),
+    disk: Math.max(1, pod.disk),
     env: pod.env,
     ports: pod.ports,
-    registry: pod.containerRegistryAuthId ?? null,
-    mounts,
-    cloud: pod.cloudType,
-    dataCenterId: p.dataCenterId,
+    registry: pod.registry,
+    mounts: pod.mounts,
+    cloud: pod.cloud,
+    dataCenterId: pod.dataCenterId,
     cudaVersion: pod.cudaVersion,
     ssh: {
       proxy: {
@@ -184,11 +174,11 @@ export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalo
         ? { host: ip, port: publicPort(pod, 22), username: "root", command: `ssh root@${ip} -p ${publicPort(pod, 22)}` }
         : null,
     },
-    template: pod.templateId ?? null,
+    template: pod.template,
     // OpenAPI v2: "Current cost in USD per hour (0.0 when EXITED or TERMINATED)".
-    cost: running ? pod.costPerHr : 0,
+    cost: running ? pod.pricePerHour : 0,
     locked: pod.locked,
-    globalNetworking: pod.globalNetworking
+    globalNetworking: pod.globalNetworking.enabled
       ? {
           enabled: true,
           ip: `10.65.${hashOf(pod.id) % 256}.${(hashOf(`${pod.id}/g`) % 254) + 1}`,
@@ -198,9 +188,7 @@ export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalo
     runtime: running
       ? {
           uptime: Math.max(0, Math.floor((now - (pod.startedAt ?? now)) / 1000)),
-          ...(p.gpuTypeId !== undefined
-            ? { gpus: Array.from({ length: p.gpuCount ?? 1 }, () => ({ util: 0, memoryUtil: 0 })) }
-            : {}),
+          ...(pod.gpu ? { gpus: Array.from({ length: pod.gpu.count }, () => ({ util: 0, memoryUtil: 0 })) } : {}),
           cpu: { util: 0 },
           memory: { util: 0 },
           ports: pod.ports.map((spec) => {
@@ -218,16 +206,14 @@ export function renderPodV2(pod: PodRecord, now: number, catalog: PlatformCatalo
     createdAt: rfc3339(pod.createdAt),
     startedAt: pod.startedAt === null || !running ? null : rfc3339(pod.startedAt),
   };
-  if (p.gpuTypeId !== undefined) out.gpu = { id: p.gpuTypeId, count: p.gpuCount ?? 1 };
-  else out.cpu = { id: p.cpuFlavorId ?? "", vcpuCount: p.vcpuCount ?? 0, memory: Math.max(1, memoryGb(pod, catalog)) };
-  if (pod.clusterId !== undefined) {
-    const role = clusterRole(clusterType, pod.clusterRank ?? 0);
-    out.cluster = {
-      id: pod.clusterId,
-      rank: pod.clusterRank ?? null,
-      ...(role ? { role } : {}),
-      ip: `10.65.0.${(pod.clusterRank ?? 0) + 2}`,
-    };
+  // The allocation: what the pod was given in all, which may be more than its filters asked.
+  if (pod.gpu) out.gpu = { ...pod.gpu };
+  else
+    out.cpu = { id: pod.cpu?.id ?? "", vcpuCount: pod.cpu?.vcpuCount ?? 0, memory: Math.max(1, pod.cpu?.memory ?? 0) };
+  if (pod.cluster !== undefined) {
+    const { id, rank } = pod.cluster;
+    const role = clusterRole(clusterType, rank);
+    out.cluster = { id, rank, ...(role ? { role } : {}), ip: `10.65.0.${rank + 2}` };
   }
   return out;
 }

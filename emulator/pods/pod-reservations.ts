@@ -1,33 +1,30 @@
-import type { Capacity } from "../capacity/capacity";
-import type { PodPlacement, PodRecord } from "./pod-record";
+import type { Capacity, MachineSize } from "../capacity/capacity";
+import { machineOf, type PodRecord } from "./pod-record";
 
-/** What a placement holds of the stock: a resource (GPU type or CPU flavor), its kind and how many. */
+/** Where a pod runs: its GPUs (in machines of the size its allocation names) or vCPUs, in one data center. */
+export type PodPlacement = Pick<PodRecord, "dataCenterId" | "gpu" | "cpu">;
+
+/** What a placement holds of the stock: a resource (GPU type or CPU flavor), its kind, how many, and (GPUs) the machines' size. */
 interface Held {
   dataCenterId: string;
   resource: string;
   kind: "gpu" | "cpu";
   count: number;
+  size?: MachineSize;
 }
 
 /** What a placement takes of the stock. */
 export function heldBy(placement: PodPlacement): Held {
-  return placement.gpuTypeId !== undefined
-    ? {
-        dataCenterId: placement.dataCenterId,
-        resource: placement.gpuTypeId,
-        kind: "gpu",
-        count: placement.gpuCount ?? 1,
-      }
-    : {
-        dataCenterId: placement.dataCenterId,
-        resource: placement.cpuFlavorId ?? "",
-        kind: "cpu",
-        count: placement.vcpuCount ?? 0,
-      };
+  const { dataCenterId, gpu, cpu } = placement;
+  return gpu
+    ? { dataCenterId, resource: gpu.id, kind: "gpu", count: gpu.count, size: machineOf(gpu) }
+    : { dataCenterId, resource: cpu?.id ?? "", kind: "cpu", count: cpu?.vcpuCount ?? 0 };
 }
 
 function same(a: Held | undefined, b: Held | undefined): boolean {
-  return a?.dataCenterId === b?.dataCenterId && a?.resource === b?.resource && a?.count === b?.count;
+  return (
+    a?.dataCenterId === b?.dataCenterId && a?.resource === b?.resource && a?.count === b?.count && a?.size === b?.size
+  );
 }
 
 /**
@@ -46,7 +43,8 @@ export class PodReservations {
   tryReserve(podId: string, placement: PodPlacement): boolean {
     const wanted = heldBy(placement);
     if (same(this.held.get(podId), wanted)) return true;
-    if (!this.capacity.reserve(wanted.dataCenterId, wanted.resource, wanted.kind, wanted.count)) return false;
+    if (!this.capacity.reserve(wanted.dataCenterId, wanted.resource, wanted.kind, wanted.count, wanted.size))
+      return false;
     this.release(podId);
     this.held.set(podId, wanted);
     return true;
@@ -54,11 +52,11 @@ export class PodReservations {
 
   /** Makes the stock held match a pod's record: a running pod holds its placement, any other none. */
   sync(pod: PodRecord): void {
-    const wanted = pod.status === "RUNNING" ? heldBy(pod.placement) : undefined;
+    const wanted = pod.status === "RUNNING" ? heldBy(pod) : undefined;
     if (same(this.held.get(pod.id), wanted)) return;
     this.release(pod.id);
     if (wanted) {
-      this.capacity.take(wanted.dataCenterId, wanted.resource, wanted.count);
+      this.capacity.take(wanted.dataCenterId, wanted.resource, wanted.count, wanted.size);
       this.held.set(pod.id, wanted);
     }
   }
@@ -67,7 +65,7 @@ export class PodReservations {
   release(podId: string): void {
     const held = this.held.get(podId);
     if (!held) return;
-    this.capacity.release(held.dataCenterId, held.resource, held.count);
+    this.capacity.release(held.dataCenterId, held.resource, held.count, held.size);
     this.held.delete(podId);
   }
 }

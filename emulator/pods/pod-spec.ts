@@ -20,6 +20,8 @@ export interface SpecFields {
   registry: string;
   image: string;
   cuda: string;
+  minRamPerGpu: string;
+  minVcpuPerGpu: string;
 }
 
 /** v1's names. */
@@ -34,6 +36,8 @@ export const V1_FIELDS: SpecFields = {
   registry: "containerRegistryAuthId",
   image: "imageName",
   cuda: "allowedCudaVersions",
+  minRamPerGpu: "minRAMPerGPU",
+  minVcpuPerGpu: "minVCPUPerGPU",
 };
 
 /** v2's names. */
@@ -48,6 +52,8 @@ export const V2_FIELDS: SpecFields = {
   registry: "registry",
   image: "image",
   cuda: "gpu.allowedCudaVersions",
+  minRamPerGpu: "gpu.minRamPerGpu",
+  minVcpuPerGpu: "gpu.minVcpuCountPerGpu",
 };
 
 /** A pod create, in one shape. Container fields may still come from the template. */
@@ -84,7 +90,10 @@ export interface PodSpec {
   minCudaVersion?: string | undefined;
   startSsh: boolean;
   startJupyter: boolean;
-  /** v1's machine filters (`minRAMPerGPU`, ...), by name. */
+  /** Placement filters: least GB of RAM and vCPUs per GPU of the machine (v1's `minRAMPerGPU` and `minVCPUPerGPU`, v2's `gpu.minRamPerGpu` and `gpu.minVcpuCountPerGpu`). */
+  minRamPerGpu?: number | undefined;
+  minVcpuPerGpu?: number | undefined;
+  /** v1's bandwidth filters (`minDiskBandwidthMBps`, ...), by name. */
   machineFilters: Record<string, number>;
   fields: SpecFields;
 }
@@ -92,13 +101,7 @@ export interface PodSpec {
 /** A v1 create (`POST /v1/pods`) as a spec, v1's defaults applied. */
 export function specFromV1(input: PodCreateInput): PodSpec {
   const machineFilters: Record<string, number> = {};
-  for (const name of [
-    "minRAMPerGPU",
-    "minVCPUPerGPU",
-    "minDiskBandwidthMBps",
-    "minDownloadMbps",
-    "minUploadMbps",
-  ] as const) {
+  for (const name of ["minDiskBandwidthMBps", "minDownloadMbps", "minUploadMbps"] as const) {
     if (input[name] !== undefined) machineFilters[name] = input[name];
   }
   return {
@@ -133,6 +136,9 @@ export function specFromV1(input: PodCreateInput): PodSpec {
     minCudaVersion: undefined,
     startSsh: false,
     startJupyter: false,
+    // v1 allows 0: no filter.
+    minRamPerGpu: input.minRAMPerGPU || undefined,
+    minVcpuPerGpu: input.minVCPUPerGPU || undefined,
     machineFilters,
     fields: V1_FIELDS,
   };
@@ -179,6 +185,8 @@ export function specFromV2(body: V2.CreatePodRequest): PodSpec {
     minCudaVersion: body.gpu?.minCudaVersion,
     startSsh: body.startSsh ?? false,
     startJupyter: body.startJupyter ?? false,
+    minRamPerGpu: body.gpu?.minRamPerGpu,
+    minVcpuPerGpu: body.gpu?.minVcpuCountPerGpu,
     machineFilters: {},
     fields: V2_FIELDS,
   };

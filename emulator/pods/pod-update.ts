@@ -1,9 +1,10 @@
-import { POD_IN_PLACE_FIELDS, type PodUpdateInput, argsToStartCommand } from "../../sdk/schemas";
+import { argsToStartCommand, POD_IN_PLACE_FIELDS, type PodUpdateInput, startCommandToArgs } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
 import { badField, notFound, unprocessableField } from "../errors/http-errors";
 import type { PodAccount } from "./pod-account";
 import { wipeContainer } from "./pod-lifecycle";
 import type { PodRecord } from "./pod-record";
+import { recordOfV1View, replaceRecord, v1ViewOf } from "./pod-v1-view";
 
 /*
  * A pod's updates, one function per API version, over the one record: v1's `PATCH` and
@@ -12,8 +13,8 @@ import type { PodRecord } from "./pod-record";
  */
 
 /**
- * Applies a v1 update to a pod: `name` and `locked` in place, anything else of `PodUpdateInput`
- * replaces the container (a reset: its disk wiped).
+ * Applies a v1 update to a pod, through the record as v1 names it: `name` and `locked` in place,
+ * anything else of `PodUpdateInput` replaces the container (a reset: its disk wiped).
  */
 export function updatePodV1(account: PodAccount, pod: PodRecord, input: PodUpdateInput, alwaysReset: boolean): void {
   const resets = alwaysReset || Object.keys(input).some((k) => !(POD_IN_PLACE_FIELDS as readonly string[]).includes(k));
@@ -27,21 +28,23 @@ export function updatePodV1(account: PodAccount, pod: PodRecord, input: PodUpdat
       "is not a container registry auth of this account",
     );
   }
-  if (input.name !== undefined) pod.name = input.name;
-  if (input.locked !== undefined) pod.locked = input.locked;
-  if (input.imageName !== undefined) pod.imageName = input.imageName;
-  if (input.env !== undefined) pod.env = input.env;
-  if (input.ports !== undefined) pod.ports = input.ports;
-  if (input.containerDiskInGb != null) pod.containerDiskInGb = input.containerDiskInGb;
-  if (input.volumeInGb != null && pod.networkVolumeId === undefined) pod.volumeInGb = input.volumeInGb;
-  if (input.volumeMountPath !== undefined) pod.volumeMountPath = input.volumeMountPath;
-  if (input.dockerEntrypoint !== undefined) pod.dockerEntrypoint = input.dockerEntrypoint;
-  if (input.dockerStartCmd !== undefined) pod.dockerStartCmd = input.dockerStartCmd;
-  if (input.globalNetworking !== undefined) pod.globalNetworking = input.globalNetworking;
+  const view = v1ViewOf(pod);
+  if (input.name !== undefined) view.name = input.name;
+  if (input.locked !== undefined) view.locked = input.locked;
+  if (input.imageName !== undefined) view.imageName = input.imageName;
+  if (input.env !== undefined) view.env = input.env;
+  if (input.ports !== undefined) view.ports = input.ports;
+  if (input.containerDiskInGb != null) view.containerDiskInGb = input.containerDiskInGb;
+  if (input.volumeInGb != null && view.networkVolumeId === undefined) view.volumeInGb = input.volumeInGb;
+  if (input.volumeMountPath !== undefined) view.volumeMountPath = input.volumeMountPath;
+  if (input.dockerEntrypoint !== undefined) view.dockerEntrypoint = input.dockerEntrypoint;
+  if (input.dockerStartCmd !== undefined) view.dockerStartCmd = input.dockerStartCmd;
+  if (input.globalNetworking !== undefined) view.globalNetworking = input.globalNetworking;
   if (input.containerRegistryAuthId !== undefined) {
-    if (input.containerRegistryAuthId === "") delete pod.containerRegistryAuthId;
-    else pod.containerRegistryAuthId = input.containerRegistryAuthId;
+    if (input.containerRegistryAuthId === "") delete view.containerRegistryAuthId;
+    else view.containerRegistryAuthId = input.containerRegistryAuthId;
   }
+  replaceRecord(pod, recordOfV1View(view));
   if (resets) wipeContainer(account, pod, "Reset by update");
 }
 
@@ -72,32 +75,33 @@ export function patchPodV2(account: PodAccount, pod: PodRecord, body: V2.UpdateP
   if (body.mounts) checkMounts(pod, body.mounts);
   if (body.name !== undefined) pod.name = body.name;
   if (body.locked !== undefined) pod.locked = body.locked;
-  if (body.globalNetworking !== undefined) pod.globalNetworking = body.globalNetworking;
+  if (body.globalNetworking !== undefined) pod.globalNetworking = { enabled: body.globalNetworking };
   let container = false;
   const set = <K extends keyof PodRecord>(key: K, value: PodRecord[K] | undefined) => {
     if (value === undefined) return;
     pod[key] = value;
     container = true;
   };
-  set("imageName", image);
+  set("image", image);
   // PATCH semantics: an env replaces the pod's env whole (an injected PUBLIC_KEY not sent back is gone).
   set("env", env);
   set("ports", ports);
-  set("containerDiskInGb", disk);
-  if (body.args !== undefined) set("dockerStartCmd", argsToStartCommand(body.args));
-  if (registry !== undefined) {
-    if (registry === null) delete pod.containerRegistryAuthId;
-    else pod.containerRegistryAuthId = registry;
-    container = true;
-  }
+  set("disk", disk);
+  if (body.args !== undefined) set("args", podArgs(body.args));
+  set("registry", registry);
   const persistent = body.mounts?.persistent;
   const network = body.mounts?.network?.[0];
-  if (persistent) {
-    set("volumeInGb", persistent.size);
-    set("volumeMountPath", persistent.path);
-  }
-  if (network) set("volumeMountPath", network.path);
+  if (persistent) set("mounts", { persistent: { size: persistent.size, path: persistent.path } });
+  if (network) set("mounts", { network: [{ volumeId: network.volumeId, path: network.path }] });
   if (container) wipeContainer(account, pod, "Container updated");
+}
+
+/**
+ * v2's `args` as the pod keeps and answers them: read as words, as v1's `dockerStartCmd` reads
+ * them, and written back (`"a  b"` is `"a b"`), so both versions read one command line.
+ */
+export function podArgs(args: string): string {
+  return startCommandToArgs(argsToStartCommand(args));
 }
 
 /** OpenAPI v2 `Mounts` PATCH rules: the kind is fixed at creation, a volume id immutable, no clearing. */
@@ -106,21 +110,18 @@ function checkMounts(pod: PodRecord, mounts: V2.Mounts): void {
     throw badField("mounts.network", [], "cannot be emptied: clearing mounts is not supported");
   }
   const network = mounts.network?.[0];
-  if (network && pod.networkVolumeId === undefined) {
+  const volumeId = pod.mounts.network?.[0]?.volumeId;
+  if (network && volumeId === undefined) {
     throw badField(
       "mounts.network",
       network,
       "the pod was created without a network volume; the mount kind is fixed at creation",
     );
   }
-  if (network && network.volumeId !== pod.networkVolumeId) {
-    throw badField(
-      "mounts.network.0.volumeId",
-      network.volumeId,
-      `is immutable: the pod mounts ${pod.networkVolumeId}`,
-    );
+  if (network && network.volumeId !== volumeId) {
+    throw badField("mounts.network.0.volumeId", network.volumeId, `is immutable: the pod mounts ${volumeId}`);
   }
-  if (mounts.persistent && (pod.networkVolumeId !== undefined || pod.volumeInGb === 0)) {
+  if (mounts.persistent && pod.mounts.persistent === undefined) {
     throw badField(
       "mounts.persistent",
       mounts.persistent,

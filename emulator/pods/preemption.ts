@@ -3,7 +3,7 @@ import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
 import { type Scheduler, Timer } from "../clock/scheduler";
 import type { PodAccount } from "./pod-account";
 import { stopPod } from "./pod-lifecycle";
-import type { PodRecord } from "./pod-record";
+import { isInterruptible, type PodRecord } from "./pod-record";
 
 /*
  * Preemption of interruptible pods: the platform may stop an interruptible pod at any
@@ -60,7 +60,7 @@ export function schedulePreemption(
   const tick = new Timer(() => {
     for (const account of accounts()) {
       for (const pod of account.pods.values()) {
-        if (pod.interruptible && pod.status === "RUNNING" && stream(account)() < chance) {
+        if (isInterruptible(pod) && pod.status === "RUNNING" && stream(account)() < chance) {
           preempt(account, pod).catch(() => undefined);
         }
       }

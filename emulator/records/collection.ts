@@ -18,6 +18,13 @@ export interface CollectionHooks<T> {
  */
 export class Collection<T extends { id: string }> {
   private readonly records = new Map<string, T>();
+  /**
+   * Each record's place in creation order: given when its id is first stored, kept while it is
+   * replaced, never reused. The paged lists resume after a position, so a record created between
+   * two pages comes after every record there was, and one deleted meanwhile moves nothing.
+   */
+  private readonly positions = new Map<string, number>();
+  private lastPosition = 0;
 
   constructor(
     private readonly persist: () => Promise<void>,
@@ -44,6 +51,16 @@ export class Collection<T extends { id: string }> {
     return this.records.keys();
   }
 
+  /**
+   * Where the record with this id stands in creation order (larger is newer; the same number for
+   * as long as the record exists), or undefined when there is no such record. `values()` yields
+   * records in increasing position. Positions are of this process: a state file loads its records
+   * in their saved order, numbered afresh.
+   */
+  position(id: string): number | undefined {
+    return this.positions.get(id);
+  }
+
   /** How many records there are. */
   get size(): number {
     return this.records.size;
@@ -51,7 +68,7 @@ export class Collection<T extends { id: string }> {
 
   /** Creates or replaces a record; resolves once the state holding it is persisted. */
   put(record: T): Promise<void> {
-    this.records.set(record.id, record);
+    this.store(record);
     this.hooks.onPut?.(record);
     return this.persist();
   }
@@ -61,13 +78,14 @@ export class Collection<T extends { id: string }> {
    * the billing usage a pod's start adds, which the pod's own `put` right after persists with it.
    */
   stage(record: T): void {
-    this.records.set(record.id, record);
+    this.store(record);
     this.hooks.onPut?.(record);
   }
 
   /** Removes a record (a missing id is no error); resolves once the removal is persisted. */
   delete(id: string): Promise<void> {
     const existed = this.records.delete(id);
+    this.positions.delete(id);
     if (existed) this.hooks.onDelete?.(id);
     return this.persist();
   }
@@ -75,7 +93,7 @@ export class Collection<T extends { id: string }> {
   /** Stores records read from the state file: hooks run, nothing is persisted. */
   load(records: readonly T[]): void {
     for (const record of records) {
-      this.records.set(record.id, record);
+      this.store(record);
       this.hooks.onPut?.(record);
     }
   }
@@ -84,6 +102,13 @@ export class Collection<T extends { id: string }> {
   clear(): void {
     const ids = [...this.records.keys()];
     this.records.clear();
+    this.positions.clear();
     for (const id of ids) this.hooks.onDelete?.(id);
+  }
+
+  /** Stores a record, numbering it if its id is new. */
+  private store(record: T): void {
+    this.records.set(record.id, record);
+    if (!this.positions.has(record.id)) this.positions.set(record.id, ++this.lastPosition);
   }
 }

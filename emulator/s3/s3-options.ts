@@ -20,8 +20,8 @@ export interface S3KeyOption {
 /** The S3-compatible API's options of `startEmulator` (`--s3-key`, `--s3-put-limit`). */
 export interface S3EmulatorOptions {
   /**
-   * S3 keys per account. Default: the documented pair ({@link DEFAULT_S3_ACCESS_KEY_ID}) for the
-   * first API key's account.
+   * S3 keys per account. Default: the documented pair (access key id `user_emulator`, secret
+   * `rps_emulator_secret`: docs/emulator.md, "Volume files") for the first API key's account.
    */
   keys?: readonly S3KeyOption[];
   /** PutObject bodies must be smaller than this many bytes. Default the platform's 500 MB. */

@@ -8,6 +8,9 @@ import type { ServerContext } from "./server-context";
 
 let bootCounter = 0;
 
+/** The methods a path may have routes for, in the order `Allow` lists them. */
+const ROUTE_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
 function requestIdGenerator(): () => string {
   const prefix = `${Date.now().toString(36)}${(bootCounter++).toString(36)}-`;
   let n = 0;
@@ -96,12 +99,15 @@ export function buildServer(ctx: ServerContext, registerRoutes: RegisterRouteTre
   });
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0]!;
-    sendError(
-      reply,
-      404,
-      { error: "not_found", message: `no route ${req.method} ${path}` },
-      problemRoutes.covers(path),
-    );
+    const v2 = problemRoutes.covers(path);
+    // A known management v2 path asked with a method it lacks: 405 with `Allow`, as v2's OpenAPI
+    // documents (`MethodNotAllowedError`); v1 and the job API document none, and stay 404.
+    const allow = v2 ? ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null) : [];
+    if (allow.length > 0) {
+      const message = `${req.method} is not allowed on ${path}; it allows ${allow.join(", ")}`;
+      return sendError(reply.header("allow", allow.join(", ")), 405, { error: "method_not_allowed", message }, true);
+    }
+    sendError(reply, 404, { error: "not_found", message: `no route ${req.method} ${path}` }, v2);
   });
 
   registerRoutes(app, problemRoutes);

@@ -9,6 +9,7 @@ import type { ImageStore } from "../models/image-model";
 import type { PreemptionSettings } from "../pods/preemption";
 import type { S3Service } from "./s3-service";
 import type { EmulatorStore } from "../store/emulator-store";
+import type { ListPager } from "./list-pages";
 import "./fastify-types";
 
 /**
@@ -31,6 +32,10 @@ export interface ServerContext {
   preemption?: PreemptionSettings;
   /** Each data center's S3-compatible API over the volumes' files (emulator/s3/). */
   s3: S3Service;
+  /** Pages management API v2's lists (`limit`, `cursor`, `pagination`). */
+  pages: ListPager;
+  /** What `/stream` answers: `{ status, stream }` (default) or the bare array of chunks. */
+  streamShape?: "object" | "array";
   /** Log every request (fastify's logger); off by default, the hot path stays quiet. */
   log: boolean;
   /** The origin clients reach the emulator at (`publicUrl`, else the listening address): for addresses in answers. */

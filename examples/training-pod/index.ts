@@ -9,11 +9,15 @@ const desiredStatus = config.getBoolean("running") === false ? "EXITED" : "RUNNI
 // Datasets and checkpoints live on a network volume, which outlives any pod.
 const datasets = new NetworkVolume("datasets", { size: 100, dataCenterId: "EU-RO-1" });
 
-// A GPU pod that mounts the volume, so it is placed in the volume's data center.
+// A GPU pod that mounts the volume, so it is placed in the volume's data center, on a machine
+// with at least 64 GB of RAM and 8 vCPUs per GPU: placement filters (management API v2), not a
+// request. `allocatedMemoryGb` and `allocatedVcpuCount` say what it got, which may be more.
 const trainer = new Pod("trainer", {
   imageName: "runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04",
   gpuTypeIds: ["NVIDIA A40", "NVIDIA L40S"],
   gpuCount: 1,
+  minRamPerGpu: 64,
+  minVcpuCountPerGpu: 8,
   networkVolumeId: datasets.id,
   dataCenterIds: [datasets.dataCenterId],
   volumeMountPath: "/workspace",
@@ -37,5 +41,7 @@ export const volumeId = datasets.id;
 export const trainerId = trainer.id;
 export const trainerStatus = trainer.desiredStatus;
 export const trainerCostPerHr = trainer.costPerHr;
+export const trainerMemoryGb = trainer.allocatedMemoryGb;
+export const trainerVcpus = trainer.allocatedVcpuCount;
 export const prepId = prep.id;
 export const prepStatus = prep.desiredStatus;

@@ -2,6 +2,7 @@ import {
   APIError,
   AuthenticationError,
   ConnectionError,
+  ForbiddenError,
   NotFoundError,
   RateLimitError,
   ResponseValidationError,
@@ -18,7 +19,8 @@ import {
  * - `maybe-delivered`: it may have acted and its answer is lost (a connection dropped after
  *   sending, a timeout, another 5xx, a 2xx whose body we cannot read). For `/run` that is the
  *   "outcome unknown" of at-most-once delivery; for an idempotent read, a reason to read again.
- * - `fatal`: no request of the batch can succeed (401: the key; 404 on `/run`: no such endpoint).
+ * - `fatal`: no request of the batch can succeed (401: the key; 403: a scope the key lacks; 404
+ *   on `/run`: no such endpoint).
  * - `rejected`: this request is wrong and will stay wrong (400, 413, any other 4xx).
  */
 export type FailureKind = "rate-limited" | "not-delivered" | "maybe-delivered" | "fatal" | "rejected";
@@ -29,7 +31,8 @@ const GATEWAY_REFUSALS = new Set([502, 503, 504]);
 /** Classifies a failed `/run`. */
 export function classifySubmitFailure(error: unknown): FailureKind {
   if (error instanceof RateLimitError) return "rate-limited";
-  if (error instanceof AuthenticationError || error instanceof NotFoundError) return "fatal";
+  if (error instanceof AuthenticationError || error instanceof ForbiddenError || error instanceof NotFoundError)
+    return "fatal";
   if (error instanceof APIError) {
     if (GATEWAY_REFUSALS.has(error.status)) return "not-delivered";
     return error.status >= 500 ? "maybe-delivered" : "rejected";
@@ -42,11 +45,11 @@ export function classifySubmitFailure(error: unknown): FailureKind {
 /**
  * Classifies a failed read of a job (`/status`, `/stream`): reads are idempotent, so anything
  * transient is `maybe-delivered` (read again); a 404 is `rejected` (the job is gone: expired,
- * purged, or never ours) and a 401 `fatal`.
+ * purged, or never ours) and a 401 or 403 `fatal`.
  */
 export function classifyReadFailure(error: unknown): FailureKind {
   if (error instanceof RateLimitError) return "rate-limited";
-  if (error instanceof AuthenticationError) return "fatal";
+  if (error instanceof AuthenticationError || error instanceof ForbiddenError) return "fatal";
   if (error instanceof NotFoundError) return "rejected";
   if (error instanceof APIError) {
     if (GATEWAY_REFUSALS.has(error.status)) return "not-delivered";

@@ -2,6 +2,9 @@ import type { RunpodError } from "../errors";
 import { serializeWithinLimit, validateRequest } from "../request-validation";
 import { type JobPolicy, type JobRequest, JobRequestSchema, LIMITS } from "../schemas";
 
+/** What the caller may pass as the inputs of `submitMany`. */
+export type BatchInputs<I> = Iterable<JobRequest<I>> | AsyncIterable<JobRequest<I>>;
+
 /** One input of a batch while it is in progress. */
 export interface BatchEntry {
   /** Position in the inputs, from 0. */

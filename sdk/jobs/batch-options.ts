@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { AbortError, RunpodError } from "../errors";
+import { RequestValidationError } from "../errors";
 import { validateRequest } from "../request-validation";
-import { type JobPolicy, JobPolicySchema, type JobRecord } from "../schemas";
+import { type JobPolicy, JobPolicySchema, type JobRecord, LIMITS } from "../schemas";
 import type { RateLimitOverrides } from "./endpoint-pacers";
 
 /** Options of {@link EndpointJobs.submitMany}. */
@@ -48,6 +49,42 @@ export interface SubmitManyOptions {
    * per window and paces to the higher limit. Default: unset, so only the table applies.
    */
   requestsPerWorker?: number | undefined;
+  /**
+   * How the jobs are sent: `"run"` (default), one `/run` each, paced to the rate limit, results
+   * as each job ends; `"batch"`, through the platform's batch API (batches of up to 5,000 requests
+   * on its batch workers, apart from `/run` traffic; hours of latency on the platform, a fraction
+   * of the client's CPU): results as each batch is done (docs/client.md "Batch jobs through
+   * submitMany").
+   */
+  submitWith?: "run" | "batch" | undefined;
+  /**
+   * With `"batch"`: a file recording which inputs went into which batch, written before each step.
+   * Run again with the same inputs and the same journal after a kill, and nothing is sent twice:
+   * the batches it names are read, the rest is sent. Default: none (a killed run is not resumable).
+   */
+  journal?: string | undefined;
+  /** With `"batch"`: requests per batch, 1 to 5,000 (the platform's most). Default 5,000. */
+  batchSize?: number | undefined;
+  /** With `"batch"`: this run's batches active at once, 1 to 10 (the platform's most per endpoint). Default 10. */
+  maxActiveBatches?: number | undefined;
+  /** With `"batch"`: told of the run's progress after each append and each read of a batch's counters. */
+  onProgress?: ((progress: SubmitProgress) => void) | undefined;
+}
+
+/** Progress of `submitMany` through the batch API. */
+export interface SubmitProgress {
+  /** Inputs read so far. */
+  read: number;
+  /** Requests in batches (appended, by this run or the journal's earlier runs). */
+  sent: number;
+  /** Of those, requests completed and failed, by the batches' counters. */
+  completed: number;
+  failed: number;
+  /** Outcomes handed out. */
+  reported: number;
+  /** Batches created, and those not done yet. */
+  batches: number;
+  activeBatches: number;
 }
 
 const positiveInt = (rule: string) => z.number().int(rule).min(1, rule);
@@ -82,7 +119,18 @@ const OptionsSchema = z.object({
     .strict()
     .optional(),
   requestsPerWorker: positiveInt("must be a whole number, at least 1").optional(),
+  submitWith: z.enum(["run", "batch"], { error: 'must be "run" or "batch"' }).optional(),
+  journal: z.string().min(1, "must be a file path").optional(),
+  batchSize: positiveInt("must be a whole number, at least 1")
+    .max(LIMITS.batchRequests, `a batch holds at most ${LIMITS.batchRequests} requests`)
+    .optional(),
+  maxActiveBatches: positiveInt("must be a whole number, at least 1")
+    .max(LIMITS.activeBatches, `an endpoint may have at most ${LIMITS.activeBatches} active batches`)
+    .optional(),
 });
+
+/** Options that only the batch path reads. */
+const BATCH_ONLY = ["journal", "batchSize", "maxActiveBatches", "onProgress"] as const;
 
 /** {@link SubmitManyOptions} with defaults applied. */
 export interface ResolvedSubmitManyOptions {
@@ -97,12 +145,33 @@ export interface ResolvedSubmitManyOptions {
   resultTimeoutMs: number;
   limits: RateLimitOverrides;
   requestsPerWorker: number | undefined;
+  submitWith: "run" | "batch";
+  journal: string | undefined;
+  batchSize: number;
+  maxActiveBatches: number;
+  onProgress: ((progress: SubmitProgress) => void) | undefined;
 }
 
 /** Checks the options (a bad one is a RequestValidationError naming it) and applies the defaults. */
 export function resolveSubmitManyOptions(options: SubmitManyOptions = {}, context: string): ResolvedSubmitManyOptions {
-  const { signal, ...rest } = options;
+  const { signal, onProgress, ...rest } = options;
   const o = validateRequest(OptionsSchema, rest, context);
+  const submitWith = o.submitWith ?? "run";
+  const misplaced = BATCH_ONLY.find((name) => submitWith === "run" && options[name] !== undefined);
+  if (misplaced) {
+    const rule = 'applies only with submitWith: "batch"';
+    throw new RequestValidationError([{ field: misplaced, value: "(set)", rule }], context);
+  }
+  if (submitWith === "batch" && o.collectWith === "stream") {
+    const rule = 'a batch request has no /stream: use collectWith "status" (the default) with submitWith "batch"';
+    throw new RequestValidationError([{ field: "collectWith", value: '"stream"', rule }], context);
+  }
+  if (onProgress !== undefined && typeof onProgress !== "function") {
+    throw new RequestValidationError(
+      [{ field: "onProgress", value: typeof onProgress, rule: "must be a function" }],
+      context,
+    );
+  }
   return {
     concurrency: o.concurrency ?? 1000,
     signal,
@@ -115,6 +184,11 @@ export function resolveSubmitManyOptions(options: SubmitManyOptions = {}, contex
     resultTimeoutMs: o.resultTimeoutMs ?? 86_400_000,
     limits: o.limits ?? {},
     requestsPerWorker: o.requestsPerWorker,
+    submitWith,
+    journal: o.journal,
+    batchSize: o.batchSize ?? LIMITS.batchRequests,
+    maxActiveBatches: o.maxActiveBatches ?? LIMITS.activeBatches,
+    onProgress,
   };
 }
 

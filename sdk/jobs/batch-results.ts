@@ -78,7 +78,15 @@ export class ResultCollector<O> {
       // A bare array (the platform's shape) carries no status: ask `/status` whether the job ended.
       const status = answer.status ?? (answer.stream.length === 0 ? await this.statusOf(entry, statusPath) : undefined);
       if (status === null) return;
-      if (status !== undefined && TERMINAL_JOB_STATUSES.has(status)) break;
+      if (status !== undefined && TERMINAL_JOB_STATUSES.has(status)) {
+        // Ended after that bare array: one more read takes the chunks made before its end.
+        if (answer.status === undefined) {
+          const last = await this.read(entry, this.b.pacers.stream, streamPath, StreamResponseSchema);
+          if (!last) return;
+          for (const chunk of last.stream) chunks.push(chunk);
+        }
+        break;
+      }
       if (answer.stream.length === 0 && !(await this.pause(entry, this.b.options.pollIntervalMs, streamPath))) return;
     }
     const record = await this.read(entry, this.b.pacers.status, statusPath, JobRecordSchema);

@@ -1,5 +1,3 @@
-import { AbortError, TimeoutError } from "../errors";
-import { pollDelays, sleepUnlessAborted } from "../polling";
 import { serializeWithinLimit, validateRequest } from "../request-validation";
 import {
   type Health,
@@ -18,13 +16,13 @@ import {
   RunSyncWaitSchema,
   StatusTtlSchema,
   type StreamChunk,
-  StreamResponseSchema,
-  TERMINAL_JOB_STATUSES,
 } from "../schemas";
 import type { CallOptions, Transport } from "../transport";
 import type { PollOptions, RunSyncOptions, StatusOptions } from "./job-options";
 import { type BatchOutcome, RateLimitOverrideSchema, type SubmitManyOptions } from "./batch-options";
 import { dispatcherFetch } from "./dispatcher-fetch";
+import { EndpointBatches } from "./endpoint-batches";
+import { streamJob, waitForJob } from "./job-polling";
 import { callPacer, type RateLimitOverride } from "./endpoint-pacers";
 import { pacedFetch, withPermit } from "./paced-calls";
 import { type BatchInputs, submitMany } from "./submit-many";
@@ -64,6 +62,17 @@ export class EndpointJobs {
 
   private get base() {
     return this.transport.config.queueUrl;
+  }
+
+  private batchOperations: EndpointBatches | undefined;
+
+  /**
+   * The endpoint's batch jobs (`/batch`): offline work on the platform's batch workers, apart
+   * from `/run` traffic (docs/client.md "Batch jobs").
+   */
+  get batches(): EndpointBatches {
+    this.batchOperations ??= new EndpointBatches(this.transport, this.endpointId);
+    return this.batchOperations;
   }
 
   /**
@@ -256,55 +265,17 @@ export class EndpointJobs {
 
   /**
    * Streams a job's output (`/stream/<id>`): yields each chunk once, in order, and ends when the
-   * job reaches a terminal state. Polls with backoff while no chunk is ready.
+   * job reaches a terminal state. Polls with backoff while no chunk is ready. Reads both shapes
+   * of the answer: `{ status, stream: [...] }` and a bare array of chunks.
    */
-  async *stream<O = unknown>(jobId: string, options?: PollOptions): AsyncGenerator<StreamChunk<O>, void, undefined> {
-    const timeoutMs = options?.timeoutMs ?? 600_000;
-    const deadline = Date.now() + timeoutMs;
-    const delays = pollDelays(options);
-    for (;;) {
-      const res = await this.transport.send({
-        method: "GET",
-        base: this.base,
-        path: this.path(`stream/${encodeURIComponent(jobId)}`),
-        idempotent: true,
-        schema: StreamResponseSchema,
-        options: { signal: options?.signal },
-      });
-      for (const chunk of res.stream) yield chunk as StreamChunk<O>;
-      if (res.status !== undefined && TERMINAL_JOB_STATUSES.has(res.status)) return;
-      if (res.stream.length > 0) {
-        delays.reset();
-        continue;
-      }
-      await this.pause(delays.next(), deadline, timeoutMs, jobId, options?.signal, "stream");
-    }
+  stream<O = unknown>(jobId: string, options?: PollOptions): AsyncGenerator<StreamChunk<O>, void, undefined> {
+    const path = this.path(`stream/${encodeURIComponent(jobId)}`);
+    return streamJob<O>(this.transport, path, options, (signal) => this.status(jobId, { signal }));
   }
 
   /** Polls `/status` until the job is terminal (COMPLETED, FAILED, CANCELLED, TIMED_OUT), under a deadline. */
-  async waitForCompletion<O = unknown>(jobId: string, options?: PollOptions): Promise<JobRecord<O>> {
-    const timeoutMs = options?.timeoutMs ?? 600_000;
-    const deadline = Date.now() + timeoutMs;
-    const delays = pollDelays(options);
-    for (;;) {
-      const record = await this.status<O>(jobId, { signal: options?.signal });
-      if (TERMINAL_JOB_STATUSES.has(record.status)) return record;
-      await this.pause(delays.next(), deadline, timeoutMs, jobId, options?.signal, "status");
-    }
-  }
-
-  /** Waits between polls; throws when the deadline passes or the caller aborts. */
-  private async pause(
-    delay: number,
-    deadline: number,
-    timeoutMs: number,
-    jobId: string,
-    signal: AbortSignal | undefined,
-    op: string,
-  ) {
-    const left = deadline - Date.now();
-    const request = { method: "GET", path: this.path(`${op}/${encodeURIComponent(jobId)}`) };
-    if (left <= 0) throw new TimeoutError(request, timeoutMs);
-    if (!(await sleepUnlessAborted(Math.min(delay, left), signal))) throw new AbortError(request);
+  waitForCompletion<O = unknown>(jobId: string, options?: PollOptions): Promise<JobRecord<O>> {
+    const path = this.path(`status/${encodeURIComponent(jobId)}`);
+    return waitForJob(path, options, (signal) => this.status<O>(jobId, { signal }));
   }
 }

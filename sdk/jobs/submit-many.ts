@@ -1,8 +1,9 @@
 import { AbortError, RequestValidationError, RunpodError } from "../errors";
 import { sleepUnlessAborted } from "../polling";
-import { HealthSchema, type JobRequest, RATE_WINDOW_MS } from "../schemas";
+import { HealthSchema, RATE_WINDOW_MS } from "../schemas";
 import { Transport } from "../transport";
-import { type BatchEntry, InputReader, runBody } from "./batch-inputs";
+import { BatchApiRun } from "./batch-api-run";
+import { type BatchEntry, type BatchInputs, InputReader, runBody } from "./batch-inputs";
 import {
   type BatchOutcome,
   type ResolvedSubmitManyOptions,
@@ -14,8 +15,7 @@ import { submitEntry } from "./batch-submit";
 import { type EndpointPacers, endpointPacers } from "./endpoint-pacers";
 import { gridDelay } from "./wake-grid";
 
-/** What the caller may pass as the inputs. */
-export type BatchInputs<I> = Iterable<JobRequest<I>> | AsyncIterable<JobRequest<I>>;
+export type { BatchInputs } from "./batch-inputs";
 
 /**
  * Runs a batch (see {@link EndpointJobs.submitMany}). Checks the arguments at once (a bad one
@@ -36,7 +36,10 @@ export function submitMany<I, O>(
       context,
     );
   }
-  return new Batch<I, O>(owner, endpointId, inputs, resolveSubmitManyOptions(options, context)).outcomes();
+  const resolved = resolveSubmitManyOptions(options, context);
+  if (resolved.submitWith === "batch")
+    return new BatchApiRun<I, O>(owner, endpointId, inputs, resolved, context).outcomes();
+  return new Batch<I, O>(owner, endpointId, inputs, resolved).outcomes();
 }
 
 /**

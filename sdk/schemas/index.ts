@@ -18,3 +18,4 @@ export * from "./gpu-pools";
 export * from "./rate-limits";
 export * from "./pod";
 export * from "./billing";
+export * from "./batch";

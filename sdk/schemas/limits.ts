@@ -35,6 +35,16 @@ export const LIMITS = {
   persistentVolumeGbMinV2: 10,
   /** Seconds a request waits before a worker starts, on management API v2 (OpenAPI v2 `QueueDelayScaling.queueDelay.minimum`). */
   queueDelaySecondsMinV2: 0.5,
+  /**
+   * A pod's placement filters on management API v2 (`gpu.minRamPerGpu`, GB of RAM per GPU, and
+   * `gpu.minVcpuCountPerGpu`, vCPUs per GPU: integers of at least 1).
+   */
+  placementFilterMinV2: 1,
+  /**
+   * Items per page of a management API v2 list (`limit`, 1 to 1000; the platform's default page is
+   * the largest). Lists page by cursor (docs/platform.md "Lists").
+   */
+  listPageSize: { min: 1, max: 1000, default: 1000 },
   /** Pods of one cluster (OpenAPI v2 `ClusterCompute.podCount`; clusters exist on v2 only). */
   clusterPodCount: { min: 2, max: 250 },
   /** `policy.executionTimeout` in ms (documented: min 5 s, max 7 days). */
@@ -50,6 +60,14 @@ export const LIMITS = {
   runSyncPayloadBytes: 20 * 1024 * 1024,
   /** A single streamed chunk (documented: 1 MB). */
   streamChunkBytes: 1024 * 1024,
+  /**
+   * Batch jobs (docs/platform.md "Batch jobs"): requests one batch holds, batches active at once
+   * on an endpoint, requests queued on an endpoint, and the body of one append (10 MiB).
+   */
+  batchRequests: 5_000,
+  activeBatches: 10,
+  queuedBatchRequests: 50_000,
+  batchAppendBytes: 10 * 1024 * 1024,
 } as const;
 
 /** The platform's documented defaults for job policies and retention. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { COMPUTE_TYPES } from "./platform-enums";
 import { cudaVersion, distinctList, platformId } from "./platform-values";
+import { placementFilter } from "./v2/pod";
 
 /*
  * Pods of management API v1 (`management-api-v1.openapi.json`: `Pod`, `PodCreateInput`,
@@ -81,9 +82,10 @@ const resetFields = {
 
 /**
  * Body of `POST /pods` (OpenAPI v1 `PodCreateInput`: every field, none required by the OpenAPI;
- * the platform needs `imageName` or `templateId`). Plus three inputs only v2 has (`startSsh`,
- * `startJupyter`, `minCudaVersion`): `VERSION_ONLY_FIELDS.pod` refuses them on v1, and v1's own
- * (`interruptible`, `countryCodes`, the `min*` filters, the priority modes) on v2.
+ * the platform needs `imageName` or `templateId`). Plus the inputs only v2 has (`startSsh`,
+ * `startJupyter`, `minCudaVersion`, the placement filters under v2's names `minRamPerGpu` and
+ * `minVcpuCountPerGpu`): `VERSION_ONLY_FIELDS.pod` refuses them on v1, and v1's own
+ * (`interruptible`, `countryCodes`, the `min*` filters under v1's names, the priority modes) on v2.
  */
 export const PodCreateInputSchema = z
   .object({
@@ -112,6 +114,8 @@ export const PodCreateInputSchema = z
     startSsh: z.boolean(),
     startJupyter: z.boolean(),
     minCudaVersion: cudaVersion,
+    minRamPerGpu: placementFilter,
+    minVcpuCountPerGpu: placementFilter,
   })
   .partial();
 /** Input for creating a pod. */

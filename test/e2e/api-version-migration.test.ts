@@ -10,7 +10,9 @@ import { apiUrlOf, createE2EStack, type E2EApiVersion, type E2EStack } from "./h
  * refresh`; ids, outputs and secrets stay as they are; nothing is replaced, and an unchanged
  * preview sends no request. The whole deployment (registry credential, template, volume,
  * endpoint) and two pods (GPU on the volume, CPU), both ways, each stack switched and then
- * switched back.
+ * switched back. The emulator's v2 lists page 2 items at a time, and the account holds resources of
+ * each kind made before the stack's, so every resource of the stack sits past the first page of its
+ * list: refresh reads them through every page and keeps them all.
  */
 
 type Resource = { urn: string; type: string; id?: string; outputs?: Record<string, unknown> };
@@ -45,6 +47,35 @@ async function resourcesOf(e: E2EStack): Promise<Record<string, { id?: string; o
   );
 }
 
+/** v2's page size here: small, so the stack's resources sit on later pages. */
+const PAGE_SIZE = 2;
+
+/** Resources of each kind made outside the stack, before it: they fill the first page of each list. */
+async function othersFirst(e: E2EStack): Promise<void> {
+  const c = e.client;
+  for (let i = 0; i < PAGE_SIZE; i++) {
+    await c.networkVolumes.create({ name: `not-ours-${i}`, size: 10, dataCenterId: "EU-RO-1" });
+    await c.containerRegistryAuth.create({ name: `not-ours-${i}`, username: "bot", password: "not-real" });
+    const template = await c.templates.create({ name: `not-ours-${i}`, imageName: "img:1", isServerless: true });
+    await c.endpoints.create({ name: `not-ours-${i}`, templateId: template.id, gpuTypeIds: ["NVIDIA L4"] });
+    await c.pods.create({
+      name: `not-ours-${i}`,
+      imageName: "ubuntu:24.04",
+      computeType: "CPU",
+      cpuFlavorIds: ["cpu3m"],
+    });
+  }
+}
+
+/** The ids on the first page of a v2 list (`/pods`), as the platform pages it. */
+async function firstPageIds(e: E2EStack, list: string): Promise<string[]> {
+  const res = await fetch(`${e.emulator.apiUrlV2}${list}`, { headers: { authorization: `Bearer ${e.apiKey}` } });
+  const body = (await res.json()) as Record<string, unknown> & { pagination: { hasNextPage: boolean } };
+  expect(body.pagination.hasNextPage, list).toBe(true);
+  const key = Object.keys(body).find((k) => k !== "pagination")!;
+  return (body[key] as { id: string }[]).map((item) => item.id);
+}
+
 /** Where the preview a version switch shows is saved (docs/api-versions.md quotes it). */
 const PREVIEW_OUTPUT = path.join(REPO_ROOT, ".e2e-work", "migration-preview.txt");
 
@@ -54,7 +85,12 @@ function describeMigration(from: E2EApiVersion, to: E2EApiVersion): void {
     let deployed: Awaited<ReturnType<typeof resourcesOf>>;
 
     beforeAll(async () => {
-      e = await createE2EStack("migration", {}, { label: `migrate-${from}`, apiVersion: from });
+      e = await createE2EStack(
+        "migration",
+        {},
+        { label: `migrate-${from}`, apiVersion: from, emulator: { pageSize: PAGE_SIZE } },
+      );
+      await othersFirst(e);
     }, 300_000);
     afterAll(async () => e?.dispose());
 
@@ -73,6 +109,13 @@ function describeMigration(from: E2EApiVersion, to: E2EApiVersion): void {
       expect(up.summary.resourceChanges).toEqual({ create: 7 });
       deployed = await resourcesOf(e);
       expect(Object.keys(deployed)).toHaveLength(6);
+      const stackIds = new Set(Object.values(deployed).map((r) => r.id));
+      for (const list of ["/network-volumes", "/registries", "/templates", "/serverless", "/pods"]) {
+        expect(
+          (await firstPageIds(e, list)).filter((id) => stackIds.has(id)),
+          list,
+        ).toEqual([]);
+      }
       expect(await unchangedPreview(from)).toContain("7 unchanged");
     });
 

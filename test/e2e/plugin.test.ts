@@ -52,6 +52,9 @@ describe("the provider plugin runpod-iac", { timeout: 600_000 }, () => {
     expect(volumes.map((v) => v.id)).toEqual([ids.volumeId]);
     expect(await e.client.endpoints.get(ids.endpointId!)).toMatchObject({ networkVolumeId: ids.volumeId });
     expect(ids.endpointUrl).toBe(`${e.emulator.queueUrl}/${ids.endpointId}`);
+    // The pod's placement filters (100 GB, 12 vCPUs per GPU) chose a large machine, whose share it got.
+    expect([up.outputs.podVcpus?.value, up.outputs.podMemoryGb?.value]).toEqual([16, 125]);
+    expect(await e.client.v2.pods.get(ids.podId!)).toMatchObject({ gpu: { vcpuCount: 16, memory: 125 } });
   });
 
   it("keeps every secret as ciphertext in the state and out of the engine's output", async () => {

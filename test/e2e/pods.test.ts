@@ -123,6 +123,15 @@ describe("pods on management API v2 through the real engine", { timeout: 300_000
     expect((await client.pods.get(cpuId)).desiredStatus).toBe("RUNNING");
   });
 
+  it("says at preview that a placement filter replaces the pod", async () => {
+    await e.stack.setConfig("e2e:minRamPerGpu", { value: "100" });
+    const preview = await e.stack.preview();
+    printed.push(preview.stdout);
+    expect(preview.changeSummary).toMatchObject({ replace: 1 });
+    expect(preview.stdout).toMatch(/gpu +replace +\[diff: [^\]]*minRamPerGpu/);
+    await e.stack.removeConfig("e2e:minRamPerGpu");
+  });
+
   it("replaces the GPU pod when its GPU count changes, and the old pod is gone", async () => {
     await e.stack.setConfig("e2e:gpuCount", { value: "2" });
     const result = await e.stack.up({ onOutput: (s) => printed.push(s) });
@@ -176,5 +185,14 @@ describe("an interruptible pod on management API v1 through the real engine", { 
     expect(out(result.outputs, "gpuId")).toBe(gpuId);
     expect(await client.pods.get(gpuId)).toMatchObject({ desiredStatus: "RUNNING", image: "pytorch/pytorch:2.5.0" });
     await expectNoPlaintextSecrets(e, printed);
+  });
+
+  it("refuses v2's placement filter at preview, naming the field, the version and v1's name of it", async () => {
+    await e.stack.setConfig("e2e:minRamPerGpu", { value: "64" });
+    const err = await e.stack.preview().catch((x: Error) => x);
+    expect(String((err as Error).message)).toContain(
+      "placement filters named minRamPerGpu (v1 names the same filter minRAMPerGPU) exist only on management API v2, and the API URL names v1",
+    );
+    await e.stack.removeConfig("e2e:minRamPerGpu");
   });
 });

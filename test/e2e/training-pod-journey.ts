@@ -83,6 +83,9 @@ export async function trainingPodJourney(
     });
     const trainerPerHour = Number(up.outputs.trainerCostPerHr?.value);
     expect(trainerPerHour).toBe(0.4);
+    // Its placement filters (64 GB, 8 vCPUs per GPU) chose a large machine: it got more than they ask.
+    expect([up.outputs.trainerMemoryGb?.value, up.outputs.trainerVcpus?.value]).toEqual([125, 16]);
+    expect(await client.pods.get(trainerId)).toMatchObject({ memoryInGb: 125, vcpuCount: 16 });
 
     // Two hours of training, then the one-line stop; an hour stopped; the one-line start.
     await advanceClock(e, 2 * HOUR);

@@ -156,13 +156,15 @@ describe("the resources' check on random and malformed inputs", () => {
   it("accepts every valid input it is given, unknown values included", async () => {
     const volume = fc.record({
       name: fc.oneof(fc.string({ minLength: 1 }), fc.constant(UNKNOWN)),
-      size: fc.oneof(fc.integer({ min: 0, max: 4000 }), fc.constant(UNKNOWN)),
+      // Valid on the default version, v2: 10 to 4096 GB (v1 takes 0 to 4000).
+      size: fc.oneof(fc.integer({ min: 10, max: 4096 }), fc.constant(UNKNOWN)),
       dataCenterId: fc.oneof(fc.constantFrom(...DATA_CENTER_IDS), fc.constant(UNKNOWN)),
     });
     const endpoint = fc.record(
       {
         templateId: fc.oneof(fc.string({ minLength: 1 }), fc.constant(UNKNOWN)),
-        name: fc.string({ maxLength: 191 }),
+        // Not empty on v2 (v1 takes an empty name).
+        name: fc.string({ minLength: 1, maxLength: 191 }),
         // Valid on the default version, v2, which rents serverless GPUs by pool: types of a pool.
         gpuTypeIds: fc.uniqueArray(fc.constantFrom(...SERVERLESS_GPU_TYPES), { minLength: 1, maxLength: 4 }),
         workersMax: fc.integer({ min: 3, max: 100 }),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { preempt } from "../../pods/preemption";
 import { renderPodV1 } from "../../pods/pod-render";
+import { isInterruptible } from "../../pods/pod-record";
 import type { ServerContext } from "../../server/server-context";
 import { badField, notFound } from "../../errors/http-errors";
 
@@ -13,7 +14,7 @@ export function registerPreemptionRoutes(app: FastifyInstance, ctx: ServerContex
   app.post<{ Params: { id: string } }>("/pods/:id/preempt", { config: { admin: true } }, async (req) => {
     const pod = req.account.pods.get(req.params.id);
     if (!pod) throw notFound(`pod ${req.params.id} not found`);
-    if (!pod.interruptible)
+    if (!isInterruptible(pod))
       throw badField("id", pod.id, "is not an interruptible pod: only interruptible pods are preempted");
     if (pod.status !== "RUNNING") throw badField("id", pod.id, "is not running");
     await preempt(req.account, pod);

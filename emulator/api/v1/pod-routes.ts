@@ -5,6 +5,7 @@ import { endPod, restartPod, startPod, stopPod, wipeContainer } from "../../pods
 import type { PodRecord } from "../../pods/pod-record";
 import { renderPodV1 } from "../../pods/pod-render";
 import { specFromV1 } from "../../pods/pod-spec";
+import { v1ViewOf } from "../../pods/pod-v1-view";
 import { updatePodV1 } from "../../pods/pod-update";
 import { badField, badRequest, notFound, parseOr400 } from "../../errors/http-errors";
 import { booleanParam, list, type RawQuery, single } from "../../server/query-params";
@@ -16,12 +17,13 @@ type IdParams = { Params: { podId: string } };
 /** A standalone pod of the account (v1 predates clusters: their members are v2's alone). */
 function podOf(account: Account, id: string): PodRecord {
   const pod = account.pods.get(id);
-  if (!pod || pod.clusterId !== undefined) throw notFound(`pod ${id} not found`);
+  if (!pod || pod.cluster !== undefined) throw notFound(`pod ${id} not found`);
   return pod;
 }
 
-/** Whether a pod passes v1's list filters (OpenAPI v1 `GET /pods` parameters). */
-function matches(pod: PodRecord, q: RawQuery): boolean {
+/** Whether a pod passes v1's list filters (OpenAPI v1 `GET /pods` parameters), read as v1 names the pod. */
+function matches(record: PodRecord, q: RawQuery): boolean {
+  const pod = v1ViewOf(record);
   const p = pod.placement;
   const inList = (name: string, value: string | undefined) => {
     const values = list(q, name);
@@ -81,7 +83,7 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
   app.get("/pods", async (req) => {
     const q = req.query as RawQuery;
     return [...req.account.pods.values()]
-      .filter((p) => p.clusterId === undefined && matches(p, q))
+      .filter((p) => p.cluster === undefined && matches(p, q))
       .map((p) => render(req, p));
   });
 
@@ -101,13 +103,11 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
   app.post<IdParams>("/pods/:podId/start", async (req) => {
     const pod = podOf(req.account, req.params.podId);
     if (!startPod(req.account, pod)) {
-      const p = pod.placement;
-      const what =
-        p.gpuTypeId !== undefined ? `${p.gpuCount} GPUs of ${p.gpuTypeId}` : `${p.vcpuCount} vCPUs of ${p.cpuFlavorId}`;
+      const what = pod.gpu ? `${pod.gpu.count} GPUs of ${pod.gpu.id}` : `${pod.cpu?.vcpuCount} vCPUs of ${pod.cpu?.id}`;
       throw badField(
         "podId",
         pod.id,
-        `there are no instances currently available: the pod's machine in ${p.dataCenterId} has not ${what} free`,
+        `there are no instances currently available: the pod's machine in ${pod.dataCenterId} has not ${what} free`,
       );
     }
     await req.account.pods.put(pod);

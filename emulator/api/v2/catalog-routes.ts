@@ -14,6 +14,7 @@ import {
   wholeNumber,
 } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
+import { tablePosition } from "../../server/list-pages";
 
 /** Refuses each present parameter of `names` when availability was not asked for. */
 function onlyWithAvailability(query: RawQuery, names: readonly string[], withAvailability: boolean): void {
@@ -128,7 +129,8 @@ export function registerCatalogRoutesV2(app: FastifyInstance, ctx: ServerContext
 
   app.get("/catalog/gpus", async (req) => {
     const q = gpuAvailabilityQuery(query(req));
-    return { gpus: catalog.gpuTypes().flatMap((gpu) => renderGpu(gpu, q) ?? []) };
+    const gpus = catalog.gpuTypes().flatMap((gpu) => renderGpu(gpu, q) ?? []);
+    return ctx.pages.answer(req, "gpus", gpus, tablePosition, (gpu) => gpu);
   });
 
   app.get<IdParams>("/catalog/gpus/:id", async (req) => {
@@ -157,9 +159,10 @@ export function registerCatalogRoutesV2(app: FastifyInstance, ctx: ServerContext
     return { ...base, availability: bestLevel(dataCenters.map((d) => d.availability)), dataCenters };
   };
 
-  app.get("/catalog/cpus", async (req) => ({
-    cpus: catalog.cpuFlavors().map((cpu) => renderCpu(cpu.id, query(req))),
-  }));
+  app.get("/catalog/cpus", async (req) => {
+    const cpus = catalog.cpuFlavors().map((cpu) => renderCpu(cpu.id, query(req)));
+    return ctx.pages.answer(req, "cpus", cpus, tablePosition, (cpu) => cpu);
+  });
 
   app.get<IdParams>("/catalog/cpus/:id", async (req) => {
     if (!catalog.cpuFlavor(req.params.id)) throw notFound(`CPU flavor ${req.params.id} not found`);
@@ -206,7 +209,7 @@ export function registerCatalogRoutesV2(app: FastifyInstance, ctx: ServerContext
           (!compliance || compliance.every((c) => dc.compliance.includes(c))) &&
           (globalNetwork === undefined || dc.globalNetwork === globalNetwork),
       );
-    return { dataCenters: matches.map((dc) => renderDataCenter(dc.id, include)) };
+    return ctx.pages.answer(req, "dataCenters", matches, tablePosition, (dc) => renderDataCenter(dc.id, include));
   });
 
   app.get<IdParams>("/catalog/datacenters/:id", async (req) => {

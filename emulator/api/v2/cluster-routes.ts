@@ -5,6 +5,7 @@ import type { ClusterRecord } from "../../clusters/cluster-record";
 import { membersOf, renderCluster } from "../../clusters/cluster-render";
 import { renderPodV2 } from "../../pods/pod-render";
 import type { ServerContext } from "../../server/server-context";
+import { positionIn } from "../../server/list-pages";
 import { notFound } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
 import { parseV2Body } from "./request-body";
@@ -32,9 +33,12 @@ export function registerClusterRoutesV2(app: FastifyInstance, ctx: ServerContext
     return reply.code(201).send(renderCluster(cluster, members));
   });
 
-  app.get("/clusters", async (req) => ({
-    clusters: [...req.account.clusters.values()].map((c) => renderCluster(c, membersOf(req.account, c.id))),
-  }));
+  app.get("/clusters", async (req) => {
+    const clusters = req.account.clusters;
+    return ctx.pages.answer(req, "clusters", clusters.values(), positionIn(clusters), (c) =>
+      renderCluster(c, membersOf(req.account, c.id)),
+    );
+  });
 
   app.get<IdParams>("/clusters/:id", async (req) => {
     const cluster = clusterOf(req.account, req.params.id);
@@ -61,6 +65,8 @@ export function registerClusterRoutesV2(app: FastifyInstance, ctx: ServerContext
   app.get<IdParams>("/clusters/:id/pods", async (req) => {
     const cluster = clusterOf(req.account, req.params.id);
     const now = req.account.meter.now();
-    return { pods: membersOf(req.account, cluster.id).map((p) => renderPodV2(p, now, ctx.catalog, cluster.type)) };
+    return ctx.pages.answer(req, "pods", membersOf(req.account, cluster.id), positionIn(req.account.pods), (p) =>
+      renderPodV2(p, now, cluster.type),
+    );
   });
 }

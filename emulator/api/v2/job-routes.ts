@@ -111,12 +111,14 @@ export function registerJobRoutesV2(app: FastifyInstance, ctx: ServerContext): v
     },
   );
 
-  // Rule 4: chunks produced since the last /stream call, as `{ status, stream }` (what the SDKs read).
+  // Rule 4: chunks produced since the last /stream call, as `{ status, stream }` (what the SDKs
+  // read), or with `streamShape: "array"` as the bare array the platform's documentation shows.
   app.get<JobParams>("/:endpointId/stream/:jobId", { config: { op: "stream" } }, async (req) => {
     const runtime = runtimeOf(req.account, req.params.endpointId);
     const job = jobOf(runtime, req.params.jobId);
     if (!hasStreamNews(job)) await runtime.waitFor(job, STREAM_POLL_MS, hasStreamNews);
-    return { status: job.status, stream: takeStreamChunks(job) };
+    const stream = takeStreamChunks(job);
+    return ctx.streamShape === "array" ? stream : { status: job.status, stream };
   });
 
   // Rule 5. Cancelling a job that already ended changes nothing and answers its current status.

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { PLATFORM_VALUE_FIELDS } from "../../../sdk/schemas";
 import * as V2 from "../../../sdk/schemas/v2";
 import type { ServerContext } from "../../server/server-context";
+import { positionIn } from "../../server/list-pages";
 import { badField, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
 import { newVolumeId } from "../../records/ids";
@@ -45,9 +46,10 @@ export function registerNetworkVolumeRoutesV2(app: FastifyInstance, ctx: ServerC
     return reply.code(201).send(renderVolumeV2(volume));
   });
 
-  app.get("/network-volumes", async (req) => ({
-    networkVolumes: [...req.account.networkVolumes.values()].map(renderVolumeV2),
-  }));
+  app.get("/network-volumes", async (req) => {
+    const volumes = req.account.networkVolumes;
+    return ctx.pages.answer(req, "networkVolumes", volumes.values(), positionIn(volumes), renderVolumeV2);
+  });
 
   app.get<IdParams>("/network-volumes/:id", async (req) => renderVolumeV2(volumeOf(req.account, req.params.id)));
 

@@ -11,6 +11,7 @@ import { patchPodV2, podTemplateV2 } from "../../pods/pod-update";
 import { badField, notFound, unprocessableField } from "../../errors/http-errors";
 import { booleanParam, enumList, type RawQuery, single, wholeNumber } from "../../server/query-params";
 import type { ServerContext } from "../../server/server-context";
+import { positionIn } from "../../server/list-pages";
 import type { Account } from "../../store/account";
 import { conflict, parseV2Body } from "./request-body";
 
@@ -24,10 +25,9 @@ function podOf(account: Account, id: string): PodRecord {
 
 /** OpenAPI v2: cluster members "cannot be modified or deleted via the pod endpoints" (409). */
 function standalone(pod: PodRecord): PodRecord {
-  if (pod.clusterId !== undefined) {
-    throw conflict(
-      `pod ${pod.id} belongs to cluster ${pod.clusterId}: manage it through /v2/clusters/${pod.clusterId}`,
-    );
+  if (pod.cluster !== undefined) {
+    const { id } = pod.cluster;
+    throw conflict(`pod ${pod.id} belongs to cluster ${id}: manage it through /v2/clusters/${id}`);
   }
   return pod;
 }
@@ -40,12 +40,7 @@ function standalone(pod: PodRecord): PodRecord {
  */
 export function registerPodRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
   const render = (account: Account, pod: PodRecord) =>
-    renderPodV2(
-      pod,
-      account.meter.now(),
-      ctx.catalog,
-      pod.clusterId === undefined ? undefined : account.clusters.get(pod.clusterId)?.type,
-    );
+    renderPodV2(pod, account.meter.now(), pod.cluster && account.clusters.get(pod.cluster.id)?.type);
 
   app.post("/pods", async (req, reply) => {
     const body = parseV2Body(V2.CreatePodRequestSchema, req.body);
@@ -57,8 +52,8 @@ export function registerPodRoutesV2(app: FastifyInstance, ctx: ServerContext): v
 
   app.get("/pods", async (req) => {
     const withMembers = booleanParam(req.query as RawQuery, "includeClusterPods") ?? false;
-    const pods = [...req.account.pods.values()].filter((p) => withMembers || p.clusterId === undefined);
-    return { pods: pods.map((p) => render(req.account, p)) };
+    const pods = [...req.account.pods.values()].filter((p) => withMembers || p.cluster === undefined);
+    return ctx.pages.answer(req, "pods", pods, positionIn(req.account.pods), (p) => render(req.account, p));
   });
 
   app.get<IdParams>("/pods/:id", async (req) => render(req.account, podOf(req.account, req.params.id)));
@@ -90,7 +85,7 @@ export function registerPodRoutesV2(app: FastifyInstance, ctx: ServerContext): v
       throw badField(
         "action",
         action,
-        `there are no instances currently available: the pod's machine in ${pod.placement.dataCenterId} has not enough free units`,
+        `there are no instances currently available: the pod's machine in ${pod.dataCenterId} has not enough free units`,
       );
     }
     if (action === "stop") stopPod(account, pod, "user");

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import * as V2 from "../../../sdk/schemas/v2";
 import type { ServerContext } from "../../server/server-context";
+import { positionIn } from "../../server/list-pages";
 import { badField, badRequest, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
 import { newRegistryAuthId, randomId } from "../../records/ids";
@@ -42,14 +43,16 @@ export function registerRegistryRoutesV2(app: FastifyInstance, ctx: ServerContex
     return reply.code(201).send(renderRegistryAuth(record));
   });
 
-  app.get("/registries", async (req) => ({
-    registries: [...req.account.containerRegistryAuths.values()].map(renderRegistryAuth),
-  }));
+  app.get("/registries", async (req) => {
+    const auths = req.account.containerRegistryAuths;
+    return ctx.pages.answer(req, "registries", auths.values(), positionIn(auths), renderRegistryAuth);
+  });
 
   // Registered before `/v2/registries/:id`, though the router prefers the static path anyway.
-  app.get("/registries/delegations", async (req) => ({
-    delegations: [...req.account.ecrDelegations.values()].map(renderDelegation),
-  }));
+  app.get("/registries/delegations", async (req) => {
+    const delegations = req.account.ecrDelegations;
+    return ctx.pages.answer(req, "delegations", delegations.values(), positionIn(delegations), renderDelegation);
+  });
 
   // One delegation per repository ARN: asking again for the same ARN answers the one there is.
   app.post("/registries/delegations", async (req, reply) => {

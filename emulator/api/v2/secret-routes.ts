@@ -3,6 +3,7 @@ import * as V2 from "../../../sdk/schemas/v2";
 import { nameTakenProblem } from "../../platform/record-rules";
 import { newSecretRecord, renderSecret, type SecretRecord, updatedSecretRecord } from "../../secrets/secret-record";
 import type { ServerContext } from "../../server/server-context";
+import { positionIn } from "../../server/list-pages";
 import { HttpError, notFound, parseOr400 } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
 import { newSecretId } from "../../records/ids";
@@ -37,7 +38,10 @@ function secretOf(account: Account, id: string): SecretRecord {
 export function registerSecretRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
   const now = () => new Date(ctx.scheduler.clock.epochOrigin + ctx.scheduler.now()).toISOString();
 
-  app.get("/account/secrets", async (req) => ({ secrets: [...req.account.secrets.values()].map(renderSecret) }));
+  app.get("/account/secrets", async (req) => {
+    const secrets = req.account.secrets;
+    return ctx.pages.answer(req, "secrets", secrets.values(), positionIn(secrets), renderSecret);
+  });
 
   app.post("/account/secrets", takesValue, async (req, reply) => {
     const body = parseOr400(V2.CreateSecretRequestSchema, req.body);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type FieldProblem, renderValue } from "../../../sdk/schemas";
 import * as V2 from "../../../sdk/schemas/v2";
 import type { ServerContext } from "../../server/server-context";
+import { positionIn } from "../../server/list-pages";
 import { badRequest, notFound, parseOr400, unprocessableField } from "../../errors/http-errors";
 import type { Account } from "../../store/account";
 import { newEndpointId } from "../../records/ids";
@@ -118,9 +119,10 @@ export function registerServerlessRoutesV2(app: FastifyInstance, ctx: ServerCont
     return reply.code(201).send(render(req.account, record));
   });
 
-  app.get("/serverless", async (req) => ({
-    endpoints: [...req.account.endpoints.values()].map((e) => render(req.account, e)),
-  }));
+  app.get("/serverless", async (req) => {
+    const endpoints = req.account.endpoints;
+    return ctx.pages.answer(req, "endpoints", endpoints.values(), positionIn(endpoints), (e) => render(req.account, e));
+  });
 
   app.get<IdParams>("/serverless/:id", async (req) => render(req.account, endpointOfV2(req.account, req.params.id)));
 

@@ -7,6 +7,7 @@ import type { TemplateRecord } from "../../templates/template-record";
 import { renderTemplateV2 } from "../../templates/template-render";
 import { badRequest, notFound, parseOr400, unprocessableField } from "../../errors/http-errors";
 import type { ServerContext } from "../../server/server-context";
+import { positionIn, tablePosition } from "../../server/list-pages";
 import type { Account } from "../../store/account";
 import { newTemplateId } from "../../records/ids";
 
@@ -43,7 +44,10 @@ export function registerTemplateRoutesV2(app: FastifyInstance, ctx: ServerContex
     return reply.code(201).send(renderTemplateV2(t));
   });
 
-  app.get("/templates", async (req) => ({ templates: [...req.account.templates.values()].map(renderTemplateV2) }));
+  app.get("/templates", async (req) => {
+    const templates = req.account.templates;
+    return ctx.pages.answer(req, "templates", templates.values(), positionIn(templates), renderTemplateV2);
+  });
 
   app.get<IdParams>("/templates/:id", async (req) => {
     const id = req.params.id;
@@ -77,6 +81,8 @@ export function registerTemplateRoutesV2(app: FastifyInstance, ctx: ServerContex
       throw unprocessableField("source", source, `must be one of ${V2.TEMPLATE_SOURCES.join(", ")}`);
     }
     const ids = source === "official" ? ctx.templates.ids() : [];
-    return { templates: ids.map((id) => renderTemplateV2(handlerTemplateRecord(id, ctx.templates.get(id)))) };
+    return ctx.pages.answer(req, "templates", ids, tablePosition, (id) =>
+      renderTemplateV2(handlerTemplateRecord(id, ctx.templates.get(id))),
+    );
   });
 }

@@ -1,10 +1,20 @@
 import type { ZodType } from "zod";
 import * as V2 from "../../schemas/v2";
 import type { CallOptions, Transport } from "../../transport";
-import { queryList, sendOnVersion } from "../management-resource";
+import { queryList, type ReadQuery, sendOnVersion } from "../management-resource";
+import type { PageOptions, PageSchema } from "../paged-list";
+import { readEveryPage } from "./paged-resource";
+
+/** One page of each catalog list. */
+const PAGES = {
+  gpus: V2.pagedList("gpus", V2.GpuTypeSchema),
+  cpus: V2.pagedList("cpus", V2.CpuTypeSchema),
+  dataCenters: V2.pagedList("dataCenters", V2.DataCenterSchema),
+  templates: V2.pagedList("templates", V2.TemplateSchema),
+};
 
 /** Options of the GPU type reads: availability, and the context it is computed for. */
-export interface GpuCatalogOptions extends CallOptions {
+export interface GpuCatalogOptions extends PageOptions {
   /** Add `availability` (per type and per data center) and CUDA versions: `["AVAILABILITY"]`. */
   include?: readonly "AVAILABILITY"[] | undefined;
   /** Availability for which products (required with `include`): `POD`, `CLUSTER`, `SERVERLESS`. */
@@ -22,7 +32,7 @@ export interface GpuCatalogOptions extends CallOptions {
 }
 
 /** Options of the CPU flavor reads. */
-export interface CpuCatalogOptions extends CallOptions {
+export interface CpuCatalogOptions extends PageOptions {
   /** Add `availability`: `["AVAILABILITY"]`. */
   include?: readonly "AVAILABILITY"[] | undefined;
   /** Availability for which products (required with `include`): `POD`, `SERVERLESS`. */
@@ -32,13 +42,13 @@ export interface CpuCatalogOptions extends CallOptions {
 }
 
 /** Options of the public template catalog read. */
-export interface TemplateCatalogOptions extends CallOptions {
+export interface TemplateCatalogOptions extends PageOptions {
   /** Which slice: `official` (the default: the platform's own), `verified` or `community`. */
   source?: V2.TemplateSource | undefined;
 }
 
 /** Options of the data center reads. */
-export interface DataCenterCatalogOptions extends CallOptions {
+export interface DataCenterCatalogOptions extends PageOptions {
   /** Add per-resource availability: `GPU_AVAILABILITY`, `CPU_AVAILABILITY`. */
   include?: readonly ("GPU_AVAILABILITY" | "CPU_AVAILABILITY")[] | undefined;
   /** Only these regions (e.g. `EUROPE`). */
@@ -62,21 +72,21 @@ export class CatalogV2 {
 
   /** `GET /v2/catalog/gpus`. */
   gpus(options?: GpuCatalogOptions): Promise<V2.GpuType[]> {
-    return this.read("gpus", "/catalog/gpus", V2.GpuTypeListSchema, gpuQuery(options), options);
+    return this.readAll("gpus", "/catalog/gpus", PAGES.gpus, gpuQuery(options), options);
   }
 
   /** `GET /v2/catalog/gpus/{id}`. */
-  gpu(id: string, options?: GpuCatalogOptions): Promise<V2.GpuType> {
+  gpu(id: string, options?: Omit<GpuCatalogOptions, "limit">): Promise<V2.GpuType> {
     return this.read("gpu", `/catalog/gpus/${encodeURIComponent(id)}`, V2.GpuTypeSchema, gpuQuery(options), options);
   }
 
   /** `GET /v2/catalog/cpus`. */
   cpus(options?: CpuCatalogOptions): Promise<V2.CpuType[]> {
-    return this.read("cpus", "/catalog/cpus", V2.CpuTypeListSchema, cpuQuery(options), options);
+    return this.readAll("cpus", "/catalog/cpus", PAGES.cpus, cpuQuery(options), options);
   }
 
   /** `GET /v2/catalog/cpus/{id}`. */
-  cpu(id: string, options?: CpuCatalogOptions): Promise<V2.CpuType> {
+  cpu(id: string, options?: Omit<CpuCatalogOptions, "limit">): Promise<V2.CpuType> {
     return this.read("cpu", `/catalog/cpus/${encodeURIComponent(id)}`, V2.CpuTypeSchema, cpuQuery(options), options);
   }
 
@@ -89,7 +99,7 @@ export class CatalogV2 {
       compliance: queryList(options?.compliance),
       globalNetwork: options?.globalNetwork,
     };
-    return this.read("dataCenters", "/catalog/datacenters", V2.DataCenterListSchema, query, options);
+    return this.readAll("dataCenters", "/catalog/datacenters", PAGES.dataCenters, query, options);
   }
 
   /** `GET /v2/catalog/datacenters/{id}`. */
@@ -107,7 +117,18 @@ export class CatalogV2 {
    * `client.v2.templates.get(id)`.
    */
   templates(options?: TemplateCatalogOptions): Promise<V2.Template[]> {
-    return this.read("templates", "/catalog/templates", V2.TemplateListSchema, { source: options?.source }, options);
+    return this.readAll("templates", "/catalog/templates", PAGES.templates, { source: options?.source }, options);
+  }
+
+  /** Every page of a catalog list (`limit`: items per page), the same query on each. */
+  private readAll<T>(
+    operation: string,
+    path: string,
+    schema: PageSchema<T>,
+    query: ReadQuery,
+    options: PageOptions | undefined,
+  ): Promise<T[]> {
+    return readEveryPage(this.transport, `v2.catalog.${operation}`, path, schema, query, options);
   }
 
   private read<T>(

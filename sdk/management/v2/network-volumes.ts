@@ -1,6 +1,6 @@
 import * as V2 from "../../schemas/v2";
 import type { CallOptions, Transport } from "../../transport";
-import { ManagementResource } from "../management-resource";
+import { PagedResourceV2 } from "./paged-resource";
 
 /**
  * Network volumes of management API v2 (`/v2/network-volumes`), in v2's own shapes: `create`,
@@ -8,17 +8,21 @@ import { ManagementResource } from "../management-resource";
  * which may not shrink), `delete`. The version-neutral operations (`client.networkVolumes`) are
  * built on these.
  */
-export class NetworkVolumesV2 extends ManagementResource<V2.NetworkVolume, V2.CreateNetworkVolumeRequest> {
+export class NetworkVolumesV2 extends PagedResourceV2<V2.NetworkVolume, V2.CreateNetworkVolumeRequest> {
   constructor(transport: Transport) {
-    super(transport, {
-      version: "v2",
-      api: "v2.networkVolumes",
-      path: "/network-volumes",
-      noun: "network volume",
-      schema: V2.NetworkVolumeSchema,
-      listSchema: V2.NetworkVolumeListSchema,
-      createSchema: V2.CreateNetworkVolumeRequestSchema,
-    });
+    super(
+      transport,
+      {
+        version: "v2",
+        api: "v2.networkVolumes",
+        path: "/network-volumes",
+        noun: "network volume",
+        schema: V2.NetworkVolumeSchema,
+        listSchema: V2.NetworkVolumeListSchema,
+        createSchema: V2.CreateNetworkVolumeRequestSchema,
+      },
+      "networkVolumes",
+    );
   }
 
   /** `PATCH /v2/network-volumes/{id}`: only the given fields change. */

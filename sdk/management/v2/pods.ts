@@ -1,6 +1,6 @@
 import * as V2 from "../../schemas/v2";
 import type { CallOptions, Transport } from "../../transport";
-import { ManagementResource } from "../management-resource";
+import { PagedResourceV2 } from "./paged-resource";
 
 /** Options of {@link PodsV2.list}. */
 export interface PodListOptionsV2 extends CallOptions {
@@ -24,17 +24,21 @@ export interface PodLogOptions extends CallOptions {
  * (`PATCH`: only the given fields change; changing the container restarts it, its disk wiped),
  * `action` (start, stop, restart, terminate), `logs`, `delete`.
  */
-export class PodsV2 extends ManagementResource<V2.Pod, V2.CreatePodRequest, PodListOptionsV2> {
+export class PodsV2 extends PagedResourceV2<V2.Pod, V2.CreatePodRequest, PodListOptionsV2> {
   constructor(transport: Transport) {
-    super(transport, {
-      version: "v2",
-      api: "v2.pods",
-      path: "/pods",
-      noun: "pod",
-      schema: V2.PodSchema,
-      listSchema: V2.PodListSchema,
-      createSchema: V2.CreatePodRequestSchema,
-    });
+    super(
+      transport,
+      {
+        version: "v2",
+        api: "v2.pods",
+        path: "/pods",
+        noun: "pod",
+        schema: V2.PodSchema,
+        listSchema: V2.PodListSchema,
+        createSchema: V2.CreatePodRequestSchema,
+      },
+      "pods",
+    );
   }
 
   /** `PATCH /v2/pods/{id}`. */

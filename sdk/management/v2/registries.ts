@@ -1,9 +1,12 @@
 import * as V2 from "../../schemas/v2";
 import type { CallOptions, Transport } from "../../transport";
 import { validateRequest } from "../../request-validation";
-import { ManagementResource, sendOnVersion } from "../management-resource";
+import { sendOnVersion } from "../management-resource";
+import type { PageOptions } from "../paged-list";
+import { PagedResourceV2, readEveryPage } from "./paged-resource";
 
 const PATH = "/registries/delegations";
+const DELEGATIONS_PAGE = V2.pagedList("delegations", V2.EcrDelegationSchema);
 
 /**
  * ECR pull delegations of management API v2 (`/v2/registries/delegations`): `list`, `create`
@@ -12,15 +15,9 @@ const PATH = "/registries/delegations";
 export class EcrDelegationsV2 {
   constructor(private readonly transport: Transport) {}
 
-  /** `GET /v2/registries/delegations`, unwrapped from `{"delegations": [...]}`. */
-  list(options?: CallOptions): Promise<V2.EcrDelegation[]> {
-    return sendOnVersion(this.transport, "v2", "v2.registries.delegations.list", {
-      method: "GET",
-      path: PATH,
-      idempotent: true,
-      schema: V2.EcrDelegationListSchema,
-      options,
-    });
+  /** `GET /v2/registries/delegations`, unwrapped from `{"delegations": [...]}`, every page of them. */
+  list(options?: PageOptions): Promise<V2.EcrDelegation[]> {
+    return readEveryPage(this.transport, "v2.registries.delegations.list", PATH, DELEGATIONS_PAGE, undefined, options);
   }
 
   /** `POST /v2/registries/delegations` (`resource`: the ECR repository's ARN). Not idempotent. */
@@ -53,20 +50,24 @@ export class EcrDelegationsV2 {
  * and there is no update. `delegations` holds the ECR delegations. Templates that use a deleted
  * credential lose it (their `registry` becomes null) rather than blocking the delete.
  */
-export class RegistriesV2 extends ManagementResource<V2.Registry, V2.CreateRegistryRequest> {
+export class RegistriesV2 extends PagedResourceV2<V2.Registry, V2.CreateRegistryRequest> {
   /** `/v2/registries/delegations`. */
   readonly delegations: EcrDelegationsV2;
 
   constructor(transport: Transport) {
-    super(transport, {
-      version: "v2",
-      api: "v2.registries",
-      path: "/registries",
-      noun: "registry",
-      schema: V2.RegistrySchema,
-      listSchema: V2.RegistryListSchema,
-      createSchema: V2.CreateRegistryRequestSchema,
-    });
+    super(
+      transport,
+      {
+        version: "v2",
+        api: "v2.registries",
+        path: "/registries",
+        noun: "registry",
+        schema: V2.RegistrySchema,
+        listSchema: V2.RegistryListSchema,
+        createSchema: V2.CreateRegistryRequestSchema,
+      },
+      "registries",
+    );
     this.delegations = new EcrDelegationsV2(transport);
   }
 }

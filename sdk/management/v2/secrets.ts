@@ -1,7 +1,7 @@
 import * as V2 from "../../schemas/v2";
 import { UnsupportedOperationError } from "../../errors";
 import type { CallOptions, Transport, TransportRequest } from "../../transport";
-import { ManagementResource } from "../management-resource";
+import { PagedResourceV2 } from "./paged-resource";
 
 /** Why a secrets operation fails on a client that talks v1. */
 const NOT_ON_V1 = "management API v1 has no account secrets; point apiUrl at a /v2 URL to manage them";
@@ -16,17 +16,21 @@ const NOT_ON_V1 = "management API v1 has no account secrets; point apiUrl at a /
  * Management API v1 has no secrets: on a client that talks v1, every operation fails before
  * anything is sent (or validated) with an `UnsupportedOperationError` naming the operation and v1.
  */
-export class SecretsV2 extends ManagementResource<V2.Secret, V2.CreateSecretRequest> {
+export class SecretsV2 extends PagedResourceV2<V2.Secret, V2.CreateSecretRequest> {
   constructor(transport: Transport) {
-    super(transport, {
-      version: "v2",
-      api: "v2.account.secrets",
-      path: "/account/secrets",
-      noun: "secret",
-      schema: V2.SecretSchema,
-      listSchema: V2.SecretListSchema,
-      createSchema: V2.CreateSecretRequestSchema,
-    });
+    super(
+      transport,
+      {
+        version: "v2",
+        api: "v2.account.secrets",
+        path: "/account/secrets",
+        noun: "secret",
+        schema: V2.SecretSchema,
+        listSchema: V2.SecretListSchema,
+        createSchema: V2.CreateSecretRequestSchema,
+      },
+      "secrets",
+    );
   }
 
   /**

@@ -3,7 +3,7 @@ import { validateRequest } from "../../request-validation";
 import { fieldProblems } from "../../schemas/validation";
 import * as V2 from "../../schemas/v2";
 import type { CallOptions, Transport } from "../../transport";
-import { ManagementResource } from "../management-resource";
+import { PagedResourceV2 } from "./paged-resource";
 
 /** Options of {@link ServerlessV2.workerLogs}: which lines, and where to start (OpenAPI `LogSource`, `LogTail`, `LogSince`). */
 export interface WorkerLogOptions extends CallOptions {
@@ -21,17 +21,21 @@ export interface WorkerLogOptions extends CallOptions {
  * change), `delete`, and what v1 did not have: `workers`, `releases` and `workerLogs`. The
  * version-neutral operations (`client.endpoints`) are built on these.
  */
-export class ServerlessV2 extends ManagementResource<V2.Endpoint, V2.CreateEndpointRequest> {
+export class ServerlessV2 extends PagedResourceV2<V2.Endpoint, V2.CreateEndpointRequest> {
   constructor(transport: Transport) {
-    super(transport, {
-      version: "v2",
-      api: "v2.serverless",
-      path: "/serverless",
-      noun: "serverless endpoint",
-      schema: V2.EndpointSchema,
-      listSchema: V2.EndpointListSchema,
-      createSchema: V2.CreateEndpointRequestSchema,
-    });
+    super(
+      transport,
+      {
+        version: "v2",
+        api: "v2.serverless",
+        path: "/serverless",
+        noun: "serverless endpoint",
+        schema: V2.EndpointSchema,
+        listSchema: V2.EndpointListSchema,
+        createSchema: V2.CreateEndpointRequestSchema,
+      },
+      "endpoints",
+    );
   }
 
   /**

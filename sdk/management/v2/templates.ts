@@ -1,6 +1,6 @@
 import * as V2 from "../../schemas/v2";
 import type { CallOptions, Transport } from "../../transport";
-import { ManagementResource } from "../management-resource";
+import { PagedResourceV2 } from "./paged-resource";
 
 /**
  * Templates of management API v2 (`/v2/templates`), in v2's own shapes: `create`, `get` (the
@@ -10,17 +10,21 @@ import { ManagementResource } from "../management-resource";
  * A template is applied once, when a pod or endpoint is created from it: later edits do not reach
  * them. The public catalog is `client.v2.catalog.templates()`.
  */
-export class TemplatesV2 extends ManagementResource<V2.Template, V2.CreateTemplateRequest> {
+export class TemplatesV2 extends PagedResourceV2<V2.Template, V2.CreateTemplateRequest> {
   constructor(transport: Transport) {
-    super(transport, {
-      version: "v2",
-      api: "v2.templates",
-      path: "/templates",
-      noun: "template",
-      schema: V2.TemplateSchema,
-      listSchema: V2.TemplateListSchema,
-      createSchema: V2.CreateTemplateRequestSchema,
-    });
+    super(
+      transport,
+      {
+        version: "v2",
+        api: "v2.templates",
+        path: "/templates",
+        noun: "template",
+        schema: V2.TemplateSchema,
+        listSchema: V2.TemplateListSchema,
+        createSchema: V2.CreateTemplateRequestSchema,
+      },
+      "templates",
+    );
   }
 
   /** `PATCH /v2/templates/{id}`: only the given fields change (an owned template only: a catalog one is a 404). */

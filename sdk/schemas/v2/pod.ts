@@ -54,12 +54,26 @@ export const MountsSchema = z
 /** A pod's mounts. */
 export type Mounts = z.infer<typeof MountsSchema>;
 
-/** GPUs of a pod create (OpenAPI v2 `CreateGpuConfig`). */
+/**
+ * A placement filter of a pod create: the least a machine must give per GPU (a filter, not a
+ * request: the pod gets its machine's share, which may be more).
+ */
+export const placementFilter = z
+  .number()
+  .int("must be a whole number")
+  .min(LIMITS.placementFilterMinV2, `must be at least ${LIMITS.placementFilterMinV2}: leave it out for no filter`);
+
+/**
+ * GPUs of a pod create (OpenAPI v2 `CreateGpuConfig`), with the create-only placement filters
+ * `minRamPerGpu` (GB) and `minVcpuCountPerGpu`.
+ */
 export const CreateGpuConfigSchema = z.strictObject({
   id: nonEmpty,
   count: z.number().int("must be a whole number").min(1, "must be at least 1").optional(),
   allowedCudaVersions: z.array(majorMinor).optional(),
   minCudaVersion: majorMinor.optional(),
+  minRamPerGpu: placementFilter.optional(),
+  minVcpuCountPerGpu: placementFilter.optional(),
 });
 
 /**
@@ -144,7 +158,15 @@ export const PodSchema = z.object({
     persistent: z.object({ size: z.number().int(), path: z.string() }).optional(),
     network: z.array(z.object({ volumeId: z.string(), path: z.string() })).optional(),
   }),
-  gpu: z.object({ id: z.string(), count: z.number().int().optional() }).optional(),
+  /** `vcpuCount` and `memory` (GB): what the pod was given in all, which may be more than its filters asked. */
+  gpu: z
+    .object({
+      id: z.string(),
+      count: z.number().int().optional(),
+      vcpuCount: z.number().optional(),
+      memory: z.number().optional(),
+    })
+    .optional(),
   cpu: z.object({ id: z.string(), vcpuCount: z.number().int(), memory: z.number().int() }).optional(),
   cloud: z.string(),
   dataCenterId: z.string().nullable(),

@@ -31,7 +31,7 @@ describe("management v2 account secrets (/v2/account/secrets)", () => {
       valueLastUpdatedAt: s.createdAt,
     });
     expect((await api.get(`${SECRETS}/${s.id}`)).body).toEqual(s);
-    expect((await api.get(SECRETS)).body).toEqual({ secrets: [s] });
+    expect((await api.get(SECRETS)).body).toEqual({ secrets: [s], pagination: { hasNextPage: false } });
 
     await ctx.clock.advance(60_000);
     const described = await api.patch(`${SECRETS}/${s.id}`, { description: "read-only token" });
@@ -44,7 +44,7 @@ describe("management v2 account secrets (/v2/account/secrets)", () => {
     expect(cleared.body.description).toBeNull();
 
     // The other account sees none of it.
-    expect((await other.get(SECRETS)).body).toEqual({ secrets: [] });
+    expect((await other.get(SECRETS)).body).toEqual({ secrets: [], pagination: { hasNextPage: false } });
     expect((await other.get(`${SECRETS}/${s.id}`)).status).toBe(404);
 
     const state = await api.get("/_emulator/state");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../../emulator";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator";
 import { forgetSharedListings } from "../../../provider/create-once";
 import { configureDirect } from "../../../provider/provider-config";
 import { RunpodClient } from "../../../sdk/client";
@@ -12,14 +12,19 @@ export const API_VERSIONS: readonly ApiVersion[] = ["v1", "v2"];
 
 /**
  * An in-process emulator on a free port, a direct client for it, and the provider configured to
- * use it, through management API `version` (v2, the default, unless a test pins v1).
+ * use it, through management API `version` (v2, the default, unless a test pins v1); `options`
+ * add to the emulator's (a small `pageSize`, say).
  */
-export async function providerAgainstEmulator(apiKey = "provider-it-key", version: ApiVersion = "v2") {
-  const emulator: RunningEmulator = await startEmulator({ port: 0, apiKeys: [apiKey], rateLimits: false });
+export async function providerAgainstEmulator(
+  apiKey = "provider-it-key",
+  version: ApiVersion = "v2",
+  options: EmulatorOptions = {},
+) {
+  const emulator: RunningEmulator = await startEmulator({ port: 0, apiKeys: [apiKey], rateLimits: false, ...options });
   const apiUrl = version === "v1" ? emulator.apiUrlV1 : emulator.apiUrlV2;
-  const options = { apiKey, apiUrl, queueUrl: emulator.queueUrl };
-  configureDirect({ ...options, maxAttempts: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });
-  const client = new RunpodClient(options);
+  const clientOptions = { apiKey, apiUrl, queueUrl: emulator.queueUrl };
+  configureDirect({ ...clientOptions, maxAttempts: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });
+  const client = new RunpodClient(clientOptions);
   /** Sets the emulator's fault rules for this account. */
   const setFaults = async (rules: Record<string, unknown>[]) => {
     const res = await fetch(`${emulator.url}/_emulator/faults`, {
@@ -55,12 +60,15 @@ export async function providerAgainstEmulator(apiKey = "provider-it-key", versio
  * The fixture of the provider integration tests: one emulator for the file, and each test plays a
  * new `pulumi up` (a new provider process, so no listing is shared with the previous test).
  */
-export function useProviderAgainstEmulator(version: ApiVersion = "v2"): {
+export function useProviderAgainstEmulator(
+  version: ApiVersion = "v2",
+  options: EmulatorOptions = {},
+): {
   readonly current: Awaited<ReturnType<typeof providerAgainstEmulator>>;
 } {
   let env: Awaited<ReturnType<typeof providerAgainstEmulator>> | undefined;
   beforeAll(async () => {
-    env = await providerAgainstEmulator(undefined, version);
+    env = await providerAgainstEmulator(undefined, version, options);
   });
   afterAll(() => env?.close());
   beforeEach(forgetSharedListings);

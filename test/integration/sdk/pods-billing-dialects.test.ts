@@ -142,6 +142,42 @@ describe.each(["v1", "v2"] as const)("version-neutral pods on %s", (version) => 
   });
 });
 
+describe("placement filters", () => {
+  it("places on a machine that meets them and reads the allocation on both versions, each under its own names", async () => {
+    // v2's names through the neutral client on v2, v1's on v1: the same filter, the same machine.
+    const v2 = await clients.v2.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minRamPerGpu: 100 });
+    expect(v2).toMatchObject({ vcpuCount: 16, memoryInGb: 125 });
+    expect(await clients.v1.pods.get(v2.id)).toMatchObject({ vcpuCount: 16, memoryInGb: 125 });
+    const v1 = await clients.v1.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minVCPUPerGPU: 12 });
+    expect(await clients.v2.pods.get(v1.id)).toMatchObject({ vcpuCount: 16, memoryInGb: 125 });
+    // Without filters, the standard machine: what the platform gives may be more than a filter asks.
+    const plain = await clients.v2.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minRamPerGpu: 8 });
+    expect(plain).toMatchObject({ vcpuCount: 8, memoryInGb: 62 });
+    await Promise.all([v2, v1, plain].map((p) => clients.v2.pods.delete(p.id)));
+  });
+
+  it("refuses before sending a filter below 1, v2's names on v1, and a filter no machine meets with the platform's 400", async () => {
+    const before = await requests();
+    const low = await clients.v2.pods
+      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minVcpuCountPerGpu: 0 })
+      .catch((e: unknown) => e);
+    expect(low).toBeInstanceOf(RequestValidationError);
+    expect((low as Error).message).toMatch(/minVcpuCountPerGpu = 0: must be at least 1/);
+    const onV1 = await clients.v1.pods
+      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minRamPerGpu: 64 })
+      .catch((e: unknown) => e);
+    expect((onV1 as Error).message).toMatch(
+      /minRamPerGpu = 64: placement filters named minRamPerGpu \(v1 names the same filter minRAMPerGPU\) exist only on management API v2/,
+    );
+    expect(await requests()).toBe(before);
+    const tooMuch = await clients.v2.pods
+      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minRamPerGpu: 500 })
+      .catch((e: unknown) => e);
+    expect(tooMuch).toBeInstanceOf(BadRequestError);
+    expect((tooMuch as Error).message).toMatch(/no machine offers more than 125 GB of RAM per GPU/);
+  });
+});
+
 describe("what only one version has", () => {
   it("stops through v2 a pod created through v1, and starts it again through v1", async () => {
     const pod = await clients.v1.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"] });

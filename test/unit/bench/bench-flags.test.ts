@@ -13,10 +13,12 @@ describe("parseBenchFlags", () => {
       "state",
       "scale",
       "batch",
+      "batch-api",
       "management",
       "openai",
       "plugin",
       "volumes",
+      "paging",
     ]);
     expect(flags.resultsFile).toBe(RESULTS);
     expect(flags.merge).toBe(false);
@@ -40,8 +42,8 @@ describe("parseBenchFlags", () => {
     expect(parseBenchFlags(["--only", "volumes"], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
   });
 
-  it("replaces its own section after a full run of management, openai or plugin alone, not of pulumi or scale", () => {
-    for (const name of ["management", "openai", "plugin"]) {
+  it("replaces its own section after a full run of batch-api, management, openai, plugin or paging alone, not of pulumi or scale", () => {
+    for (const name of ["batch-api", "management", "openai", "plugin", "paging"]) {
       expect(parseBenchFlags(["--only", name], RESULTS)).toMatchObject({ resultsFile: RESULTS, merge: true });
     }
     for (const name of ["pulumi", "scale", "client"]) {

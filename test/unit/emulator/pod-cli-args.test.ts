@@ -30,6 +30,17 @@ describe("the emulator's stock and preemption flags", () => {
     );
   });
 
+  it("reads --large-machine-share as a share between 0 and 1, beside the stock", () => {
+    expect(parseCliArgs(["--large-machine-share", "0.5"]).options.capacity).toEqual({ largeMachineShare: 0.5 });
+    expect(parseCliArgs(["--gpu-stock", "8", "--large-machine-share", "0"]).options.capacity).toEqual({
+      gpusPerType: 8,
+      largeMachineShare: 0,
+    });
+    expect(() => parseCliArgs(["--large-machine-share", "1.5"])).toThrow(
+      "--large-machine-share 1.5: must be between 0 and 1",
+    );
+  });
+
   it("reads --preemption-rate as a chance between 0 and 1", () => {
     expect(parseCliArgs(["--preemption-rate", "0.25"]).options.preemptionRate).toBe(0.25);
     expect(() => parseCliArgs(["--preemption-rate", "2"])).toThrow("--preemption-rate 2: must be between 0 and 1");

@@ -57,6 +57,37 @@ describe("pod placement (v1 priority semantics)", () => {
     expect(placementFailure(request({ dataCenters: [] }), "gpu")).toMatch(/no data center is left/);
   });
 
+  it("puts a pod's GPUs in machines of one size: the first of the request's sizes that has them free", () => {
+    // EU-RO-1: 1 standard and 3 large L4s free; US-TX-3: 2 standard.
+    const bySize: Record<string, Record<string, number>> = {
+      "EU-RO-1": { standard: 1, large: 3 },
+      "US-TX-3": { standard: 2, large: 0 },
+    };
+    const sized = (dc: string, _resource: string, machine?: string) => bySize[dc]?.[machine ?? ""] ?? 0;
+    const l4 = (over: Partial<PlacementRequest>) =>
+      request({ resources: ["NVIDIA L4"], machines: ["standard", "large"], ...over });
+    expect(choosePlacement(l4({}), sized)).toEqual({
+      resource: "NVIDIA L4",
+      dataCenterId: "EU-RO-1",
+      machine: "standard",
+    });
+    // Two GPUs: EU-RO-1 has four free, but no two of one size but the large ones.
+    expect(choosePlacement(l4({ count: 2 }), sized)).toEqual({
+      resource: "NVIDIA L4",
+      dataCenterId: "EU-RO-1",
+      machine: "large",
+    });
+    expect(choosePlacement(l4({ count: 2, dataCenterPriority: "availability" }), sized)).toMatchObject({
+      dataCenterId: "EU-RO-1",
+    });
+    // Filters that only large machines meet: US-TX-3 has none free.
+    expect(choosePlacement(l4({ machines: ["large"], dataCenters: ["US-TX-3"] }), sized)).toBeUndefined();
+    expect(choosePlacement(l4({ count: 4 }), sized)).toBeUndefined();
+    expect(placementFailure(l4({ machines: ["large"], machineFilters: "gpu.minRamPerGpu = 100" }), "gpu")).toMatch(
+      / in machines meeting gpu\.minRamPerGpu = 100$/,
+    );
+  });
+
   it("puts a whole cluster in the data center with the most free GPUs that holds it", () => {
     const gpus = (dc: string) => ({ A: 3, B: 8, C: 5 })[dc] ?? 0;
     expect(clusterDataCenter(["A", "B", "C"], 4, gpus)).toBe("B");
@@ -70,16 +101,17 @@ describe("pod reservations", () => {
     ({
       id: "p1",
       status,
-      placement: { dataCenterId: "EU-RO-1", gpuTypeId: "NVIDIA L4", gpuCount: count },
+      dataCenterId: "EU-RO-1",
+      gpu: { id: "NVIDIA L4", count },
     }) as PodRecord;
 
   it("holds a running pod's GPUs, gives them back when it stops or goes, and takes them again on load", () => {
     const capacity = new Capacity({ gpusPerType: 0, vcpusPerFlavor: 0, stock: { "EU-RO-1": { "NVIDIA L4": 3 } } });
     const reservations = new PodReservations(capacity);
-    expect(reservations.tryReserve("p1", pod("RUNNING").placement)).toBe(true);
+    expect(reservations.tryReserve("p1", pod("RUNNING"))).toBe(true);
     reservations.sync(pod("RUNNING"));
     expect(capacity.free("EU-RO-1", "NVIDIA L4", "gpu")).toBe(1);
-    expect(reservations.tryReserve("p2", pod("RUNNING").placement)).toBe(false);
+    expect(reservations.tryReserve("p2", pod("RUNNING"))).toBe(false);
     reservations.sync(pod("EXITED"));
     expect(capacity.free("EU-RO-1", "NVIDIA L4", "gpu")).toBe(3);
     // A running pod loaded from a state file holds its GPUs even beyond the stock.

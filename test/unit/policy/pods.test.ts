@@ -86,6 +86,16 @@ describe("pods in the other policies", () => {
       checkPodContradictoryInputs("c", { computeType: "CPU", minRAMPerGPU: 32 }, { allowIgnoredFields: true }),
     ).toEqual([]);
   });
+
+  it("counts the placement filters, under either name, as GPU settings", () => {
+    expect(checkPodContradictoryInputs("g", { gpuTypeIds: [A40], minRamPerGpu: 64, minVcpuCountPerGpu: 8 })).toEqual(
+      [],
+    );
+    expect(checkPodContradictoryInputs("c", { computeType: "CPU", minRamPerGpu: 64, minVCPUPerGPU: 4 })).toEqual([
+      'Pod "c": minRamPerGpu = 64: is a GPU setting on a CPU pod (computeType = "CPU"), which the platform ignores; remove it, or set computeType to "GPU"',
+      'Pod "c": minVCPUPerGPU = 4: is a GPU setting on a CPU pod (computeType = "CPU"), which the platform ignores; remove it, or set computeType to "GPU"',
+    ]);
+  });
 });
 
 describe("runpod-stack-cost-ceiling with pods and volumes", () => {

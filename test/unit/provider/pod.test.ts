@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { takeUndeliveredNotices } from "../../../provider/engine-notice";
 import { POD_FIELDS } from "../../../provider/field-rules";
 import { podProvider } from "../../../provider/pod-provider";
-import { envToSend, lockProblem, planPodUpdate, podOutputs, resetNotice } from "../../../provider/pod-state";
+import {
+  envToSend,
+  lockProblem,
+  oldsInNewSpelling,
+  planPodUpdate,
+  podOutputs,
+  resetNotice,
+} from "../../../provider/pod-state";
 import { UNKNOWN } from "../../../provider/property-values";
 import { platformValueWarnings } from "../../../provider/platform-value-warnings";
 import { configureDirect } from "../../../provider/provider-config";
@@ -64,6 +71,8 @@ describe("Pod diff", () => {
     ["vcpuCount", 8, replace("vcpuCount")],
     ["templateId", "tpl-1", replace("templateId")],
     ["minRAMPerGPU", 32, replace("minRAMPerGPU")],
+    ["minRamPerGpu", 32, replace("minRamPerGpu")],
+    ["minVcpuCountPerGpu", 8, replace("minVcpuCountPerGpu")],
     ["startSsh", true, replace("startSsh")],
   ])("%s -> %j is %j", async (key, value, expected) => {
     expect(await podProvider.diff("id", state, inputs({ [key]: value }))).toEqual(expected);
@@ -90,6 +99,64 @@ describe("Pod diff", () => {
       globalNetworking: "reset",
     });
     expect(Object.values(POD_FIELDS).every((rule) => !(rule.replaces && rule.resets))).toBe(true);
+  });
+});
+
+describe("Pod placement filters", () => {
+  it("reads a filter respelled for the other API version, its value kept, as no change; another value replaces", async () => {
+    const v1 = { ...state, minRAMPerGPU: 32, minVCPUPerGPU: 4 };
+    expect(await podProvider.diff("id", v1, inputs({ minRamPerGpu: 32, minVcpuCountPerGpu: 4 }))).toEqual(noChange);
+    expect(await podProvider.diff("id", v1, inputs({ minRamPerGpu: 64 }))).toEqual(replace("minRamPerGpu"));
+    const v2 = { ...state, minRamPerGpu: 32 };
+    expect(await podProvider.diff("id", v2, inputs({ minRAMPerGPU: 32 }))).toEqual(noChange);
+    expect(await podProvider.diff("id", v2, inputs({ minRAMPerGPU: 16 }))).toEqual(replace("minRAMPerGPU"));
+    // Respelled beside a reset: the reset is still said.
+    expect(
+      resetNotice(
+        oldsInNewSpelling(v1, inputs({ minRamPerGpu: 32, ports: [] })),
+        inputs({ minRamPerGpu: 32, ports: [] }),
+        "v2",
+      ),
+    ).toMatch(/^Pod "gpu": changing ports updates through PATCH/);
+  });
+
+  it("refuses at check a filter below 1, and each name on the version that has the other, naming both", async () => {
+    configureDirect({ apiUrl: "http://127.0.0.1:1/v2" });
+    const low = await podProvider.check({}, { imageName: "x:1", minRamPerGpu: 0, minVcpuCountPerGpu: 2.5 });
+    expect(low.failures).toEqual([
+      { property: "minRamPerGpu", reason: "must be at least 1: leave it out for no filter" },
+      { property: "minVcpuCountPerGpu", reason: "must be a whole number" },
+    ]);
+    const v1Name = await podProvider.check({}, { imageName: "x:1", minRAMPerGPU: 64 });
+    expect(v1Name.failures).toEqual([
+      {
+        property: "minRAMPerGPU",
+        reason:
+          "64: placement filters named minRAMPerGPU (v2 names the same filter minRamPerGpu) exist only on management API v1, and the API URL names v2: point runpod:apiUrl (or RUNPOD_API_URL) at a .../v1 URL, or remove minRAMPerGPU",
+      },
+    ]);
+    expect(
+      (await podProvider.check({}, { imageName: "x:1", minRamPerGpu: 64, minVcpuCountPerGpu: 8 })).failures,
+    ).toEqual([]);
+    configureDirect({ apiUrl: "http://127.0.0.1:1/v1" });
+    const v2Name = await podProvider.check({}, { imageName: "x:1", minRamPerGpu: 64, minVCPUPerGPU: 8 });
+    expect(v2Name.failures).toEqual([
+      {
+        property: "minRamPerGpu",
+        reason:
+          "64: placement filters named minRamPerGpu (v1 names the same filter minRAMPerGPU) exist only on management API v2, and the API URL names v1: point runpod:apiUrl (or RUNPOD_API_URL) at a .../v2 URL, or remove minRamPerGpu",
+      },
+    ]);
+  });
+
+  it("outputs the vCPUs and RAM the pod was given, whichever version answered them", () => {
+    const pod = { id: "p1", name: "big", desiredStatus: "RUNNING", costPerHr: 0.4, vcpuCount: 16, memoryInGb: 125 };
+    expect(podOutputs(pod, { minRamPerGpu: 100 })).toMatchObject({
+      minRamPerGpu: 100,
+      allocatedVcpuCount: 16,
+      allocatedMemoryGb: 125,
+    });
+    expect(podOutputs({ id: "p2", name: "old" }, {})).not.toHaveProperty("allocatedVcpuCount");
   });
 });
 

@@ -98,6 +98,19 @@ describe("v2 pods in the version-neutral shape", () => {
     expect(pod.gpu).toBeUndefined();
   });
 
+  it("reads a GPU pod's allocation as v1's vCPUs and memory, and sends the placement filters in v2's gpu", () => {
+    const pod = podFromV2({ ...V2_POD, gpu: { id: "NVIDIA L4", count: 2, vcpuCount: 32, memory: 250 } });
+    expect(pod).toMatchObject({ gpu: { id: "NVIDIA L4", count: 2 }, vcpuCount: 32, memoryInGb: 250 });
+    const [body] = podCreateToV2({
+      imageName: "i",
+      gpuTypeIds: ["NVIDIA L4"],
+      minRamPerGpu: 100,
+      minVcpuCountPerGpu: 12,
+    });
+    expect(body!.gpu).toEqual({ id: "NVIDIA L4", count: 1, minRamPerGpu: 100, minVcpuCountPerGpu: 12 });
+    expect(podCreateToV2({ imageName: "i", gpuTypeIds: ["NVIDIA L4"] })[0]!.gpu).toEqual({ id: "NVIDIA L4", count: 1 });
+  });
+
   it.each([
     ["PROVISIONING", "RUNNING"],
     ["STARTING", "RUNNING"],

@@ -13,7 +13,7 @@ import (
 
 // A pod: a dedicated GPU or CPU machine running one container, billed while `RUNNING`. Set `desiredStatus: "EXITED"` to stop it (GPUs released, disks kept) and `"RUNNING"` to start it again. A change to the container's settings resets the container (its disk wiped), which the preview states; a change of machine replaces the pod.
 //
-// Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings` (when the platform has them), `name`, `jupyterPassword` (secret, with `startJupyter`), and each input the program sets (the platform's value where a pod read reports it: what refresh compares).
+// Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings` (when the platform has them), `allocatedVcpuCount` and `allocatedMemoryGb`, `name`, `jupyterPassword` (secret, with `startJupyter`), and each input the program sets (the platform's value where a pod read reports it: what refresh compares).
 //
 // ## Example Usage
 // ### A CPU pod of four memory-optimized vCPUs; desiredStatus "EXITED" stops it, "RUNNING" starts it again.
@@ -57,6 +57,10 @@ type Pod struct {
 
 	// costPerHr after savings plans (v2 has none: the same).
 	AdjustedCostPerHr pulumi.Float64Output `pulumi:"adjustedCostPerHr"`
+	// GB of RAM the pod was given in all: may be more than `minRamPerGpu` times its GPUs.
+	AllocatedMemoryGb pulumi.Float64PtrOutput `pulumi:"allocatedMemoryGb"`
+	// vCPUs the pod was given in all (a GPU pod: its machine's per GPU times its GPUs): may be more than its filters ask.
+	AllocatedVcpuCount pulumi.Float64PtrOutput `pulumi:"allocatedVcpuCount"`
 	// CUDA versions the machine may run. A change replaces the Pod. Compared as a set: a reorder is no change.
 	AllowedCudaVersions pulumi.StringArrayOutput `pulumi:"allowedCudaVersions"`
 	// `SECURE` (default) or `COMMUNITY`. A change replaces the Pod.
@@ -109,12 +113,16 @@ type Pod struct {
 	MinDiskBandwidthMBps pulumi.Float64PtrOutput `pulumi:"minDiskBandwidthMBps"`
 	// Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	MinDownloadMbps pulumi.Float64PtrOutput `pulumi:"minDownloadMbps"`
-	// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
+	// Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
 	MinRAMPerGPU pulumi.IntPtrOutput `pulumi:"minRAMPerGPU"`
+	// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+	MinRamPerGpu pulumi.IntPtrOutput `pulumi:"minRamPerGpu"`
 	// Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	MinUploadMbps pulumi.Float64PtrOutput `pulumi:"minUploadMbps"`
-	// Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
+	// Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
 	MinVCPUPerGPU pulumi.IntPtrOutput `pulumi:"minVCPUPerGPU"`
+	// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+	MinVcpuCountPerGpu pulumi.IntPtrOutput `pulumi:"minVcpuCountPerGpu"`
 	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
@@ -176,8 +184,10 @@ func NewPod(ctx *pulumi.Context,
 		"minDiskBandwidthMBps",
 		"minDownloadMbps",
 		"minRAMPerGPU",
+		"minRamPerGpu",
 		"minUploadMbps",
 		"minVCPUPerGPU",
+		"minVcpuCountPerGpu",
 		"networkVolumeId",
 		"startJupyter",
 		"startSsh",
@@ -279,18 +289,26 @@ type podArgs struct {
 	//
 	// Checked at preview: at least 0.
 	MinDownloadMbps *float64 `pulumi:"minDownloadMbps"`
-	// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
+	// Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: a whole number, at least 0.
 	MinRAMPerGPU *int `pulumi:"minRAMPerGPU"`
+	// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+	//
+	// Checked at preview: a whole number, at least 1.
+	MinRamPerGpu *int `pulumi:"minRamPerGpu"`
 	// Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: at least 0.
 	MinUploadMbps *float64 `pulumi:"minUploadMbps"`
-	// Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
+	// Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: a whole number, at least 0.
 	MinVCPUPerGPU *int `pulumi:"minVCPUPerGPU"`
+	// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+	//
+	// Checked at preview: a whole number, at least 1.
+	MinVcpuCountPerGpu *int `pulumi:"minVcpuCountPerGpu"`
 	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
@@ -385,18 +403,26 @@ type PodArgs struct {
 	//
 	// Checked at preview: at least 0.
 	MinDownloadMbps pulumi.Float64PtrInput
-	// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
+	// Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: a whole number, at least 0.
 	MinRAMPerGPU pulumi.IntPtrInput
+	// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+	//
+	// Checked at preview: a whole number, at least 1.
+	MinRamPerGpu pulumi.IntPtrInput
 	// Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: at least 0.
 	MinUploadMbps pulumi.Float64PtrInput
-	// Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
+	// Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
 	//
 	// Checked at preview: a whole number, at least 0.
 	MinVCPUPerGPU pulumi.IntPtrInput
+	// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+	//
+	// Checked at preview: a whole number, at least 1.
+	MinVcpuCountPerGpu pulumi.IntPtrInput
 	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
@@ -469,6 +495,16 @@ func (o PodOutput) ToPodOutputWithContext(ctx context.Context) PodOutput {
 // costPerHr after savings plans (v2 has none: the same).
 func (o PodOutput) AdjustedCostPerHr() pulumi.Float64Output {
 	return o.ApplyT(func(v *Pod) pulumi.Float64Output { return v.AdjustedCostPerHr }).(pulumi.Float64Output)
+}
+
+// GB of RAM the pod was given in all: may be more than `minRamPerGpu` times its GPUs.
+func (o PodOutput) AllocatedMemoryGb() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.AllocatedMemoryGb }).(pulumi.Float64PtrOutput)
+}
+
+// vCPUs the pod was given in all (a GPU pod: its machine's per GPU times its GPUs): may be more than its filters ask.
+func (o PodOutput) AllocatedVcpuCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.AllocatedVcpuCount }).(pulumi.Float64PtrOutput)
 }
 
 // CUDA versions the machine may run. A change replaces the Pod. Compared as a set: a reorder is no change.
@@ -601,9 +637,14 @@ func (o PodOutput) MinDownloadMbps() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinDownloadMbps }).(pulumi.Float64PtrOutput)
 }
 
-// Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
+// Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
 func (o PodOutput) MinRAMPerGPU() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinRAMPerGPU }).(pulumi.IntPtrOutput)
+}
+
+// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+func (o PodOutput) MinRamPerGpu() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinRamPerGpu }).(pulumi.IntPtrOutput)
 }
 
 // Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
@@ -611,9 +652,14 @@ func (o PodOutput) MinUploadMbps() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinUploadMbps }).(pulumi.Float64PtrOutput)
 }
 
-// Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
+// Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
 func (o PodOutput) MinVCPUPerGPU() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinVCPUPerGPU }).(pulumi.IntPtrOutput)
+}
+
+// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+func (o PodOutput) MinVcpuCountPerGpu() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinVcpuCountPerGpu }).(pulumi.IntPtrOutput)
 }
 
 // Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.

@@ -46,8 +46,10 @@ class PodArgs:
                  min_disk_bandwidth_m_bps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_download_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
+                 min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_upload_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_vcpu_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
+                 min_vcpu_count_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -96,15 +98,21 @@ class PodArgs:
         :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
                
                Checked at preview: a whole number, at least 0.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+               
+               Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
+        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
                
                Checked at preview: a whole number, at least 0.
+        :param pulumi.Input[_builtins.int] min_vcpu_count_per_gpu: Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+               
+               Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
@@ -178,10 +186,14 @@ class PodArgs:
             pulumi.set(__self__, "min_download_mbps", min_download_mbps)
         if min_ram_per_gpu is not None:
             pulumi.set(__self__, "min_ram_per_gpu", min_ram_per_gpu)
+        if min_ram_per_gpu is not None:
+            pulumi.set(__self__, "min_ram_per_gpu", min_ram_per_gpu)
         if min_upload_mbps is not None:
             pulumi.set(__self__, "min_upload_mbps", min_upload_mbps)
         if min_vcpu_per_gpu is not None:
             pulumi.set(__self__, "min_vcpu_per_gpu", min_vcpu_per_gpu)
+        if min_vcpu_count_per_gpu is not None:
+            pulumi.set(__self__, "min_vcpu_count_per_gpu", min_vcpu_count_per_gpu)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if network_volume_id is not None:
@@ -517,9 +529,23 @@ class PodArgs:
     @pulumi.getter(name="minRAMPerGPU")
     def min_ram_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
+        Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
 
         Checked at preview: a whole number, at least 0.
+        """
+        return pulumi.get(self, "min_ram_per_gpu")
+
+    @min_ram_per_gpu.setter
+    def min_ram_per_gpu(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "min_ram_per_gpu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="minRamPerGpu")
+    def min_ram_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+
+        Checked at preview: a whole number, at least 1.
         """
         return pulumi.get(self, "min_ram_per_gpu")
 
@@ -545,7 +571,7 @@ class PodArgs:
     @pulumi.getter(name="minVCPUPerGPU")
     def min_vcpu_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
+        Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
 
         Checked at preview: a whole number, at least 0.
         """
@@ -554,6 +580,20 @@ class PodArgs:
     @min_vcpu_per_gpu.setter
     def min_vcpu_per_gpu(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "min_vcpu_per_gpu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="minVcpuCountPerGpu")
+    def min_vcpu_count_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+
+        Checked at preview: a whole number, at least 1.
+        """
+        return pulumi.get(self, "min_vcpu_count_per_gpu")
+
+    @min_vcpu_count_per_gpu.setter
+    def min_vcpu_count_per_gpu(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "min_vcpu_count_per_gpu", value)
 
     @_builtins.property
     @pulumi.getter
@@ -718,8 +758,10 @@ class Pod(pulumi.CustomResource):
                  min_disk_bandwidth_m_bps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_download_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
+                 min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_upload_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_vcpu_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
+                 min_vcpu_count_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -734,7 +776,7 @@ class Pod(pulumi.CustomResource):
         """
         A pod: a dedicated GPU or CPU machine running one container, billed while `RUNNING`. Set `desiredStatus: "EXITED"` to stop it (GPUs released, disks kept) and `"RUNNING"` to start it again. A change to the container's settings resets the container (its disk wiped), which the preview states; a change of machine replaces the pod.
 
-        Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings` (when the platform has them), `name`, `jupyterPassword` (secret, with `startJupyter`), and each input the program sets (the platform's value where a pod read reports it: what refresh compares).
+        Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings` (when the platform has them), `allocatedVcpuCount` and `allocatedMemoryGb`, `name`, `jupyterPassword` (secret, with `startJupyter`), and each input the program sets (the platform's value where a pod read reports it: what refresh compares).
 
         ## Example Usage
         ### A CPU pod of four memory-optimized vCPUs; desiredStatus "EXITED" stops it, "RUNNING" starts it again.
@@ -791,15 +833,21 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
                
                Checked at preview: a whole number, at least 0.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+               
+               Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
+        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
                
                Checked at preview: a whole number, at least 0.
+        :param pulumi.Input[_builtins.int] min_vcpu_count_per_gpu: Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+               
+               Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
@@ -830,7 +878,7 @@ class Pod(pulumi.CustomResource):
         """
         A pod: a dedicated GPU or CPU machine running one container, billed while `RUNNING`. Set `desiredStatus: "EXITED"` to stop it (GPUs released, disks kept) and `"RUNNING"` to start it again. A change to the container's settings resets the container (its disk wiped), which the preview states; a change of machine replaces the pod.
 
-        Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings` (when the platform has them), `name`, `jupyterPassword` (secret, with `startJupyter`), and each input the program sets (the platform's value where a pod read reports it: what refresh compares).
+        Outputs: `desiredStatus`, `costPerHr`, `adjustedCostPerHr`, `publicIp` and `portMappings` (when the platform has them), `allocatedVcpuCount` and `allocatedMemoryGb`, `name`, `jupyterPassword` (secret, with `startJupyter`), and each input the program sets (the platform's value where a pod read reports it: what refresh compares).
 
         ## Example Usage
         ### A CPU pod of four memory-optimized vCPUs; desiredStatus "EXITED" stops it, "RUNNING" starts it again.
@@ -891,8 +939,10 @@ class Pod(pulumi.CustomResource):
                  min_disk_bandwidth_m_bps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_download_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
+                 min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_upload_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_vcpu_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
+                 min_vcpu_count_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -938,8 +988,10 @@ class Pod(pulumi.CustomResource):
             __props__.__dict__["min_disk_bandwidth_m_bps"] = min_disk_bandwidth_m_bps
             __props__.__dict__["min_download_mbps"] = min_download_mbps
             __props__.__dict__["min_ram_per_gpu"] = min_ram_per_gpu
+            __props__.__dict__["min_ram_per_gpu"] = min_ram_per_gpu
             __props__.__dict__["min_upload_mbps"] = min_upload_mbps
             __props__.__dict__["min_vcpu_per_gpu"] = min_vcpu_per_gpu
+            __props__.__dict__["min_vcpu_count_per_gpu"] = min_vcpu_count_per_gpu
             __props__.__dict__["name"] = name
             __props__.__dict__["network_volume_id"] = network_volume_id
             __props__.__dict__["ports"] = ports
@@ -951,6 +1003,8 @@ class Pod(pulumi.CustomResource):
             __props__.__dict__["volume_in_gb"] = volume_in_gb
             __props__.__dict__["volume_mount_path"] = volume_mount_path
             __props__.__dict__["adjusted_cost_per_hr"] = None
+            __props__.__dict__["allocated_memory_gb"] = None
+            __props__.__dict__["allocated_vcpu_count"] = None
             __props__.__dict__["cost_per_hr"] = None
             __props__.__dict__["jupyter_password"] = None
             __props__.__dict__["port_mappings"] = None
@@ -959,7 +1013,7 @@ class Pod(pulumi.CustomResource):
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["env", "jupyterPassword"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["allowedCudaVersions[*]", "cloudType", "computeType", "countryCodes[*]", "cpuFlavorIds[*]", "cpuFlavorPriority", "dataCenterIds[*]", "dataCenterPriority", "gpuCount", "gpuTypeIds[*]", "gpuTypePriority", "interruptible", "minCudaVersion", "minDiskBandwidthMBps", "minDownloadMbps", "minRAMPerGPU", "minUploadMbps", "minVCPUPerGPU", "networkVolumeId", "startJupyter", "startSsh", "supportPublicIp", "templateId", "vcpuCount"])
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["allowedCudaVersions[*]", "cloudType", "computeType", "countryCodes[*]", "cpuFlavorIds[*]", "cpuFlavorPriority", "dataCenterIds[*]", "dataCenterPriority", "gpuCount", "gpuTypeIds[*]", "gpuTypePriority", "interruptible", "minCudaVersion", "minDiskBandwidthMBps", "minDownloadMbps", "minRAMPerGPU", "minRamPerGpu", "minUploadMbps", "minVCPUPerGPU", "minVcpuCountPerGpu", "networkVolumeId", "startJupyter", "startSsh", "supportPublicIp", "templateId", "vcpuCount"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Pod, __self__).__init__(
             'runpod-iac:index:Pod',
@@ -984,6 +1038,8 @@ class Pod(pulumi.CustomResource):
         __props__ = PodArgs.__new__(PodArgs)
 
         __props__.__dict__["adjusted_cost_per_hr"] = None
+        __props__.__dict__["allocated_memory_gb"] = None
+        __props__.__dict__["allocated_vcpu_count"] = None
         __props__.__dict__["allowed_cuda_versions"] = None
         __props__.__dict__["cloud_type"] = None
         __props__.__dict__["compute_type"] = None
@@ -1011,8 +1067,10 @@ class Pod(pulumi.CustomResource):
         __props__.__dict__["min_disk_bandwidth_m_bps"] = None
         __props__.__dict__["min_download_mbps"] = None
         __props__.__dict__["min_ram_per_gpu"] = None
+        __props__.__dict__["min_ram_per_gpu"] = None
         __props__.__dict__["min_upload_mbps"] = None
         __props__.__dict__["min_vcpu_per_gpu"] = None
+        __props__.__dict__["min_vcpu_count_per_gpu"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["network_volume_id"] = None
         __props__.__dict__["port_mappings"] = None
@@ -1034,6 +1092,22 @@ class Pod(pulumi.CustomResource):
         costPerHr after savings plans (v2 has none: the same).
         """
         return pulumi.get(self, "adjusted_cost_per_hr")
+
+    @_builtins.property
+    @pulumi.getter(name="allocatedMemoryGb")
+    def allocated_memory_gb(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        GB of RAM the pod was given in all: may be more than `minRamPerGpu` times its GPUs.
+        """
+        return pulumi.get(self, "allocated_memory_gb")
+
+    @_builtins.property
+    @pulumi.getter(name="allocatedVcpuCount")
+    def allocated_vcpu_count(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        vCPUs the pod was given in all (a GPU pod: its machine's per GPU times its GPUs): may be more than its filters ask.
+        """
+        return pulumi.get(self, "allocated_vcpu_count")
 
     @_builtins.property
     @pulumi.getter(name="allowedCudaVersions")
@@ -1247,7 +1321,15 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="minRAMPerGPU")
     def min_ram_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Least GB of RAM per GPU of the machine (v2 has none of these filters: read the catalog, then create). A change replaces the Pod. Management API v1 only.
+        Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
+        """
+        return pulumi.get(self, "min_ram_per_gpu")
+
+    @_builtins.property
+    @pulumi.getter(name="minRamPerGpu")
+    def min_ram_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
         """
         return pulumi.get(self, "min_ram_per_gpu")
 
@@ -1263,9 +1345,17 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter(name="minVCPUPerGPU")
     def min_vcpu_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Least vCPUs per GPU of the machine. A change replaces the Pod. Management API v1 only.
+        Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
         """
         return pulumi.get(self, "min_vcpu_per_gpu")
+
+    @_builtins.property
+    @pulumi.getter(name="minVcpuCountPerGpu")
+    def min_vcpu_count_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+        """
+        return pulumi.get(self, "min_vcpu_count_per_gpu")
 
     @_builtins.property
     @pulumi.getter

@@ -68,7 +68,12 @@ export function podFromV2(pod: V2.Pod): Pod {
   const mountPath = persistent?.path ?? network?.path;
   if (mountPath !== undefined) out.volumeMountPath = mountPath;
   if (network) out.networkVolume = { id: network.volumeId };
-  if (pod.gpu) out.gpu = { id: pod.gpu.id, count: pod.gpu.count ?? 1 };
+  if (pod.gpu) {
+    out.gpu = { id: pod.gpu.id, count: pod.gpu.count ?? 1 };
+    // The allocation: what the pod was given in all.
+    if (pod.gpu.vcpuCount !== undefined) out.vcpuCount = pod.gpu.vcpuCount;
+    if (pod.gpu.memory !== undefined) out.memoryInGb = pod.gpu.memory;
+  }
   if (pod.cpu) {
     out.cpuFlavorId = pod.cpu.id;
     out.vcpuCount = pod.cpu.vcpuCount;
@@ -118,6 +123,8 @@ export function podCreateToV2(input: PodCreateInput): V2.CreatePodRequest[] {
     const gpu: NonNullable<V2.CreatePodRequest["gpu"]> = { id, count: input.gpuCount ?? POD_DEFAULTS.gpuCount };
     if (input.allowedCudaVersions?.length) gpu.allowedCudaVersions = input.allowedCudaVersions;
     if (input.minCudaVersion !== undefined) gpu.minCudaVersion = input.minCudaVersion;
+    if (input.minRamPerGpu !== undefined) gpu.minRamPerGpu = input.minRamPerGpu;
+    if (input.minVcpuCountPerGpu !== undefined) gpu.minVcpuCountPerGpu = input.minVcpuCountPerGpu;
     return { ...base, gpu };
   });
 }

@@ -1,6 +1,7 @@
 // The whole deployment through the provider plugin: a registry credential, the template that pulls
 // with it (a secret env value), a volume whose size comes from the stack config, the endpoint on
-// it, and a CPU pod with a secret env value. The same Args as the dynamic resources.
+// it, and a GPU pod with placement filters and a secret env value. The same Args as the dynamic
+// resources.
 const pulumi = require("@pulumi/pulumi");
 const { ContainerRegistryAuth, NetworkVolume, Pod, ServerlessEndpoint, Template } = require("runpod-iac/plugin");
 
@@ -24,11 +25,11 @@ const endpoint = new ServerlessEndpoint("api", {
   networkVolumeId: volume.id,
   dataCenterIds: [volume.dataCenterId],
 });
-const pod = new Pod("prep", {
+const pod = new Pod("trainer", {
   imageName: "ubuntu:24.04",
-  computeType: "CPU",
-  cpuFlavorIds: ["cpu3m"],
-  vcpuCount: 2,
+  gpuTypeIds: ["NVIDIA L4"],
+  minRamPerGpu: 100,
+  minVcpuCountPerGpu: 12,
   env: { RUN: "plugin", HF_TOKEN: config.requireSecret("apiToken") },
 });
 
@@ -40,3 +41,5 @@ exports.endpointId = endpoint.id;
 exports.endpointUrl = endpoint.url;
 exports.podId = pod.id;
 exports.podCostPerHr = pod.costPerHr;
+exports.podVcpus = pod.allocatedVcpuCount;
+exports.podMemoryGb = pod.allocatedMemoryGb;

@@ -15,6 +15,7 @@ const gpu = new Pod("gpu", {
   gpuCount: config.getNumber("gpuCount") ?? 1,
   interruptible: config.getBoolean("interruptible"),
   startJupyter: config.getBoolean("jupyter"),
+  minRamPerGpu: config.getNumber("minRamPerGpu"),
   networkVolumeId: volume.id,
   dataCenterIds: [volume.dataCenterId],
   env: { MODEL: "llama", HF_TOKEN: config.requireSecret("hfToken") },

@@ -14,6 +14,7 @@ export const BENCHMARKS = [
   "plugin",
   "volumes",
   "paging",
+  "rollout",
 ] as const;
 /** One benchmark's name. */
 export type BenchmarkName = (typeof BENCHMARKS)[number];
@@ -73,6 +74,9 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   paging: refresh through v2, under its default quota, of 100 resources among
                   2,500 of each kind (their lists in pages of 1,000) beside the same stack alone
                   on an account (about 4 minutes)
+                  rollout: an image bump of 1 and of 10 endpoints through one template on v2
+                  with its quota, workers booting in 8 s: when pulumi up ends against when the
+                  last rollout finished, and the polls it spent (about 3 minutes)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,
@@ -84,7 +88,7 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   intervals its targets show
   --out FILE      write the markdown report here, and any chart next to it (default:
                   bench/RESULTS.md for a full run of all; a full run of batch, batch-api,
-                  management, openai, plugin, volumes or paging alone replaces its own section there, marked as measured alone; a
+                  management, openai, plugin, volumes, paging or rollout alone replaces its own section there, marked as measured alone; a
                   --quick run, or another --only, prints only)
   --no-write      print only, write no report
   --help          show this help
@@ -99,6 +103,7 @@ const MERGED_ALONE: readonly BenchmarkName[] = [
   "plugin",
   "volumes",
   "paging",
+  "rollout",
 ];
 
 /** Parses the arguments after `node dist/bench/run.js`; throws with a readable message on a mistake. */

@@ -22,6 +22,7 @@ import { BATCH_API_FULL, BATCH_API_QUICK, runBatchApiBench } from "./batch-api-b
 import { batchApiSection } from "./batch-api-report";
 import { gitRevision, mergeResultsMarkdown, resultsMarkdown } from "./results-markdown";
 import { runScaleBench, SCALE_FULL, SCALE_QUICK } from "./scale-bench";
+import { ROLLOUT_FULL, ROLLOUT_QUICK, runRolloutBench } from "./rollout-bench";
 import { scaleSection } from "./scale-report";
 import { stateSection } from "./state-footprint";
 import { runVolumeFilesBench, VOLUMES_FULL, VOLUMES_QUICK } from "./volume-files-bench";
@@ -82,6 +83,13 @@ async function runAll(flags: BenchFlags): Promise<{ sections: BenchSection[]; pu
     const pulumi = await benchPulumiCommand();
     run.pulumiVersion ??= pulumi.version;
     run.sections.push(await runPagingBench(flags.quick ? PAGING_QUICK : PAGING_FULL, log, pulumi.command));
+    print(run.sections[run.sections.length - 1]!);
+  }
+  if (flags.only.includes("rollout")) {
+    log("13. rollouts: pulumi up ends when the endpoints serve");
+    const pulumi = await benchPulumiCommand();
+    run.pulumiVersion ??= pulumi.version;
+    run.sections.push(await runRolloutBench(flags.quick ? ROLLOUT_QUICK : ROLLOUT_FULL, pulumi.command, log));
     print(run.sections[run.sections.length - 1]!);
   }
   return run;
@@ -201,7 +209,7 @@ async function main(args: string[]): Promise<number> {
     }
   } else {
     log(
-      "no report written (a --quick or --only run prints only, but for batch, batch-api, management, openai, plugin, volumes or paging alone; pass --out FILE to write one)",
+      "no report written (a --quick or --only run prints only, but for batch, batch-api, management, openai, plugin, volumes, paging or rollout alone; pass --out FILE to write one)",
     );
   }
   return 0;

@@ -19,6 +19,8 @@ export const USAGE = `Usage: runpod-iac emulator [options]
   --handlers DIR              load handler files NAME.js / NAME.mjs as templates NAME
   --time-scale N              one real ms counts as N platform ms (default 1; 0 = manual clock,
                               moved by POST /_emulator/clock/advance)
+  --worker-boot-ms MS         how long a serverless worker pulls its image and boots before it
+                              takes work, in platform ms (default 2000; 0 = at once)
   --no-rate-limits            turn the platform's rate limits off
   --rate-limit-multiplier X   scale every base rate limit (default 1)
   --requests-per-worker N     requests_per_worker of the dynamic rate-limit rule (default 10)
@@ -107,6 +109,7 @@ export function parseCliArgs(args: string[]): { help: boolean; options: Emulator
     stateFile: values["state-file"],
     handlersDir: values.handlers,
     timeScale: number("time-scale", values["time-scale"], (n) => n >= 0, "must be a number >= 0"),
+    workerBootMs: number("worker-boot-ms", values["worker-boot-ms"], whole, "must be a whole number of ms"),
     log: values.log,
     publicUrl: values["public-url"],
     seed: number("seed", values.seed, (n) => whole(n) && n <= 2147483647, "must be a whole number (0..2147483647)"),
@@ -253,6 +256,7 @@ function parse(args: string[]) {
       "state-file": { type: "string" },
       handlers: { type: "string" },
       "time-scale": { type: "string" },
+      "worker-boot-ms": { type: "string" },
       "no-rate-limits": { type: "boolean" },
       "rate-limit-multiplier": { type: "string" },
       "requests-per-worker": { type: "string" },

@@ -10,6 +10,12 @@ import type { S3EmulatorOptions } from "./s3/s3-options";
 export const DEFAULT_API_KEY = "emulator-key";
 /** Default listening port of the CLI and of `startEmulator`. */
 export const DEFAULT_PORT = 8787;
+/**
+ * How long (platform ms) a serverless worker takes to pull its image and boot by default: a
+ * cached image's cold start, short enough that a test's first job is not held up long; a real
+ * pull of a large image takes minutes (`--worker-boot-ms`, scaled by `--time-scale`).
+ */
+export const DEFAULT_WORKER_BOOT_MS = 2000;
 /** Default listening address: loopback only, so the emulator is not reachable from other machines unless asked. */
 export const DEFAULT_HOST = "127.0.0.1";
 
@@ -55,6 +61,11 @@ export interface EmulatorOptions {
    * Default 1000, the platform's; a small one makes paging observable without thousands of items.
    */
   pageSize?: number;
+  /**
+   * How long (platform ms) a new serverless worker is INITIALIZING, pulling its image and booting,
+   * before it takes work (`--worker-boot-ms`). Default 2000 (`DEFAULT_WORKER_BOOT_MS`); 0: ready at once.
+   */
+  workerBootMs?: number;
   /** Log every request (fastify logger). Default false. */
   log?: boolean;
   /** Base URL the emulator advertises in `image_url` (default: the URL it listens on). */

@@ -11,7 +11,7 @@ import { Capacity, DEFAULT_CAPACITY } from "./capacity/capacity";
 import { PlatformCatalog } from "./platform/platform-catalog";
 import { additionalPlatformValues } from "./platform/platform-options";
 import { IMAGE_MODEL_IDS, ImageStore, imageModelTemplate } from "./models/image-model";
-import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, type EmulatorOptions } from "./options";
+import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_WORKER_BOOT_MS, type EmulatorOptions } from "./options";
 import { registerRouteTrees } from "./api/route-trees";
 import { buildServer } from "./server/build-server";
 import { ListPager } from "./server/list-pages";
@@ -67,6 +67,12 @@ function rateLimitSettings(option: EmulatorOptions["rateLimits"]): RateLimitSett
   return { ...DEFAULT_RATE_LIMIT_SETTINGS, ...option };
 }
 
+function workerBootMs(ms: number | undefined): number {
+  if (ms === undefined) return DEFAULT_WORKER_BOOT_MS;
+  if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`workerBootMs ${String(ms)}: must be a number of ms >= 0`);
+  return ms;
+}
+
 function preemptionRate(rate: number | undefined): number {
   if (rate === undefined) return 0;
   if (!(rate >= 0 && rate <= 1)) throw new Error(`preemptionRate ${String(rate)}: must be a number from 0 to 1`);
@@ -120,6 +126,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       models,
       defaultFaults: faults,
       webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
+      workerBootMs: workerBootMs(options.workerBootMs),
       seed,
       capacity,
       catalog,

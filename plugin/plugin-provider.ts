@@ -3,6 +3,7 @@ import type { Provider } from "@pulumi/pulumi/provider";
 import { PLATFORM_VALUE_FIELDS } from "../sdk/schemas/known-values";
 import { autoName } from "../provider/auto-name";
 import { warnOnResource } from "../provider/engine-notice";
+import { runStep } from "../provider/step-context";
 import { platformValueWarnings } from "../provider/platform-value-warnings";
 import { isUnknown } from "../provider/property-values";
 import { providerReference } from "../provider/runpod-resource";
@@ -11,7 +12,7 @@ import { providerClient } from "../provider/provider-config";
 import { importRead } from "./import-read";
 import { isPluginResourceType, PLUGIN_RESOURCES, type PluginResourceType } from "./plugin-resources";
 import { resourceShape, schemaText } from "./plugin-schema";
-import { oldInputs, secretValue } from "./server-gaps";
+import { oldInputs, requestTimeoutSeconds, secretValue } from "./server-gaps";
 import { PLUGIN_NAME, partsOfUrn, typeOfUrn } from "./type-tokens";
 
 type Props = Record<string, unknown>;
@@ -111,7 +112,8 @@ export function pluginProvider(version: string): Provider {
     async create(urn, inputs: Props): Promise<dynamic.CreateResult> {
       const type = typeOf(urn);
       try {
-        const result = await PLUGIN_RESOURCES[type].provider.create(inputs);
+        const step = { urn, timeoutSeconds: requestTimeoutSeconds() };
+        const result = await runStep(step, () => PLUGIN_RESOURCES[type].provider.create(inputs));
         return { id: result.id, outs: outputsOf(type, result.outs) };
       } catch (err) {
         // A resource created but not configured: the engine records what the error carries.
@@ -139,7 +141,8 @@ export function pluginProvider(version: string): Provider {
       const type = typeOf(urn);
       const update = PLUGIN_RESOURCES[type].provider.update;
       if (!update) throw new Error(`${urn}: ${type} has no update; every change replaces it`);
-      const result = await update.call(PLUGIN_RESOURCES[type].provider, id, olds, news);
+      const step = { urn, timeoutSeconds: requestTimeoutSeconds() };
+      const result = await runStep(step, () => update.call(PLUGIN_RESOURCES[type].provider, id, olds, news));
       return { outs: outputsOf(type, result.outs) };
     },
 

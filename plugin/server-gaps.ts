@@ -24,6 +24,10 @@ import { requireFromPulumi } from "../provider/pulumi-require";
  *    the whole step on an `undefined` ("Unexpected struct type"). Closed by dropping undefined
  *    values from every result ({@link withoutUndefined}).
  *
+ * 5. Timeouts: the server hands `create` and `update` no timeout, where the engine sends the
+ *    step's `customTimeouts` in the request. Closed by keeping the request's timeout at hand
+ *    ({@link requestTimeoutSeconds}).
+ *
  * The server also hands `diff` and `read` only the old outputs, where the engine sends the old
  * inputs as well; {@link oldInputs} gives the provider those of the request being served.
  */
@@ -91,12 +95,17 @@ export function withDefinedResults(provider: Provider): Provider {
 /** The configuration of a Configure request: its arguments, secrets opened, as strings. */
 export type PluginConfig = Readonly<Record<string, string>>;
 
-/** The old inputs of the Diff or Read request being served, where the engine sent them. */
-const served = new AsyncLocalStorage<Record<string, unknown> | undefined>();
+/** What the engine sent with the request being served that the server does not hand on. */
+const served = new AsyncLocalStorage<{ inputs?: Record<string, unknown> | undefined; timeout?: number | undefined }>();
 
 /** The old inputs the engine sent with the request being served (Diff, Read); undefined elsewhere. */
 export function oldInputs(): Record<string, unknown> | undefined {
-  return served.getStore();
+  return served.getStore()?.inputs;
+}
+
+/** The timeout (s) the engine sent with the Create or Update being served (`customTimeouts`); undefined or 0 for none. */
+export function requestTimeoutSeconds(): number | undefined {
+  return served.getStore()?.timeout;
 }
 
 type Call = { request: Record<string, (...args: unknown[]) => unknown> };
@@ -125,8 +134,8 @@ export function configOfRequest(request: Call["request"]): PluginConfig {
 
 /**
  * The provider service's handlers with the gaps closed: Configure answered here (gaps 1 and 2),
- * Read given an empty struct when the engine sends none (gap 3), and Diff and Read served with
- * their old inputs at hand ({@link oldInputs}).
+ * Read given an empty struct when the engine sends none (gap 3), Diff and Read served with
+ * their old inputs at hand ({@link oldInputs}), Create and Update with their timeout (gap 5).
  */
 export function closeServiceGaps<T extends object>(
   implementation: T,
@@ -153,11 +162,19 @@ export function closeServiceGaps<T extends object>(
       callback(null, response);
     },
     diff(call, callback) {
-      return served.run(structOf(call.request, "getOldInputs"), () => original("diff", call, callback));
+      return served.run({ inputs: structOf(call.request, "getOldInputs") }, () => original("diff", call, callback));
     },
     read(call, callback) {
       if (!call.request.getProperties!()) call.request.setProperties!(new messages.Struct());
-      return served.run(structOf(call.request, "getInputs"), () => original("read", call, callback));
+      return served.run({ inputs: structOf(call.request, "getInputs") }, () => original("read", call, callback));
+    },
+    create(call, callback) {
+      const timeout = call.request.getTimeout?.() as number | undefined;
+      return served.run({ timeout }, () => original("create", call, callback));
+    },
+    update(call, callback) {
+      const timeout = call.request.getTimeout?.() as number | undefined;
+      return served.run({ timeout }, () => original("update", call, callback));
     },
   };
   return Object.assign(Object.create(implementation) as T, overrides);

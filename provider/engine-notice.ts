@@ -11,7 +11,8 @@ import { requireFromPulumi } from "./pulumi-require";
  */
 
 interface EngineLog {
-  send(urn: string, message: string): Promise<void>;
+  /** A warning, or with `progress` an ephemeral status line (shown beside the resource while its step runs). */
+  send(urn: string, message: string, progress?: boolean): Promise<void>;
 }
 
 let engine: EngineLog | undefined | null;
@@ -33,12 +34,13 @@ function connect(address: string): EngineLog {
   const messages = fromPulumi("./proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
   const client = new stubs.EngineClient(address, grpc.credentials.createInsecure());
   return {
-    send: (urn, message) =>
+    send: (urn, message, progress) =>
       new Promise((resolve) => {
         const req = new messages.LogRequest();
-        req.setSeverity(messages.LogSeverity.WARNING);
+        req.setSeverity(progress ? messages.LogSeverity.INFO : messages.LogSeverity.WARNING);
         req.setMessage(message);
         req.setUrn(urn);
+        if (progress) req.setEphemeral(true);
         // A notice that cannot be delivered must not fail the preview: the change itself is fine.
         client.log(req, () => resolve());
       }),
@@ -65,6 +67,18 @@ const undelivered: { urn: string; message: string }[] = [];
  * Outside the engine (unit and integration tests) it is kept for {@link takeUndeliveredNotices}.
  */
 export async function warnOnResource(urn: string, message: string): Promise<void> {
+  await notify(urn, message, false);
+}
+
+/**
+ * Shows `message` as the status of resource `urn` while its step runs (an ephemeral info line of
+ * the engine's display, such as a rollout's progress). Outside the engine it is kept like a warning.
+ */
+export async function progressOnResource(urn: string, message: string): Promise<void> {
+  await notify(urn, message, true);
+}
+
+async function notify(urn: string, message: string, progress: boolean): Promise<void> {
   if (engine === undefined) {
     const address = engineAddress();
     try {
@@ -73,7 +87,7 @@ export async function warnOnResource(urn: string, message: string): Promise<void
       engine = null;
     }
   }
-  if (engine) await engine.send(urn, message);
+  if (engine) await engine.send(urn, message, progress);
   else if (undelivered.push({ urn, message }) > 100) undelivered.shift();
 }
 

@@ -37,10 +37,19 @@ export interface FieldRule {
 }
 
 /**
- * Inputs every resource may have that are no platform field, so no table lists them: `adoptId`
- * takes an existing resource under management at create and is ignored afterwards.
+ * Inputs that are no platform field, so no table lists them: `adoptId` (every resource) takes an
+ * existing resource under management at create and is ignored afterwards; `waitForRollout`,
+ * `rollbackOnFailure` and `rolloutTimeoutSeconds` (endpoints and templates) say how a step waits
+ * for the endpoints it rolls (rollout-settings.ts). Never sent, never a diff on their own.
  */
-export type BookkeepingInput = "adoptId";
+export type BookkeepingInput = "adoptId" | "waitForRollout" | "rollbackOnFailure" | "rolloutTimeoutSeconds";
+/** The {@link BookkeepingInput} names, for the generators that read `Args`. */
+export const BOOKKEEPING_INPUTS: readonly BookkeepingInput[] = [
+  "adoptId",
+  "waitForRollout",
+  "rollbackOnFailure",
+  "rolloutTimeoutSeconds",
+];
 
 /**
  * The field table of a resource whose inputs are `Args`: exactly one rule per input.

@@ -16,6 +16,8 @@ import {
   versionFailures,
 } from "./check-inputs";
 import { createOnce } from "./create-once";
+import { servedAfterCreate, servedUpdate } from "./endpoint-rollout";
+import { rolloutFailures } from "./rollout-settings";
 import { changedFields, diffInputs, versionAtPreview } from "./diff-inputs";
 import { gpuPoolFailures, scalingFailures } from "./endpoint-check";
 import { ENDPOINT_INPUT_KEYS, endpointOutputs } from "./endpoint-outputs";
@@ -142,6 +144,7 @@ export const serverlessEndpointProvider = withChangeTracking({
       ...adoptIdFailures(news),
       ...versionFailures("endpoint", news),
       ...scalingFailures(deployed, news, version),
+      ...rolloutFailures(news),
     ];
     failures.push(...boundFailures("endpoint", deployed, news, SERVERLESS_ENDPOINT_FIELDS, failures));
     // A list the schema refuses is not looked up in a catalog (nothing is sent for a bad value).
@@ -162,7 +165,8 @@ export const serverlessEndpointProvider = withChangeTracking({
       find: inputs.__autoNamed === true ? (fresh) => findOwnEndpoint(client, inputs, fresh) : undefined,
       create: () => client.endpoints.create(pick(inputs, ENDPOINT_INPUT_KEYS) as EndpointCreateInput),
     });
-    return existed ? converge(client, resource, inputs) : outputs(client, resource, inputs);
+    const made = existed ? await converge(client, resource, inputs) : outputs(client, resource, inputs);
+    return servedAfterCreate(client, inputs, made);
   },
 
   async read(id: string, props: Props): Promise<dynamic.ReadResult> {
@@ -179,10 +183,9 @@ export const serverlessEndpointProvider = withChangeTracking({
   async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
     const client = await providerClient();
     const changed = changedFields(olds, news, SERVERLESS_ENDPOINT_FIELDS, client.apiVersion);
-    const endpoint =
-      changed.length > 0
-        ? await client.endpoints.update(id, updateInput(news, changed))
-        : await client.endpoints.get(id);
+    const send = (inputs: Props) =>
+      changed.length > 0 ? client.endpoints.update(id, updateInput(inputs, changed)) : client.endpoints.get(id);
+    const endpoint = await servedUpdate(client, id, olds, news, changed, send);
     return { outs: outputs(client, endpoint, news).outs };
   },
 

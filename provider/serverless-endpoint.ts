@@ -1,4 +1,4 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 // From platform-enums.ts itself, not the schemas index: a program that type-checks its use of this
 // class then never type-checks zod's declarations (which need esModuleInterop, off in Pulumi's template).
 import type {
@@ -14,6 +14,7 @@ import type {
 } from "../sdk/schemas/platform-enums";
 import { namingInputs } from "./auto-name";
 import { warnAboutPlatformValues } from "./platform-value-warnings";
+import type { RolloutInput } from "./rollout-settings";
 import { type InputsAsOutputs, isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
 
 /**
@@ -158,6 +159,25 @@ export interface ServerlessEndpointArgs {
   vcpuCount?: pulumi.Input<number>;
   /** Id of an existing endpoint to take under management instead of creating one. */
   adoptId?: pulumi.Input<string>;
+  /**
+   * Whether `pulumi up` waits, after a change to what the endpoint's workers run, until the
+   * endpoint serves it: no worker left on the older configuration and `workersMin` workers of the
+   * new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false`
+   * ends the step once the platform took the change. Never sent to the platform.
+   */
+  waitForRollout?: pulumi.Input<boolean>;
+  /**
+   * Whether a rollout that fails puts the endpoint back to the configuration it served before, the state
+   * staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`.
+   * Never sent to the platform.
+   */
+  rollbackOnFailure?: pulumi.Input<boolean>;
+  /**
+   * How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real
+   * image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`.
+   * Never sent to the platform.
+   */
+  rolloutTimeoutSeconds?: pulumi.Input<number>;
 }
 
 // The outputs of a ServerlessEndpoint that repeat its inputs: `templateId` and `name` always, the
@@ -166,7 +186,7 @@ export interface ServerlessEndpointArgs {
 export interface ServerlessEndpoint extends InputsAsOutputs<
   ServerlessEndpointArgs,
   "templateId" | "name",
-  Exclude<keyof ServerlessEndpointArgs, "templateId" | "name" | "adoptId">
+  Exclude<keyof ServerlessEndpointArgs, "templateId" | "name" | "adoptId" | RolloutInput>
 > {}
 
 /**
@@ -197,6 +217,8 @@ export class ServerlessEndpoint extends RunpodResource {
     const props = {
       ...args,
       ...namingInputs(name, "ServerlessEndpoint", args.name),
+      // Which resource a rollout's progress is shown under (the host gives create no URN).
+      __urn: pulumi.createUrn(name, typeToken("ServerlessEndpoint"), opts?.parent),
       url: undefined,
       healthUrl: undefined,
     };

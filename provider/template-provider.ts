@@ -27,7 +27,9 @@ import { pick } from "./property-values";
 import { deleteIfPresent, fetchForAdoption, immutableMismatch, readOrGone } from "./provider-steps";
 import { configureProvider, providerClient } from "./provider-config";
 import { splitInjectedEnv, withInjectedEnv } from "./template-env";
-import { type ContainerSettings, containerOfTemplate, reapplyTemplate, settingsDiffer } from "./template-rollout";
+import { type ContainerSettings, containerOfTemplate } from "./template-rollout";
+import { servedTemplateUpdate } from "./template-rollout-step";
+import { rolloutFailures } from "./rollout-settings";
 
 type Props = Record<string, unknown>;
 type Env = Record<string, string>;
@@ -165,6 +167,7 @@ export const templateProvider = withChangeTracking({
       ...schemaFailures(TemplateCreateInputSchema, news),
       ...adoptIdFailures(news),
       ...versionFailures("template", news),
+      ...rolloutFailures(news, news.isServerless !== false),
     ];
     failures.push(...boundFailures("template", olds, news, TEMPLATE_FIELDS, failures));
     // Template names are unique: a replacement (made before the old one is deleted) takes the next
@@ -210,11 +213,22 @@ export const templateProvider = withChangeTracking({
     const changed = changedFields(olds, news, TEMPLATE_FIELDS, client.apiVersion);
     const current = await client.templates.get(id);
     if (changed.length === 0) return { outs: templateOutputs(current, news) };
-    const updated = await client.templates.update(id, updateInput(news, changed, current, olds.env));
-    if (client.apiVersion === "v2") {
-      const previous = previousSettings(current, olds);
-      if (settingsDiffer(previous, containerOfTemplate(updated))) await reapplyTemplate(client, id, previous);
-    }
+    const updated = await servedTemplateUpdate(client, olds, news, {
+      id,
+      changed,
+      previous: previousSettings(current, olds),
+      // The rollback sends the previous values of what changed (those the state holds).
+      send: (inputs) =>
+        client.templates.update(
+          id,
+          updateInput(
+            inputs,
+            changed.filter((k) => inputs[k] !== undefined),
+            current,
+            olds.env,
+          ),
+        ),
+    });
     return { outs: templateOutputs(updated, news) };
   },
 

@@ -60,7 +60,7 @@ export function settingsDiffer(a: ContainerSettings, b: ContainerSettings): bool
 
 /**
  * Re-applies template `templateId` (already updated) to every endpoint of the account that holds
- * its `previous` settings, one at a time (each is a rolling release); returns their ids. A
+ * its `previous` settings, one at a time (each is a rolling release); returns them as updated. A
  * failure names the endpoints not yet re-applied: the update is reported failed, the state keeps
  * the previous settings, and the next `pulumi up` re-applies to the rest.
  */
@@ -68,17 +68,16 @@ export async function reapplyTemplate(
   client: RunpodClient,
   templateId: string,
   previous: ContainerSettings,
-): Promise<string[]> {
+): Promise<Endpoint[]> {
   // A fresh list, never a refresh's (listings.ts): this runs inside the template's update, a
   // change, and must see the endpoints as they are after it.
-  const targets = (await client.endpoints.list()).filter((e) => holdsSettings(e, previous)).map((e) => e.id);
-  const done: string[] = [];
-  for (const id of targets) {
+  const targets = (await client.endpoints.list()).filter((e) => holdsSettings(e, previous));
+  const done: Endpoint[] = [];
+  for (const { id } of targets) {
     try {
-      await client.endpoints.update(id, { templateId });
-      done.push(id);
+      done.push(await client.endpoints.update(id, { templateId }));
     } catch (err) {
-      const rest = targets.filter((t) => !done.includes(t));
+      const rest = targets.filter((t) => !done.some((d) => d.id === t.id)).map((t) => t.id);
       throw new RunpodError(
         err instanceof RunpodError ? err.code : "api_error",
         `template ${templateId} was updated, but re-applying it to endpoint(s) ${rest.join(", ")} failed (${(err as Error).message}); run pulumi up again to re-apply it to them`,

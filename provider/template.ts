@@ -1,6 +1,7 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { TemplateCategory } from "../sdk/schemas/platform-enums";
 import { namingInputs } from "./auto-name";
+import type { RolloutInput } from "./rollout-settings";
 import {
   type InputsAsOutputs,
   isResourceOfType,
@@ -127,6 +128,25 @@ export interface TemplateArgs {
    * and `isServerless` must match.
    */
   adoptId?: pulumi.Input<string>;
+  /**
+   * Whether `pulumi up` waits, after a change to what the template's container runs, until the
+   * endpoints it rolls serve it: no worker left on the older configuration and `workersMin`
+   * workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default
+   * `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+   */
+  waitForRollout?: pulumi.Input<boolean>;
+  /**
+   * Whether a rollout that fails puts the template and the endpoints its change rolled back to
+   * the configuration they served before, the state staying as it was so the next `pulumi up`
+   * tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+   */
+  rollbackOnFailure?: pulumi.Input<boolean>;
+  /**
+   * How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real
+   * image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`.
+   * Never sent to the platform.
+   */
+  rolloutTimeoutSeconds?: pulumi.Input<number>;
 }
 
 // The outputs of a Template that repeat its inputs: `name` and `imageName` always, the others when
@@ -135,7 +155,7 @@ export interface TemplateArgs {
 export interface Template extends InputsAsOutputs<
   TemplateArgs,
   "name" | "imageName",
-  Exclude<keyof TemplateArgs, "name" | "imageName" | "adoptId">
+  Exclude<keyof TemplateArgs, "name" | "imageName" | "adoptId" | RolloutInput>
 > {}
 
 /**
@@ -162,7 +182,13 @@ export class Template extends RunpodResource {
       "Template",
       name,
       // `injectedEnv` is output-only: listed (undefined) so the engine registers it as an output property.
-      { ...args, ...namingInputs(name, "Template", args.name), injectedEnv: undefined },
+      // `__urn`: which resource a rollout's progress is shown under (the host gives create no URN).
+      {
+        ...args,
+        ...namingInputs(name, "Template", args.name),
+        __urn: pulumi.createUrn(name, typeToken("Template"), opts?.parent),
+        injectedEnv: undefined,
+      },
       withSecretOutputs(opts, ["env", "injectedEnv"]),
     );
   }

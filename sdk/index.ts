@@ -182,3 +182,13 @@ export type { PlacementPriority, Pod, PodCreateInput, PodUpdateInPlaceInput, Pod
 export type { FieldProblem } from "./schemas/validation";
 /** The management API v2 wire schemas and types (`V2.NetworkVolumeSchema`, `V2.NetworkVolume`, ...). */
 export * as V2 from "./schemas/v2";
+
+// Waiting for an endpoint to serve its new configuration (what `pulumi up` waits for).
+export { readRollout, type RolloutSnapshot } from "./rollout/rollout-snapshot";
+export { judgeRollout, type RolloutJudgement, UNHEALTHY_POLLS_TO_FAIL } from "./rollout/rollout-judgement";
+export {
+  DEFAULT_ROLLOUT_POLL_MS,
+  RolloutFailedError,
+  waitForRollout,
+  type WaitForRolloutOptions,
+} from "./rollout/wait-for-rollout";

@@ -148,6 +148,20 @@ export class Transport {
     });
   }
 
+  /**
+   * The average gap (ms) between management requests the account's shortest v2 quota window
+   * sustains (the pacer's `sustainedGapMs`); undefined when calls are not paced (v1, no
+   * limits, no answer yet).
+   */
+  managementGapMs(): number | undefined {
+    if (!(this.config.pacing && this.config.apiVersion === "v2")) return undefined;
+    try {
+      return this.pacerFor(requireApiKey(this.config)).sustainedGapMs;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The account's management pacer, looked up once per key. */
   private pacerFor(apiKey: string): ManagementPacer {
     if (this.pacing?.key !== apiKey) this.pacing = { key: apiKey, pacer: sharedPacer(this.config.apiUrl, apiKey) };

@@ -81,7 +81,8 @@ export function updateEndpointRecord(current: EndpointRecord, input: EndpointUpd
     for (const own of ["image", "args", "disk", "ports", "registry"] as const) delete next[own];
   }
   const bumped = { ...next, version: (view.version ?? 0) + 1 };
-  return recordOfV1View(relinked ? withRelease(view, bumped, at) : bumped);
+  // A release when what the workers run changed: a template linked again, GPUs, CPUs, volumes, data centers.
+  return withRelease(current, recordOfV1View(bumped), at);
 }
 
 /** The v1 answer (v1 OpenAPI `Endpoint`): v1's fields only, v2's selections and modes read the v1 way. */

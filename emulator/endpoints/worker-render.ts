@@ -28,7 +28,9 @@ export interface WorkerContext {
  */
 export function renderWorkerPodV1(worker: Worker, ctx: WorkerContext): Pod {
   const e = ctx.endpoint;
-  const container = containerOf(e, ctx.template);
+  // The container it started with (a worker of an older release runs that release's image).
+  const current = containerOf(e, ctx.template);
+  const container = worker.runs?.image !== undefined ? { ...current, image: worker.runs.image } : current;
   const opening = workerOpening(e, worker.id, ctx.catalog);
   const gpu = opening.gpuTypeId === undefined ? undefined : ctx.catalog.gpuType(opening.gpuTypeId);
   const gpuCount = e.gpu?.count ?? 1;

@@ -35,4 +35,9 @@ export interface Template {
   yieldsChunks?: boolean;
   /** `builtin`, `model`, or the handler file's path. */
   source: string;
+  /**
+   * Set when loading the handler file threw: an image whose container exits at start (its
+   * workers are unhealthy and retry), with what it printed, the error's first line.
+   */
+  startError?: string;
 }

@@ -13,9 +13,24 @@ function handlerOf(mod: Record<string, unknown>): JobHandler | undefined {
   return candidates.find((c): c is JobHandler => typeof c === "function");
 }
 
+/** The template of a handler file whose loading threw: what its container prints as it exits. */
+function crashingTemplate(id: string, file: string, error: unknown): Template {
+  const printed = error instanceof Error ? `${error.name}: ${error.message}` : `Error: ${String(error)}`;
+  const startError = printed.split("\n")[0]!;
+  return {
+    id,
+    handler: () => {
+      throw new Error(`the container of handler ${id} exited at start: ${startError}`);
+    },
+    source: file,
+    startError,
+  };
+}
+
 /**
  * Loads `NAME.js` / `NAME.mjs` / `NAME.cjs` handler files of `dir` as templates `NAME`
- * (docs/emulator.md: a handler file in `--handlers DIR` adds template `NAME`).
+ * (docs/emulator.md: a handler file in `--handlers DIR` adds template `NAME`). A file that throws
+ * when loaded adds an image whose workers crash at start.
  */
 export async function loadHandlerFiles(dir: string): Promise<Template[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -24,7 +39,15 @@ export async function loadHandlerFiles(dir: string): Promise<Template[]> {
     const match = entry.isFile() ? HANDLER_FILE.exec(entry.name) : null;
     if (!match) continue;
     const file = path.resolve(dir, entry.name);
-    const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    let mod: Record<string, unknown>;
+    try {
+      mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    } catch (error) {
+      // A file that throws when loaded is an image whose container crashes at start, as a worker
+      // whose model does not fit its GPU does: its workers are unhealthy, never the emulator.
+      templates.push(crashingTemplate(match[1]!, file, error));
+      continue;
+    }
     const handler = handlerOf(mod);
     if (!handler) {
       throw new Error(`handler file ${file} must export a function as default or as "handler"`);

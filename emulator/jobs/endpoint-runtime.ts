@@ -132,7 +132,13 @@ export class EndpointRuntime {
 
   /** The health result (docs/platform.md "Job record"): counts of held jobs by state and of workers. */
   health(): HealthView {
-    return this.counts.health({ idle: this.pool.idle, running: this.pool.running, unhealthy: this.pool.unhealthy });
+    const pool = this.pool;
+    return this.counts.health({
+      idle: pool.idle,
+      running: pool.running,
+      initializing: pool.booting,
+      unhealthy: pool.unhealthy,
+    });
   }
 
   /** Counts of held jobs by exact state. */
@@ -173,8 +179,9 @@ export class EndpointRuntime {
       if (!w) break;
       this.start(w, this.queue.shiftOldest()!);
     }
-    // A worker that cannot start holds its place (canStart turns false) and leaves the job queued.
-    while (this.queue.normalSize > 0 && this.pool.canStart()) {
+    // A worker starting takes the next queued job once ready; a worker that cannot start holds its
+    // place (canStart turns false) and leaves the job queued.
+    while (this.queue.normalSize > this.pool.booting && this.pool.canStart()) {
       const w = this.pool.startBusy();
       if (w) this.start(w, this.queue.shiftNormal()!);
     }

@@ -45,7 +45,7 @@ export class JobCounts {
   }
 
   /** The documented health result: FAILED and TIMED_OUT both count as failed. */
-  health(workers: { idle: number; running: number; unhealthy?: number }): HealthView {
+  health(workers: { idle: number; running: number; initializing?: number; unhealthy?: number }): HealthView {
     const c = this.byStatus;
     return {
       jobs: {
@@ -58,7 +58,7 @@ export class JobCounts {
       workers: {
         idle: workers.idle,
         running: workers.running,
-        initializing: 0,
+        initializing: workers.initializing ?? 0,
         ready: workers.idle,
         throttled: 0,
         unhealthy: workers.unhealthy ?? 0,

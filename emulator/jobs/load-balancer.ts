@@ -1,6 +1,7 @@
 import type { Scheduler } from "../clock/scheduler";
 import type { Template } from "../handlers/handler-types";
 import { executeTemplate } from "./execute-template";
+import { answer, type HttpAnswer, type HttpRequestView, toAnswer } from "./http-answer";
 import {
   AFFINITY_ERRORS,
   type Affinity,
@@ -22,7 +23,7 @@ export interface LoadBalancerSettings extends ScalingSettings {
   requestCount: number;
   /** Endpoint `timeout` (ms): a request still running then is answered 504. */
   executionTimeoutMs: number;
-  /** What a worker runs: looked up when each request starts, so a new release applies to new requests. */
+  /** What a worker runs where nothing was fixed when it started (a release reaches workers by replacing them). */
   handler: () => Template | undefined;
   /**
    * The workers' environment (the endpoint's env over its template's), looked up per request and
@@ -30,32 +31,6 @@ export interface LoadBalancerSettings extends ScalingSettings {
    * worker started with).
    */
   env?: (secrets: ReadonlyMap<string, string>) => Readonly<Record<string, string>>;
-}
-
-/** An HTTP request as a worker's handler sees it (the handler's `input`). */
-export interface HttpRequestView {
-  method: string;
-  /** The path below the endpoint's base, starting with `/`. */
-  path: string;
-  query: Record<string, string | string[]>;
-  /** The request's headers, without `authorization` (the API key never reaches a worker). */
-  headers: Record<string, string | string[] | undefined>;
-  /** JSON bodies parsed, other bodies as text; undefined without a body. */
-  body?: unknown;
-}
-
-/** What a request is answered with. */
-export interface HttpAnswer {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-/** A handler's return value that says its own status (and headers): `{ statusCode, headers?, body? }`. */
-function isHttpAnswer(value: unknown): value is Partial<HttpAnswer> & { statusCode: number } {
-  if (value === null || typeof value !== "object") return false;
-  const code = (value as { statusCode?: unknown }).statusCode;
-  return typeof code === "number" && Number.isInteger(code) && code >= 100 && code <= 599;
 }
 
 /**
@@ -99,10 +74,11 @@ export class LoadBalancerRuntime {
       }
       this.waits.wake();
     };
-    // A worker that starts late (a missing secret created) waits idle for the next request.
+    // A worker that starts late (booted, or a missing secret created) takes the requests waiting.
     this.pool = new WorkerPool(settings, scheduler, nextId, () => undefined, onWorker, {
       boot: bootWorker,
       ready: () => this.waits.wake(),
+      failed: () => this.waits.wake(),
     });
   }
 
@@ -117,9 +93,9 @@ export class LoadBalancerRuntime {
     return this.pool.all();
   }
 
-  /** Whether a worker is up to answer (the health check's 200; 204 while none is). */
+  /** Whether a worker is up to answer (the health check's 200; 204 while none is: starting or unable to start). */
   get healthy(): boolean {
-    return this.pool.size - this.pool.unhealthy > 0;
+    return this.pool.size - this.pool.unhealthy - this.pool.booting > 0;
   }
 
   /** Workers that could not start (a missing secret) try again now. */
@@ -157,14 +133,16 @@ export class LoadBalancerRuntime {
     const started = this.scheduler.now();
     const id = `${this.endpointId}-request-${++this.requests}`;
     try {
-      const template = this.settings.handler();
+      // What the worker's container was started with; looked up only where nothing was fixed then.
+      const template = worker.runs ? worker.runs.template : this.settings.handler();
       if (!template) throw new Error(`endpoint ${this.endpointId} has no handler to run`);
+      const env = worker.runs ? worker.runs.env : this.settings.env?.(worker.secrets);
       const ctx = {
         id,
         input: request as unknown as Record<string, unknown>,
         signal: abort.signal,
         sleep: (ms: number) => this.scheduler.sleep(ms, abort.signal),
-        env: { ...(this.settings.env?.(worker.secrets) ?? {}) },
+        env: { ...(env ?? {}) },
       };
       const timeout = this.scheduler.sleep(this.settings.executionTimeoutMs, abort.signal).then(() => undefined);
       const outcome = await Promise.race([executeTemplate(template, ctx, () => true), timeout.then(() => TIMED_OUT)]);
@@ -193,11 +171,28 @@ export class LoadBalancerRuntime {
     this.pool.dispose();
   }
 
+  /**
+   * A worker for a request by normal routing, held while a worker starts for it (the platform's
+   * balancer holds a request through a cold start).
+   */
+  private async acquireRouted(signal: AbortSignal): Promise<Worker | undefined> {
+    let worker = this.acquire();
+    while (!worker && this.pool.booting > 0 && !signal.aborted) {
+      await this.waits.next(undefined, signal);
+      worker = this.acquire();
+    }
+    return worker;
+  }
+
+  /**
+   * A worker for a request: one of the current version with room, an idle one, a new one; only when
+   * none may start, the least loaded (of an older version too: a rollout drains those).
+   */
   private acquire(): Worker | undefined {
     const limit = Math.max(1, this.settings.requestCount);
     let least: Worker | undefined;
     for (const w of this.pool.busy()) {
-      if (w.inFlight < limit) return this.take(w);
+      if (w.inFlight < limit && this.pool.isCurrent(w)) return this.take(w);
       if (!least || w.inFlight < least.inFlight) least = w;
     }
     const idle = this.pool.takeIdle();
@@ -215,9 +210,9 @@ export class LoadBalancerRuntime {
    * start it (404 only when it is gone for good: never seen, or from an older release).
    */
   private async acquireFor(pin: Affinity, signal: AbortSignal): Promise<Worker | HttpAnswer | undefined> {
-    if (pin.mode === "none") return this.acquire();
+    if (pin.mode === "none") return this.acquireRouted(signal);
     const id = pin.workerId;
-    if (pin.mode === "soft") return this.takePinned(id) ?? this.acquire();
+    if (pin.mode === "soft") return this.takePinned(id) ?? this.acquireRouted(signal);
     const deadline = this.scheduler.now() + STRICT_WAIT_MS;
     for (;;) {
       const w = this.workerById(id);
@@ -271,15 +266,3 @@ export class LoadBalancerRuntime {
 }
 
 const TIMED_OUT = Symbol("timed out");
-
-function answer(statusCode: number, body: unknown): HttpAnswer {
-  return { statusCode, headers: {}, body };
-}
-
-/** A handler's return value as an answer: `{ statusCode, headers, body }` as it says, anything else a 200 with it as the body. */
-function toAnswer(value: unknown): HttpAnswer {
-  if (!isHttpAnswer(value)) return answer(200, value);
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value.headers ?? {})) headers[k.toLowerCase()] = String(v);
-  return { statusCode: value.statusCode, headers, body: value.body };
-}

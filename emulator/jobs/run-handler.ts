@@ -1,7 +1,7 @@
 import type { S3Config, StreamChunk } from "../../sdk/schemas";
 import { executeTemplate } from "./execute-template";
 import type { RuntimeServices, RuntimeSettings } from "./runtime-settings";
-import type { Worker } from "./worker-pool";
+import type { Worker } from "./worker";
 
 /** What a handler is given of one job: a `/run` job or a batch's request. */
 export interface HandlerJob {
@@ -11,9 +11,10 @@ export interface HandlerJob {
 }
 
 /**
- * Runs an endpoint's handler for one job on one of its workers: the handler of the endpoint's own
- * image (set through v2), else its template's, looked up now (so a template update reaches the
- * next job), with the worker's environment. Resolves to the output; rejects with what failed.
+ * Runs an endpoint's handler for one job on one of its workers: the handler and environment its
+ * container was started with (a release reaches the endpoint's work by replacing its workers);
+ * for a worker started with none fixed (a pre-deployed model), the endpoint's image's handler or
+ * its template's, looked up now. Resolves to the output; rejects with what failed.
  */
 export function runHandler(
   endpointId: string,
@@ -24,10 +25,16 @@ export function runHandler(
   signal: AbortSignal,
   emit: (chunk: StreamChunk) => boolean,
 ): Promise<unknown> {
+  // What the worker's container was started with (a release reaches it only by replacing it);
+  // looked up now only where nothing was fixed at its start (pre-deployed models).
   const template =
-    settings.image !== undefined ? services.image(settings.image) : services.template(settings.templateId);
+    worker.runs !== undefined
+      ? worker.runs.template
+      : settings.image !== undefined
+        ? services.image(settings.image)
+        : services.template(settings.templateId);
   if (!template) return Promise.reject(new Error(`template ${settings.templateId} is not available in this emulator`));
-  const env = services.env?.(endpointId, worker.secrets);
+  const env = worker.runs !== undefined ? worker.runs.env : services.env?.(endpointId, worker.secrets);
   const ctx = {
     id: job.id,
     input: job.input,

@@ -62,11 +62,14 @@ export class AffinityWaits {
 
   constructor(private readonly scheduler: Scheduler) {}
 
-  /** Resolves true at the next change, false once `deadline` (platform ms) passes or `signal` aborts. */
-  next(deadline: number, signal: AbortSignal): Promise<boolean> {
+  /**
+   * Resolves true at the next change, false once `deadline` (platform ms; none: no deadline)
+   * passes or `signal` aborts.
+   */
+  next(deadline: number | undefined, signal: AbortSignal): Promise<boolean> {
     return new Promise((resolve) => {
-      const left = deadline - this.scheduler.now();
-      if (left <= 0 || signal.aborted) return resolve(false);
+      const left = deadline === undefined ? undefined : deadline - this.scheduler.now();
+      if ((left !== undefined && left <= 0) || signal.aborted) return resolve(false);
       const done = (changed: boolean) => {
         this.scheduler.cancel(timer);
         this.waiters.delete(wake);
@@ -78,7 +81,7 @@ export class AffinityWaits {
       const timer = new Timer(() => done(false));
       this.waiters.add(wake);
       signal.addEventListener("abort", onAbort, { once: true });
-      this.scheduler.after(timer, left);
+      if (left !== undefined) this.scheduler.after(timer, left);
     });
   }
 

@@ -1,16 +1,7 @@
 import type { Scheduler } from "../clock/scheduler";
-import { Timer } from "../clock/scheduler";
-import type { Job } from "./job";
-import { WorkerLog } from "./worker-log";
+import { cancelTimers, NO_SECRETS, type ScalingSettings, Worker, type WorkerBoot, type WorkerBooter } from "./worker";
 
-/** Scaling bounds of an endpoint (OpenAPI `workersMin`, `workersMax`, `idleTimeout` in seconds, as ms here). */
-export interface ScalingSettings {
-  workersMin: number;
-  workersMax: number;
-  idleTimeoutMs: number;
-  /** The endpoint's configuration version (its latest release) a worker started now runs. */
-  version?: number | undefined;
-}
+export { type ScalingSettings, Worker, type WorkerBoot, type WorkerBooter, type WorkerImage } from "./worker";
 
 /**
  * Most workers the emulator simulates per endpoint. The schemas put no upper bound on
@@ -22,25 +13,6 @@ export const MAX_SIMULATED_WORKERS = 1000;
 /** How long a worker that could not start waits (platform ms) before it tries again. */
 export const WORKER_BOOT_RETRY_MS = 30_000;
 
-/**
- * What starting a worker's container came to: the account secrets its env refers to, resolved
- * (kept by the worker, so a secret rotated later reaches only workers started later), with the
- * log lines saying so; or why it cannot start (a placeholder naming no secret).
- */
-export type WorkerBoot =
-  { secrets: ReadonlyMap<string, string>; lines?: readonly string[] } | { failure: string; secrets?: undefined };
-
-/** How a pool starts its workers' containers, and whom it tells when a worker that could not start did. */
-export interface WorkerBooter {
-  /** Resolves what a container started now gets (its env's secrets), or says why it cannot start. */
-  boot(): WorkerBoot;
-  /** A worker that could not start has started: the runtime may give it work. */
-  ready(): void;
-}
-
-/** Workers whose containers always start, with no secrets: pre-deployed models, tests. */
-const NO_SECRETS: WorkerBooter = { boot: () => ({ secrets: new Map() }), ready: () => undefined };
-
 function capped(s: ScalingSettings): ScalingSettings {
   return {
     ...s,
@@ -49,58 +21,26 @@ function capped(s: ScalingSettings): ScalingSettings {
   };
 }
 
-/** A simulated worker: idle, or running one job. */
-export class Worker {
-  job: Job | undefined = undefined;
-  abort: AbortController | undefined = undefined;
-  /** Incremented per job run, so a late result of an abandoned run is recognised and ignored. */
-  run = 0;
-  readonly startedAt: number;
-  /** Execution timeout of the current job (enforced only while executing). */
-  readonly timeout: Timer;
-  /** Scale-down deadline while idle above `workersMin`. */
-  readonly idle: Timer;
-  /** HTTP requests it is serving now (load-balancing endpoints). */
-  inFlight = 0;
-  /** The endpoint configuration version it runs (v2 `Worker.version`). */
-  version = 0;
-  /** Its log lines (v2 worker logs). */
-  readonly log = new WorkerLog();
-  /** The account secrets its env refers to, as they were when its container started (by name). */
-  secrets: ReadonlyMap<string, string> = new Map();
-  /** Why its container cannot start (it takes no work and tries again), or undefined once it runs. */
-  unhealthy: string | undefined = undefined;
-  /** The next attempt to start its container, while it cannot. */
-  readonly retry: Timer;
-
-  constructor(
-    readonly id: string,
-    now: number,
-    onTimeout: (w: Worker) => void,
-    onIdleTimeout: (w: Worker) => void,
-    onRetry: (w: Worker) => void = () => undefined,
-  ) {
-    this.startedAt = now;
-    this.timeout = new Timer(() => onTimeout(this));
-    this.idle = new Timer(() => onIdleTimeout(this));
-    this.retry = new Timer(() => onRetry(this));
-  }
-}
-
 /**
  * An endpoint's simulated workers: `workersMin` are always up; more start, up
  * to `workersMax`, when jobs queue; an idle worker above the minimum stops after `idleTimeout`.
- * The pool only counts and scales; the runtime decides which job a worker runs.
+ * The pool only counts, scales and rolls; the runtime decides which job a worker runs.
  *
- * A worker whose container cannot start (its env names a secret the account does not have) is
- * UNHEALTHY: it holds its place among the workers (so no more start in its stead), takes no job,
- * and tries again every {@link WORKER_BOOT_RETRY_MS}, or at once when the endpoint or the
- * account's secrets change. Its log says why; it is billed only once it starts.
+ * A new worker is INITIALIZING for `bootMs` (its image pulled and booted), then ready. One whose
+ * container cannot start (its env names a secret the account does not have, or its container
+ * exits at start) is UNHEALTHY: it holds its place among the workers (so no more start in its
+ * stead), takes no job, and tries again every {@link WORKER_BOOT_RETRY_MS}, or at once when the
+ * endpoint or the account's secrets change. Its log says why; it is billed only once it starts.
+ *
+ * A new configuration version rolls the workers (docs/emulator.md "Rolling releases"): idle,
+ * starting and unhealthy workers of an older version stop at once and are replaced by workers of
+ * the new one; a busy one finishes its job, then is replaced.
  */
 export class WorkerPool {
   private readonly idleWorkers: Worker[] = [];
   private readonly busyWorkers = new Set<Worker>();
   private readonly unhealthyWorkers = new Set<Worker>();
+  private readonly bootingWorkers = new Set<Worker>();
 
   private settings: ScalingSettings;
 
@@ -129,18 +69,28 @@ export class WorkerPool {
     return this.unhealthyWorkers.size;
   }
 
-  get size(): number {
-    return this.idleWorkers.length + this.busyWorkers.size + this.unhealthyWorkers.size;
+  /** Workers whose containers are being pulled and booted. */
+  get booting(): number {
+    return this.bootingWorkers.size;
   }
 
-  /** Workers up (the unhealthy ones included), for `includeWorkers`. */
+  get size(): number {
+    return this.idleWorkers.length + this.busyWorkers.size + this.unhealthyWorkers.size + this.bootingWorkers.size;
+  }
+
+  /** Workers up (the starting and unhealthy ones included), for `includeWorkers`. */
   all(): Worker[] {
-    return [...this.busyWorkers, ...this.idleWorkers, ...this.unhealthyWorkers];
+    return [...this.busyWorkers, ...this.idleWorkers, ...this.bootingWorkers, ...this.unhealthyWorkers];
   }
 
   /** Busy workers (to find the one running a job). */
   busy(): Iterable<Worker> {
     return this.busyWorkers;
+  }
+
+  /** Whether a worker runs the endpoint's current configuration version (new work goes to those). */
+  isCurrent(w: Worker): boolean {
+    return w.version === (this.settings.version ?? 0);
   }
 
   /** Takes an idle worker for a job (most recently idle first, so surplus workers drain). */
@@ -167,30 +117,44 @@ export class WorkerPool {
     return this.size < this.settings.workersMax;
   }
 
-  /** Starts a worker that is immediately busy; undefined when its container cannot start (it waits, unhealthy). */
+  /**
+   * Starts a worker that is immediately busy when its container is ready at once; undefined when
+   * it is still starting (the booter's `ready` says when it is) or cannot start (it waits, unhealthy).
+   */
   startBusy(): Worker | undefined {
     const w = this.create();
-    if (w.unhealthy !== undefined) return undefined;
+    if (w.initializing || w.unhealthy !== undefined) return undefined;
     this.busyWorkers.add(w);
     return w;
   }
 
   /** The workers that could not start try again now (the account's secrets changed). */
   retryUnhealthy(): void {
-    for (const w of [...this.unhealthyWorkers]) this.retryBoot(w);
+    for (const w of [...this.unhealthyWorkers]) this.attemptBoot(w);
   }
 
-  /** A worker finished its job: it stops if the endpoint now has too many, else it waits idle. */
+  /**
+   * A worker finished its job: a worker of an older version is replaced, one above the maximum
+   * stops, and otherwise it waits idle.
+   */
   release(w: Worker): void {
     this.busyWorkers.delete(w);
+    if (!this.isCurrent(w)) {
+      this.stopped(w);
+      return this.replace(1, false);
+    }
     if (this.size >= this.settings.workersMax) return this.stopped(w);
     this.idleWorkers.push(w);
     this.armIdleTimeout(w);
   }
 
-  /** Applies new bounds: starts the minimum, stops idle workers above the maximum, re-arms scale-down. */
+  /** Applies new bounds and version: rolls older workers, starts the minimum, stops idle workers above the maximum. */
   reconfigure(settings: ScalingSettings): void {
     this.settings = capped(settings);
+    const stale = [...this.idleWorkers, ...this.bootingWorkers, ...this.unhealthyWorkers].filter(
+      (w) => !this.isCurrent(w),
+    );
+    for (const w of stale) this.stop(w);
     // Workers that cannot start go first, then idle ones; the rest try their new configuration.
     while (this.size > this.settings.workersMax && this.unhealthyWorkers.size > 0) {
       this.stop(this.unhealthyWorkers.values().next().value!);
@@ -198,44 +162,65 @@ export class WorkerPool {
     while (this.size > this.settings.workersMax && this.idleWorkers.length > 0) this.stop(this.idleWorkers[0]!);
     for (const w of this.idleWorkers) this.armIdleTimeout(w);
     this.retryUnhealthy();
+    this.replace(stale.length, false);
     this.ensureMinimum();
   }
 
   /** Stops every worker (endpoint deleted, emulator closing). */
   dispose(): void {
-    for (const w of [...this.idleWorkers, ...this.busyWorkers, ...this.unhealthyWorkers]) {
-      this.scheduler.cancel(w.idle);
-      this.scheduler.cancel(w.timeout);
-      this.scheduler.cancel(w.retry);
+    for (const w of this.all()) {
+      cancelTimers(this.scheduler, w);
       w.log.close();
-      if (w.unhealthy === undefined) this.onWorker(w, "stop");
+      if (w.unhealthy === undefined && !w.initializing) this.onWorker(w, "stop");
     }
     this.idleWorkers.length = 0;
     this.busyWorkers.clear();
     this.unhealthyWorkers.clear();
+    this.bootingWorkers.clear();
   }
 
-  /** A new worker: started (the caller places it), or unhealthy (kept here, trying again later). */
+  /** Starts up to `count` workers of the current version in place of replaced ones (within `workersMax`). */
+  private replace(count: number, tell: boolean): void {
+    for (let i = 0; i < count && this.canStart(); i++) {
+      const w = this.create();
+      if (w.initializing || w.unhealthy !== undefined) continue;
+      this.idleWorkers.push(w);
+      this.armIdleTimeout(w);
+      if (tell) this.booter.ready();
+    }
+  }
+
+  /** A new worker of the current version: starting (for `bootMs`), ready (the caller places it), or unhealthy. */
   private create(): Worker {
     const w = new Worker(
       this.newId(),
       this.scheduler.now(),
       this.onTimeout,
       (w) => this.onIdleTimeout(w),
-      (w) => this.retryBoot(w),
+      (w) => this.attemptBoot(w),
     );
-    this.boot(w);
+    w.version = this.settings.version ?? 0;
+    const bootMs = this.settings.bootMs ?? 0;
+    if (bootMs <= 0) {
+      this.boot(w);
+      return w;
+    }
+    w.initializing = true;
+    this.bootingWorkers.add(w);
+    w.log.add(this.scheduler.now(), "system", `worker ${w.id} pulling its image and starting`);
+    this.scheduler.after(w.retry, bootMs);
     return w;
   }
 
   /** Starts a worker's container: true when it runs; otherwise it is unhealthy, and tries again later. */
   private boot(w: Worker): boolean {
     const now = this.scheduler.now();
-    w.version = this.settings.version ?? 0;
-    const result = this.booter.boot();
+    const result: WorkerBoot = this.booter.boot();
+    w.initializing = false;
     if (result.secrets === undefined) {
       // Said once per problem: a worker retrying for hours does not fill its log with the same line.
       if (w.unhealthy !== result.failure) {
+        for (const line of result.output ?? []) w.log.add(now, "container", line);
         const again = `trying again every ${WORKER_BOOT_RETRY_MS / 1000} s`;
         w.log.add(now, "system", `worker ${w.id} cannot start: ${result.failure}; ${again}`);
       }
@@ -246,18 +231,20 @@ export class WorkerPool {
     }
     w.unhealthy = undefined;
     w.secrets = result.secrets;
+    w.runs = result.runs;
     w.log.add(now, "system", `worker ${w.id} started (configuration version ${w.version})`);
     for (const line of result.lines ?? []) w.log.add(now, "system", line);
     this.onWorker(w, "start");
     return true;
   }
 
-  /** An unhealthy worker tries to start again; once it does, it waits idle for work. */
-  private retryBoot(w: Worker): void {
-    if (!this.unhealthyWorkers.has(w)) return;
+  /** A starting worker's boot ends, or an unhealthy one tries again; once it runs, it waits idle for work. */
+  private attemptBoot(w: Worker): void {
+    if (!this.bootingWorkers.has(w) && !this.unhealthyWorkers.has(w)) return;
     this.scheduler.cancel(w.retry);
-    if (!this.boot(w)) return;
+    this.bootingWorkers.delete(w);
     this.unhealthyWorkers.delete(w);
+    if (!this.boot(w)) return this.booter.failed?.();
     this.idleWorkers.push(w);
     this.armIdleTimeout(w);
     this.booter.ready();
@@ -266,7 +253,7 @@ export class WorkerPool {
   private ensureMinimum(): void {
     while (this.size < this.settings.workersMin) {
       const w = this.create();
-      if (w.unhealthy === undefined) this.idleWorkers.push(w);
+      if (!w.initializing && w.unhealthy === undefined) this.idleWorkers.push(w);
     }
   }
 
@@ -283,6 +270,7 @@ export class WorkerPool {
     const i = this.idleWorkers.indexOf(w);
     if (i >= 0) this.idleWorkers.splice(i, 1);
     this.unhealthyWorkers.delete(w);
+    this.bootingWorkers.delete(w);
     this.scheduler.cancel(w.idle);
     this.scheduler.cancel(w.retry);
     this.stopped(w);
@@ -292,6 +280,6 @@ export class WorkerPool {
   private stopped(w: Worker): void {
     w.log.add(this.scheduler.now(), "system", `worker ${w.id} stopped`);
     w.log.close();
-    if (w.unhealthy === undefined) this.onWorker(w, "stop");
+    if (w.unhealthy === undefined && !w.initializing) this.onWorker(w, "stop");
   }
 }

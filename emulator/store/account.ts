@@ -1,31 +1,29 @@
 import { deriveSeed, seededRandom } from "../../sdk/seeded-random";
 import { type AccountStats, emptyStats, resetStats } from "./account-stats";
-import { volumeOpening, workerOpening } from "../billing/resource-usage";
+import { volumeOpening } from "../billing/resource-usage";
 import { UsageMeter } from "../billing/usage-meter";
 import type { Capacity } from "../capacity/capacity";
 import type { Scheduler } from "../clock/scheduler";
 import type { CompiledFaultRule } from "../faults/fault-rules";
 import type { Template } from "../handlers/handler-types";
 import type { TemplateRegistry } from "../handlers/template-registry";
-import { EndpointRuntime } from "../jobs/endpoint-runtime";
-import { type RuntimeServices, runtimeSettingsOf } from "../jobs/runtime-settings";
-import { LoadBalancerRuntime, type LoadBalancerSettings } from "../jobs/load-balancer";
+import type { EndpointRuntime } from "../jobs/endpoint-runtime";
+import type { LoadBalancerRuntime } from "../jobs/load-balancer";
 import type { Worker } from "../jobs/worker-pool";
-import { type EndpointRecord, networkVolumesOf, scalerValueOf } from "../endpoints/endpoint-record";
+import type { EndpointRecord } from "../endpoints/endpoint-record";
 import type { TemplateRecord } from "../templates/template-record";
 import { WebhookSender } from "../jobs/webhooks";
 import type { PlatformCatalog } from "../platform/platform-catalog";
-import { containerOf } from "../endpoints/endpoint-render";
+import { withTemplateRelease } from "../endpoints/endpoint-releases";
 import { PodReservations } from "../pods/pod-reservations";
 import type { QuotaCounts } from "../limits/management-quota";
 import type { RateBucket } from "../limits/rate-limiter";
 import { Collection, type CollectionHooks } from "../records/collection";
 import { COLLECTION_NAMES, type CollectionName, type CollectionRecord, type Collections } from "./collections";
-import { newJobId, newWorkerId } from "../records/ids";
 import { SSH_KEYS_ID } from "./ssh-keys-record";
 import type { SecretBox } from "../secrets/secret-box";
-import { substituteSecrets } from "../secrets/secret-env";
 import { SecretVault } from "../secrets/secret-vault";
+import { EndpointRuntimes } from "./endpoint-runtimes";
 import type { VolumeFiles } from "../s3/volume-files";
 
 /** What every account shares. */
@@ -47,6 +45,8 @@ export interface AccountDeps {
   catalog: PlatformCatalog;
   /** Seals and opens account secrets' values (one key for the emulator, never in the state file). */
   secretBox: SecretBox;
+  /** How long (platform ms) a serverless worker takes to pull its image and boot (`--worker-boot-ms`). */
+  workerBootMs: number;
   /** The network volumes' files (emulator/s3/): what workers see, deleted with their volume. */
   volumeFiles: VolumeFiles;
 }
@@ -80,11 +80,9 @@ export class Account implements Collections {
   faults: readonly CompiledFaultRule[] = [];
   /** The account's stream of fault decisions (see `EmulatorOptions.seed`). */
   random: () => number = Math.random;
-  private readonly runtimes = new Map<string, EndpointRuntime>();
-  /** Load-balancing endpoints' runtimes (their workers answer HTTP, not jobs). */
-  private readonly balancers = new Map<string, LoadBalancerRuntime>();
+  /** The job runtimes of its endpoints and of the models it calls. */
+  private readonly runtimes: EndpointRuntimes;
   private readonly webhooks: WebhookSender;
-  private readonly services: RuntimeServices;
 
   constructor(
     readonly userId: string,
@@ -105,7 +103,7 @@ export class Account implements Collections {
     });
     // An endpoint's job runtime follows its record: configured on every write, disposed on delete.
     this.endpoints = collection<"endpoints">({
-      onPut: (endpoint) => this.configureRuntime(endpoint),
+      onPut: (endpoint) => this.runtimes.configure(endpoint),
       onDelete: (id) => this.disposeRuntime(id),
     });
     this.templates = collection<"templates">();
@@ -122,57 +120,37 @@ export class Account implements Collections {
     this.vault = new SecretVault(this.secrets, deps.secretBox);
     this.setFaults(deps.defaultFaults);
     this.webhooks = new WebhookSender(deps.scheduler, this.stats.webhooks, deps.webhookTimeoutMs);
-    this.services = {
-      scheduler: deps.scheduler,
-      template: (id) => this.handlerOf(id),
-      image: (name) => deps.templates.forImage(name),
+    this.runtimes = new EndpointRuntimes({
+      ...deps,
+      endpoints: this.endpoints,
+      ownTemplates: this.templates,
+      vault: this.vault,
+      meter: this.meter,
       webhooks: this.webhooks,
-      newJobId,
-      newWorkerId,
-      env: (endpointId, secrets) => this.workerEnv(endpointId, secrets),
-      bootWorker: (endpointId) => this.vault.bootWorker(this.workerEnv(endpointId)),
-      onWorker: (endpointId, workerId, event) => this.meterWorker(endpointId, workerId, event),
-    };
+      userId,
+    });
+  }
+
+  /** The environment an endpoint's workers run with (see {@link EndpointRuntimes.workerEnv}). */
+  workerEnv(endpointId: string, secrets?: ReadonlyMap<string, string>): Readonly<Record<string, string>> | undefined {
+    return this.runtimes.workerEnv(endpointId, secrets);
   }
 
   /**
-   * The environment an endpoint's workers run with: the endpoint's own env over its linked
-   * template's (containerOf, what v2 shows), as the platform starts the container. With the
-   * `secrets` a worker started with, its placeholders hold their values (a secret the env came to
-   * name later: its current value). Undefined for an id that is no endpoint of the account (a
-   * pre-deployed model).
+   * A template changed: the endpoints linked to it (made through v1, holding no container settings
+   * of their own) get a release of what changed, and roll onto it, as the platform rolls them.
    */
-  workerEnv(endpointId: string, secrets?: ReadonlyMap<string, string>): Readonly<Record<string, string>> | undefined {
-    const endpoint = this.endpoints.get(endpointId);
-    if (!endpoint) return undefined;
-    const container = containerOf(endpoint, this.templates.get(endpoint.templateId ?? "")).env;
-    // The volume's files, where the platform mounts it at /runpod-volume (docs/emulator.md, "Volume files").
-    const volumeId = networkVolumesOf(endpoint)[0];
-    const env = volumeId
-      ? { ...container, RUNPOD_VOLUME_PATH: this.deps.volumeFiles.pathOf(this.userId, volumeId) }
-      : container;
-    return secrets ? substituteSecrets(env, secrets, (name) => this.vault.find(name)?.value) : env;
+  async templateChanged(before: TemplateRecord, after: TemplateRecord, at: string): Promise<void> {
+    for (const endpoint of this.endpointsUsingTemplate(after.id)) {
+      if (endpoint.image !== undefined) continue;
+      const next = withTemplateRelease(endpoint, before, after, at);
+      if (next !== endpoint) await this.endpoints.put(next);
+    }
   }
 
   /** The account's secrets changed: workers that could not start for want of one try again now. */
   secretsChanged(): void {
-    for (const runtime of this.runtimes.values()) runtime.retryUnhealthyWorkers();
-    for (const balancer of this.balancers.values()) balancer.retryUnhealthyWorkers();
-  }
-
-  /** A serverless worker of one of the account's endpoints is billed by the second while it is up. */
-  private meterWorker(endpointId: string, workerId: string, event: "start" | "stop"): void {
-    const endpoint = this.endpoints.get(endpointId);
-    if (event === "stop") return this.meter.closeLive("serverless", endpointId, workerId);
-    // Pre-deployed models are the platform's own endpoints: not billed here.
-    if (!endpoint) return;
-    const template = this.templates.get(endpoint.templateId ?? "");
-    const attributes = {
-      templateId: endpoint.templateId,
-      imageName: template?.image,
-      dataCenterIds: endpoint.dataCenterIds,
-    };
-    this.meter.openLive("serverless", endpointId, workerOpening(endpoint, workerId, this.deps.catalog), attributes);
+    this.runtimes.retryUnhealthy();
   }
 
   /**
@@ -186,37 +164,22 @@ export class Account implements Collections {
 
   /** The job runtime of an endpoint of this account, or of a pre-deployed model; undefined if neither. */
   runtime(endpointId: string): EndpointRuntime | undefined {
-    const existing = this.runtimes.get(endpointId);
-    if (existing) return existing;
-    if (!this.deps.models.has(endpointId)) return undefined;
-    const runtime = new EndpointRuntime(
-      endpointId,
-      runtimeSettingsOf({ id: endpointId, templateId: endpointId }),
-      this.services,
-    );
-    this.runtimes.set(endpointId, runtime);
-    return runtime;
+    return this.runtimes.runtime(endpointId);
   }
 
-  /**
-   * What a worker of an endpoint with this `templateId` runs, looked up when each job starts (so
-   * a template update changes what new jobs run): the handler its image names for the account's
-   * own templates, else a built-in or handler-file template, else a pre-deployed model.
-   */
+  /** What a worker of an endpoint with this `templateId` runs (see {@link EndpointRuntimes.handlerOf}). */
   handlerOf(templateId: string): Template | undefined {
-    const own = this.templates.get(templateId);
-    if (own) return this.deps.templates.forImage(own.image);
-    return this.deps.templates.get(templateId) ?? this.deps.models.get(templateId);
+    return this.runtimes.handlerOf(templateId);
   }
 
   /** The runtime of a load-balancing endpoint of this account, or undefined. */
   balancer(endpointId: string): LoadBalancerRuntime | undefined {
-    return this.balancers.get(endpointId);
+    return this.runtimes.balancer(endpointId);
   }
 
   /** The workers up now of an endpoint of either type (none for an unknown id). */
   workersOf(endpointId: string): Worker[] {
-    return (this.balancers.get(endpointId) ?? this.runtimes.get(endpointId))?.workers() ?? [];
+    return this.runtimes.workersOf(endpointId);
   }
 
   /** Endpoints whose workers run this template. */
@@ -229,48 +192,15 @@ export class Account implements Collections {
     return [...this.templates.values()].filter((t) => t.registry === authId);
   }
 
-  /** (Re)configures the job runtime of a stored endpoint record (its workersMin start at once). */
-  private configureRuntime(endpoint: EndpointRecord): void {
-    if (endpoint.type === "LOAD_BALANCER") return this.configureBalancer(endpoint);
-    const settings = runtimeSettingsOf(endpoint);
-    const runtime = this.runtimes.get(endpoint.id);
-    if (runtime) runtime.configure(settings);
-    else this.runtimes.set(endpoint.id, new EndpointRuntime(endpoint.id, settings, this.services));
-  }
-
-  /** (Re)configures a load-balancing endpoint's workers; what they run is looked up per request. */
-  private configureBalancer(endpoint: EndpointRecord): void {
-    const base = runtimeSettingsOf(endpoint);
-    const settings: LoadBalancerSettings = {
-      ...base,
-      requestCount: scalerValueOf(endpoint),
-      env: (secrets) => this.workerEnv(endpoint.id, secrets) ?? {},
-      handler: () =>
-        base.image !== undefined ? this.deps.templates.forImage(base.image) : this.handlerOf(base.templateId),
-    };
-    const balancer = this.balancers.get(endpoint.id);
-    if (balancer) balancer.configure(settings);
-    else
-      this.balancers.set(
-        endpoint.id,
-        new LoadBalancerRuntime(endpoint.id, settings, this.deps.scheduler, newWorkerId, () =>
-          this.vault.bootWorker(this.workerEnv(endpoint.id)),
-        ),
-      );
-  }
-
   /** Stops a deleted endpoint's jobs and workers and forgets its rate-limit counters. */
   private disposeRuntime(id: string): void {
-    this.balancers.get(id)?.dispose();
-    this.balancers.delete(id);
-    this.runtimes.get(id)?.dispose();
-    this.runtimes.delete(id);
+    this.runtimes.dispose(id);
     for (const key of this.rateBuckets.keys()) if (key.startsWith(`${id}\u0000`)) this.rateBuckets.delete(key);
   }
 
   /** Runtimes with jobs or workers, by endpoint (or model) id. */
   allRuntimes(): ReadonlyMap<string, EndpointRuntime> {
-    return this.runtimes;
+    return this.runtimes.queueRuntimes();
   }
 
   /** Whether the account holds no management record at all. */
@@ -284,10 +214,7 @@ export class Account implements Collections {
    */
   reset(): Promise<void> {
     for (const name of COLLECTION_NAMES) this[name].clear();
-    for (const runtime of this.runtimes.values()) runtime.dispose();
-    this.runtimes.clear();
-    for (const balancer of this.balancers.values()) balancer.dispose();
-    this.balancers.clear();
+    this.runtimes.disposeAll();
     this.rateBuckets.clear();
     this.quotaCounts.length = 0;
     this.setFaults(this.deps.defaultFaults);
@@ -297,8 +224,7 @@ export class Account implements Collections {
 
   /** Stops every runtime and webhook delivery. */
   dispose(): void {
-    for (const runtime of this.runtimes.values()) runtime.dispose();
-    for (const balancer of this.balancers.values()) balancer.dispose();
+    this.runtimes.disposeAll();
     this.webhooks.dispose();
   }
 

@@ -1,3 +1,4 @@
+import { BOOKKEEPING_INPUTS as BOOKKEEPING_NAMES } from "../../provider/field-rule-types";
 import type { FieldRule } from "../../provider/field-rules";
 import { typeToken } from "../../provider/runpod-resource";
 import type { PluginConfigKey } from "../plugin-config";
@@ -9,7 +10,7 @@ import type { FunctionSpec, JsonSchema, PackageSchema, PropertySpec, ResourceSpe
 import type { TsProperty } from "./ts-types";
 
 /** Inputs that are bookkeeping, not platform fields: in the `Args`, but in no field table. */
-const BOOKKEEPING_INPUTS = new Set(["adoptId"]);
+const BOOKKEEPING_INPUTS: ReadonlySet<string> = new Set(BOOKKEEPING_NAMES);
 
 /** Everything the schema of one resource is generated from. */
 export interface ResourceFacts extends ResourceSource {

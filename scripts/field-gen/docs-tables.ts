@@ -29,7 +29,8 @@ function versionText(version: DeclaredVersion | undefined): string {
 
 /** The change column of a field's row. */
 function changeText(field: FieldDeclaration): string {
-  if (field.bookkeeping) return "ignored after creation";
+  // adoptId acts at create only; the rollout settings are read by every step that rolls.
+  if (field.bookkeeping) return field.name === "adoptId" ? "ignored after creation" : "never sent; read by each step";
   const change = changeOf(field.rule);
   const order = orderOf(field.rule);
   const words = change === "update in place" ? change : `**${change}**`;

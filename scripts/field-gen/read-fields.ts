@@ -2,7 +2,7 @@ import ts from "typescript";
 import type { ApiVersion } from "../../sdk/config";
 import { sourceFileOf } from "../../plugin/schema-gen/read-sources";
 import { docOf, tsTypeOf } from "../../plugin/schema-gen/ts-types";
-import { FIELD_MEANINGS, type FieldMeaningName } from "../../provider/field-rule-types";
+import { BOOKKEEPING_INPUTS, FIELD_MEANINGS, type FieldMeaningName } from "../../provider/field-rule-types";
 
 /*
  * Each input of a resource, read from its `Args` interface with the compiler: its doc comment and
@@ -48,7 +48,7 @@ export interface FieldDeclaration {
   name: string;
   /** Its doc comment, without the tags. */
   doc: string;
-  /** Bookkeeping (`adoptId`): no platform field, in no table. */
+  /** Bookkeeping (`adoptId`, the rollout settings): no platform field, in no table. */
   bookkeeping: boolean;
   rule: DeclaredRule;
   version?: DeclaredVersion;
@@ -129,7 +129,7 @@ function declarationOf(member: ts.PropertySignature, checker: ts.TypeChecker, wh
   if (!version && (neutral.length > 0 || freeText)) throw new Error(`${at}: @neutral and @freeText need @apiVersion`);
   if (version && neutral.length > 0) version.neutral = neutral;
   if (version && freeText) version.freeText = true;
-  const bookkeeping = name === "adoptId";
+  const bookkeeping = (BOOKKEEPING_INPUTS as readonly string[]).includes(name);
   if (bookkeeping && (Object.keys(rule).length > 0 || version || wireV2.length > 0)) {
     throw new Error(`${at}: a bookkeeping input takes no field tag`);
   }

@@ -62,6 +62,16 @@ export class ManagementPacer {
   }
 
   /**
+   * The average gap (ms) between requests that the account's shortest quota window sustains (its
+   * length over its quota, e.g. 1000 for 60 a minute), from the last `RateLimit-Policy` answered;
+   * undefined before one, or for an account without limits. Background polling paces itself by it.
+   */
+  get sustainedGapMs(): number | undefined {
+    const shortest = [...this.policy.windows].sort((a, b) => a.windowSeconds - b.windowSeconds)[0];
+    return shortest && shortest.quota > 0 ? (shortest.windowSeconds * 1000) / shortest.quota : undefined;
+  }
+
+  /**
    * Resolves (at once when nothing holds it) with the ticket of a request about to be sent.
    * `budgetLeftMs` bounds the wait.
    */

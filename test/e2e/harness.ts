@@ -110,6 +110,9 @@ export async function createE2EStack(
     shared?.emulator ??
     (await startEmulator({
       managementQuota: false,
+      // Workers boot in 200 ms unless a test asks: every endpoint created with workersMin above 0
+      // is waited on until it serves, and the suite creates many.
+      workerBootMs: 200,
       ...options.emulator,
       port: 0,
       apiKeys: [apiKey],
@@ -126,6 +129,8 @@ export async function createE2EStack(
     PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: home,
+    // A rollout is polled every 0.5 s, not every 5 s: the emulator's workers boot in 200 ms.
+    RUNPOD_ROLLOUT_POLL_SECONDS: "0.5",
   };
   // As a CI job against the emulator sets them: the key, and the URL, which the policy pack's
   // runpod-live-catalog reads (the pack does not see the stack's config).

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { healthPathOf } from "../../endpoints/endpoint-render";
 import type { ServerContext } from "../../server/server-context";
 import { notFound } from "../../errors/http-errors";
-import type { HttpRequestView } from "../../jobs/load-balancer";
+import type { HttpRequestView } from "../../jobs/http-answer";
 
 type LbParams = { Params: { endpointId: string } };
 

@@ -37,6 +37,7 @@ function templateOf(account: Account, id: string, handlers: TemplateRegistry): T
  * `includePublicTemplates` add nothing; `includeRunpodTemplates` adds the handlers (`isRunpod`).
  */
 export function registerTemplateRoutesV1(app: FastifyInstance, ctx: ServerContext): void {
+  const now = () => new Date(ctx.scheduler.clock.epochOrigin + ctx.scheduler.now()).toISOString();
   const save = async (account: Account, t: TemplateRecord) => {
     // v1 names the registry credential `containerRegistryAuthId`.
     const problems = templateProblems(t, account).map((p) =>
@@ -71,12 +72,13 @@ export function registerTemplateRoutesV1(app: FastifyInstance, ctx: ServerContex
     return renderTemplateV1(templateOf(req.account, id, ctx.templates));
   });
 
-  // OpenAPI: POST .../update is a synonym of PATCH (body TemplateUpdateInput). On the platform an
-  // update is a rolling release; here each job looks its template up when it starts.
+  // OpenAPI: POST .../update is a synonym of PATCH (body TemplateUpdateInput). An update is a
+  // rolling release of the endpoints linked to the template.
   const update = async (req: FastifyRequest<IdParams>) => {
     const current = templateOf(req.account, req.params.templateId, ctx.templates);
     const next = updateTemplateRecord(current, parseOr400(TemplateUpdateInputV1Schema, req.body));
     await save(req.account, next);
+    await req.account.templateChanged(current, next, now());
     return renderTemplateV1(next);
   };
   app.patch<IdParams>("/templates/:templateId", update);

@@ -31,7 +31,9 @@ function endpointVersion(r: EndpointRecord): number {
 export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
   const iso = (t: number) => new Date(ctx.scheduler.clock.epochOrigin + t).toISOString();
 
-  const renderWorker = (r: EndpointRecord, w: Worker, image: string | undefined): V2.Worker => {
+  const renderWorker = (r: EndpointRecord, w: Worker, current: string | undefined): V2.Worker => {
+    // A worker runs the image it started with; one still starting, the image of its version.
+    const image = w.runs?.image ?? current;
     const gpu = r.cpu === undefined;
     const types = gpu ? (gpuTypesOf(r, ctx.catalog) ?? []) : [];
     const firstType =
@@ -39,7 +41,7 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
       (gpu ? ctx.catalog.gpuTypes().find((e) => e.pool === poolSelectionOf(r, ctx.catalog).pools[0])?.id : undefined);
     return {
       id: w.id,
-      status: w.unhealthy !== undefined ? "UNHEALTHY" : w.job || w.inFlight > 0 ? "RUNNING" : "IDLE",
+      status: w.status,
       isStale: w.version !== endpointVersion(r),
       version: w.version,
       gpuCount: gpu ? (r.gpu?.count ?? 1) : 0,
@@ -57,12 +59,13 @@ export function registerServerlessWorkerRoutesV2(app: FastifyInstance, ctx: Serv
     const workers = req.account.workersOf(r.id).map((w) => renderWorker(r, w, image));
     const running = workers.filter((w) => w.status === "RUNNING").length;
     const unhealthy = workers.filter((w) => w.status === "UNHEALTHY").length;
+    const initializing = workers.filter((w) => w.status === "INITIALIZING").length;
     return {
       workers,
       summary: {
         running,
-        idle: workers.length - running - unhealthy,
-        initializing: 0,
+        idle: workers.length - running - unhealthy - initializing,
+        initializing,
         throttled: 0,
         unhealthy,
         total: workers.length,

@@ -28,6 +28,7 @@ function ownTemplateOf(account: Account, id: string): TemplateRecord {
  * kinds; updates and deletes reach the account's own only.
  */
 export function registerTemplateRoutesV2(app: FastifyInstance, ctx: ServerContext): void {
+  const now = () => new Date(ctx.scheduler.clock.epochOrigin + ctx.scheduler.now()).toISOString();
   const save = async (account: Account, t: TemplateRecord) => {
     const problems = templateProblems(t, account);
     if (problems.length) throw badRequest(problems);
@@ -63,6 +64,7 @@ export function registerTemplateRoutesV2(app: FastifyInstance, ctx: ServerContex
     const body = parseOr400(V2.UpdateTemplateRequestSchema, req.body);
     const next = updateTemplateRecordV2(current, body, req.account.registeredSshKeys());
     await save(req.account, next);
+    await req.account.templateChanged(current, next, now());
     return renderTemplateV2(next);
   });
 

@@ -95,6 +95,31 @@ export function describeLanguageJourney(language: Language): void {
       expect(await s.client.networkVolumes.get(volumeId)).toMatchObject({ size: 40 });
     });
 
+    // The Python and Go programs read imageName and workersMin (docs/languages.md); YAML's shows no rollout.
+    if (language !== "yaml") {
+      it("bumps the image: up returns once the worker serves it; a crashing image fails, rolled back", async () => {
+        s.setConfig(`${PROJECT}:workersMin`, { value: "1" });
+        s.setConfig(`${PROJECT}:imageName`, { value: "ghcr.io/acme/echo:1.1" });
+        const up = await s.step("up");
+        expect(up.error).toBeUndefined();
+        const served = async () =>
+          (await s.client.v2.serverless.workers(endpointId)).workers.map((w) => `${w.status} ${w.image}`);
+        expect(await served()).toEqual(["IDLE ghcr.io/acme/echo:1.1"]);
+
+        s.setConfig(`${PROJECT}:imageName`, { value: "ghcr.io/acme/crash:2" });
+        const failed = await s.step("up");
+        expect(failed.error).toMatch(
+          new RegExp(`endpoint ${endpointId} did not roll out release \\w+: .*CUDA error: out of memory`),
+        );
+        expect(failed.error).toContain(`Rolled back: template ${templateId}`);
+        expect((await s.client.templates.get(templateId)).imageName).toBe("ghcr.io/acme/echo:1.1");
+        const job = await s.client.jobs(endpointId).runSync({ input: { after: "rollback" } }, { wait: 30_000 });
+        expect(job).toMatchObject({ status: "COMPLETED", output: { after: "rollback" } });
+        // Back to what is deployed, so the preview below has nothing to change.
+        s.setConfig(`${PROJECT}:imageName`, { value: "ghcr.io/acme/echo:1.1" });
+      });
+    }
+
     it("previews no change, asking the platform nothing", async () => {
       const before = await s.requestCount();
       const preview = await s.step("preview");

@@ -82,7 +82,18 @@ export async function createLanguageStack(
     language === "go" ? provideGoProgram() : undefined,
   ]);
   const apiKey = `rpa_LANG${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
-  const emulator = await startEmulator({ managementQuota: false, port: 0, apiKeys: [apiKey], rateLimits: false });
+  // Workers boot in 200 ms, polled every 0.5 s (below): endpoints are waited on until they serve.
+  // An image `crash` is a container that crashes at start (a handler file that throws when loaded).
+  const handlers = fs.mkdtempSync(path.join(os.tmpdir(), `runpod-${language}-handlers-`));
+  fs.writeFileSync(path.join(handlers, "crash.mjs"), `throw new Error("CUDA error: out of memory");\n`);
+  const emulator = await startEmulator({
+    managementQuota: false,
+    workerBootMs: 200,
+    handlersDir: handlers,
+    port: 0,
+    apiKeys: [apiKey],
+    rateLimits: false,
+  });
   const backend = await openStateBackend("file");
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `runpod-${language}-home-`));
   fs.mkdirSync(WORK_ROOT, { recursive: true });
@@ -100,6 +111,7 @@ export async function createLanguageStack(
     PULUMI_CONFIG_PASSPHRASE: "languages-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: home,
+    RUNPOD_ROLLOUT_POLL_SECONDS: "0.5",
   };
   await runToolOk(process.execPath, [path.join(REPO_ROOT, "dist", "cli", "main.js"), "plugin", "install"], { env });
   const client = new RunpodClient({ apiKey, apiUrl: emulator.apiUrlV2, queueUrl: emulator.queueUrl });
@@ -199,6 +211,7 @@ export async function createLanguageStack(
       await client.close();
       await emulator.close();
       await backend.close();
+      fs.rmSync(handlers, { recursive: true, force: true });
       fs.rmSync(workDir, { recursive: true, force: true });
       fs.rmSync(home, { recursive: true, force: true });
     },

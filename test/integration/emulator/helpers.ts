@@ -57,7 +57,9 @@ export type Client = ReturnType<typeof clientFor>;
 /**
  * Starts an emulator on a free loopback port with a manual clock (unless told otherwise) and two
  * accounts. Management API v2's quota is off unless a test passes `managementQuota`: 60 calls a
- * minute on a clock that stands still would refuse a file's 61st v2 management call.
+ * minute on a clock that stands still would refuse a file's 61st v2 management call. Workers are
+ * ready at once unless a test passes `workerBootMs`: on a clock that stands still a worker would
+ * never finish booting.
  */
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const clock = options.clock ?? (options.timeScale === undefined ? new ManualClock() : undefined);
@@ -65,6 +67,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     port: 0,
     apiKeys: [KEY, OTHER_KEY],
     managementQuota: false,
+    workerBootMs: 0,
     ...options,
     ...(clock ? { clock } : {}),
   });

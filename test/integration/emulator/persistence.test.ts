@@ -40,7 +40,7 @@ describe("--state-file persistence", () => {
     expect(text).not.toContain(KEY);
     expect((await readdir(path.dirname(stateFile))).filter((f) => f.endsWith(".tmp"))).toEqual([]);
 
-    const second = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], stateFile });
+    const second = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], stateFile, workerBootMs: 0 });
     try {
       const again = clientFor(second, KEY);
       expect((await again.get(`/v1/networkvolumes/${volume.id}`)).body).toEqual({ ...volume, size: 20 });
@@ -98,7 +98,7 @@ describe("--state-file persistence", () => {
     expect(await passwordMatches(password, (stored as { passwordHash: string }).passwordHash)).toBe(true);
     expect(await passwordMatches("another password", (stored as { passwordHash: string }).passwordHash)).toBe(false);
 
-    const second = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], stateFile });
+    const second = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], stateFile, workerBootMs: 0 });
     try {
       const again = clientFor(second, KEY);
       expect((await again.get(`/v1/containerregistryauth/${auth.id}`)).body).toEqual(auth);

@@ -18,9 +18,16 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 function emulatorAt(stateFile: string, offset: number) {
   const clock = new ManualClock({ epochOrigin: T0 + offset });
   const capacity = { gpusPerType: 0, stock: { "EU-RO-1": { "NVIDIA L4": 1 } } };
-  return startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], stateFile, clock, capacity, rateLimits: false }).then(
-    (emu) => ({ emu, clock, api: clientFor(emu, KEY) }),
-  );
+  // Workers ready at once: on a clock that stands still a boot would never end.
+  return startEmulator({
+    port: 0,
+    apiKeys: [KEY, OTHER_KEY],
+    stateFile,
+    clock,
+    capacity,
+    rateLimits: false,
+    workerBootMs: 0,
+  }).then((emu) => ({ emu, clock, api: clientFor(emu, KEY) }));
 }
 
 describe("pods, clusters, SSH keys and billing across a restart with a state file", () => {

@@ -127,7 +127,7 @@ describe("management v2 serverless endpoints (/v2/serverless)", () => {
     expect(swap.status).toBe(400);
   });
 
-  it("patches only the given fields; pools without excludedTypes clear them; container changes make releases", async () => {
+  it("patches only the given fields; pools without excludedTypes clear them; container and GPU changes make releases", async () => {
     const e = await create({ name: "patched", gpu: { pools: ["ADA_48_PRO"], excludedTypes: ["NVIDIA L40"] } });
     const renamed = conforms(
       "PATCH",
@@ -160,7 +160,8 @@ describe("management v2 serverless endpoints (/v2/serverless)", () => {
     expect(same.body).toEqual(imaged.body);
     expect((await api.get(`/v1/endpoints/${e.id}`)).body.version).toBe(3);
     const releases = conforms("GET", "/v2/serverless/{id}/releases", await api.get(`${COLLECTION}/${e.id}/releases`));
-    expect(releases.body.releases.map((r: { version: number }) => r.version)).toEqual([3, 0]);
+    // The GPU pools' change (version 2) restarts the workers too; the rename (version 1) does not.
+    expect(releases.body.releases.map((r: { version: number }) => r.version)).toEqual([3, 2, 0]);
     expect(releases.body.endpointVersion).toBe(3);
     expect(releases.body.releases[0].diff).toEqual([
       { field: "image", old: "ghcr.io/acme/echo:1.0", new: "ghcr.io/acme/sleep:1" },
@@ -189,13 +190,6 @@ describe("management v2 serverless endpoints (/v2/serverless)", () => {
     });
     expect(worker.gpuTypeId).toBe("NVIDIA GeForce RTX 4090");
     await api.post(`/v2/${e.id}/runsync`, { input: { n: 1 } });
-
-    await api.patch(`${COLLECTION}/${e.id}`, { env: { MODE: "new" } });
-    const stale = (await api.get(`${COLLECTION}/${e.id}/workers`)).body;
-    expect(stale.workers[0]).toMatchObject({ isStale: true, version: 0 });
-    expect(stale.endpointVersion).toBe(1);
-    const rollout = (await api.get(`${COLLECTION}/${e.id}/releases`)).body.rollout;
-    expect(rollout).toEqual({ inProgress: true, workersOnLatest: 0, workersTotal: 1, percentOnLatest: 0 });
 
     const controller = new AbortController();
     const res = await fetch(`${ctx.emu.url}${COLLECTION}/${e.id}/workers/${worker.id}/logs?tail=10`, {
@@ -235,6 +229,21 @@ describe("management v2 serverless endpoints (/v2/serverless)", () => {
     expect(missing.status).toBe(404);
     const badTail = await api.get(`${COLLECTION}/${e.id}/workers/${worker.id}/logs?tail=9000`);
     expect(badTail.status).toBe(422);
+
+    // A release rolls the workers: an idle one is replaced at once, a busy one finishes its job first.
+    await api.patch(`${COLLECTION}/${e.id}`, { image: "ghcr.io/acme/sleep:1" });
+    const rolled = (await api.get(`${COLLECTION}/${e.id}/workers`)).body;
+    expect(rolled.workers).toEqual([
+      expect.objectContaining({ isStale: false, version: 1, image: "ghcr.io/acme/sleep:1" }),
+    ]);
+    expect(rolled.workers[0].id).not.toBe(worker.id);
+    await api.post(`/v2/${e.id}/run`, { input: { seconds: 60 } });
+    await api.patch(`${COLLECTION}/${e.id}`, { env: { MODE: "new" } });
+    const stale = (await api.get(`${COLLECTION}/${e.id}/workers`)).body;
+    expect(stale.workers[0]).toMatchObject({ isStale: true, version: 1, status: "RUNNING" });
+    expect(stale.endpointVersion).toBe(2);
+    const rollout = (await api.get(`${COLLECTION}/${e.id}/releases`)).body.rollout;
+    expect(rollout).toEqual({ inProgress: true, workersOnLatest: 0, workersTotal: 1, percentOnLatest: 0 });
   });
 
   it("deletes (204), then answers 404; other accounts see nothing", async () => {

@@ -13,14 +13,21 @@ export const API_VERSIONS: readonly ApiVersion[] = ["v1", "v2"];
 /**
  * An in-process emulator on a free port, a direct client for it, and the provider configured to
  * use it, through management API `version` (v2, the default, unless a test pins v1); `options`
- * add to the emulator's (a small `pageSize`, say).
+ * add to the emulator's (a small `pageSize`, say). Its workers are ready at once unless `options`
+ * say otherwise (the rollout tests give them a boot time).
  */
 export async function providerAgainstEmulator(
   apiKey = "provider-it-key",
   version: ApiVersion = "v2",
   options: EmulatorOptions = {},
 ) {
-  const emulator: RunningEmulator = await startEmulator({ port: 0, apiKeys: [apiKey], rateLimits: false, ...options });
+  const emulator: RunningEmulator = await startEmulator({
+    port: 0,
+    apiKeys: [apiKey],
+    rateLimits: false,
+    workerBootMs: 0,
+    ...options,
+  });
   const apiUrl = version === "v1" ? emulator.apiUrlV1 : emulator.apiUrlV2;
   const clientOptions = { apiKey, apiUrl, queueUrl: emulator.queueUrl };
   configureDirect({ ...clientOptions, maxAttempts: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });

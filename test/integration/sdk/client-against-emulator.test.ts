@@ -10,7 +10,7 @@ let streamId: string;
 let sleepId: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, apiKeys: ["sdk-it"], rateLimits: false, timeScale: 1000 });
+  emulator = await startEmulator({ port: 0, apiKeys: ["sdk-it"], rateLimits: false, timeScale: 1000, workerBootMs: 0 });
   client = new RunpodClient({ apiKey: "sdk-it", apiUrl: emulator.apiUrlV1, queueUrl: emulator.queueUrl });
   endpointId = (await client.endpoints.create({ templateId: "echo", workersMax: 2 })).id;
   streamId = (await client.endpoints.create({ templateId: "stream", workersMax: 1 })).id;

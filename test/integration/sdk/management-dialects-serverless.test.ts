@@ -11,7 +11,7 @@ let emulator: RunningEmulator;
 const clients = {} as Record<ApiVersion, RunpodClient>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, apiKeys: ["neutral"], rateLimits: false });
+  emulator = await startEmulator({ port: 0, apiKeys: ["neutral"], rateLimits: false, workerBootMs: 0 });
   clients.v1 = new RunpodClient({ apiKey: "neutral", apiUrl: emulator.apiUrlV1, queueUrl: emulator.queueUrl });
   clients.v2 = new RunpodClient({ apiKey: "neutral", apiUrl: emulator.apiUrlV2, queueUrl: emulator.queueUrl });
 });

@@ -19,6 +19,7 @@ describe("parseBenchFlags", () => {
       "plugin",
       "volumes",
       "paging",
+      "rollout",
     ]);
     expect(flags.resultsFile).toBe(RESULTS);
     expect(flags.merge).toBe(false);

@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { ROLLOUT_INPUTS } from "../../../provider/rollout-settings";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FIELD_RULES } from "../../../provider/field-rules";
 import { typeToken, type RunpodResourceType } from "../../../provider/runpod-resource";
@@ -110,8 +111,10 @@ describe("the plugin schema generator", () => {
     expect(Object.keys(generated.resources).sort()).toEqual(TYPES.map(pluginTypeToken).sort());
     for (const type of TYPES) {
       const r = generated.resources[pluginTypeToken(type)]!;
-      // Bookkeeping inputs aside (`adoptId`, which a registry credential has not), the field table's.
-      const inputs = Object.keys(r.inputProperties).filter((k) => k !== "adoptId");
+      // Bookkeeping inputs aside (`adoptId`, which a registry credential has not; the rollout
+      // settings of endpoints and templates), the field table's.
+      const bookkeeping = new Set<string>(["adoptId", ...ROLLOUT_INPUTS]);
+      const inputs = Object.keys(r.inputProperties).filter((k) => !bookkeeping.has(k));
       expect(inputs.sort(), type).toEqual(Object.keys(FIELD_RULES[type]).sort());
       expect(r.aliases).toEqual([{ type: typeToken(type) }]);
     }

@@ -209,6 +209,10 @@ type serverlessEndpointArgs struct {
 	NetworkVolumeId *string `pulumi:"networkVolumeId"`
 	// Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
 	NetworkVolumeIds []string `pulumi:"networkVolumeIds"`
+	// Whether a rollout that fails puts the endpoint back to the configuration it served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+	RollbackOnFailure *bool `pulumi:"rollbackOnFailure"`
+	// How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
+	RolloutTimeoutSeconds *float64 `pulumi:"rolloutTimeoutSeconds"`
 	// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
 	ScalerType *ScalerType `pulumi:"scalerType"`
 	// Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
@@ -225,6 +229,8 @@ type serverlessEndpointArgs struct {
 	//
 	// Checked at preview: a whole number, at least 1.
 	VcpuCount *int `pulumi:"vcpuCount"`
+	// Whether `pulumi up` waits, after a change to what the endpoint's workers run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+	WaitForRollout *bool `pulumi:"waitForRollout"`
 	// Most workers at once, at least 0.
 	//
 	// Checked at preview: a whole number, at least 0.
@@ -279,6 +285,10 @@ type ServerlessEndpointArgs struct {
 	NetworkVolumeId pulumi.StringPtrInput
 	// Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
 	NetworkVolumeIds pulumi.StringArrayInput
+	// Whether a rollout that fails puts the endpoint back to the configuration it served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+	RollbackOnFailure pulumi.BoolPtrInput
+	// How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
+	RolloutTimeoutSeconds pulumi.Float64PtrInput
 	// `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
 	ScalerType ScalerTypePtrInput
 	// Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
@@ -295,6 +305,8 @@ type ServerlessEndpointArgs struct {
 	//
 	// Checked at preview: a whole number, at least 1.
 	VcpuCount pulumi.IntPtrInput
+	// Whether `pulumi up` waits, after a change to what the endpoint's workers run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+	WaitForRollout pulumi.BoolPtrInput
 	// Most workers at once, at least 0.
 	//
 	// Checked at preview: a whole number, at least 0.

@@ -190,6 +190,10 @@ type templateArgs struct {
 	Ports []string `pulumi:"ports"`
 	// Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
 	Readme *string `pulumi:"readme"`
+	// Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration they served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+	RollbackOnFailure *bool `pulumi:"rollbackOnFailure"`
+	// How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
+	RolloutTimeoutSeconds *float64 `pulumi:"rolloutTimeoutSeconds"`
 	// Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
 	StartJupyter *bool `pulumi:"startJupyter"`
 	// Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
@@ -200,6 +204,8 @@ type templateArgs struct {
 	VolumeInGb *int `pulumi:"volumeInGb"`
 	// Where volumes are mounted: an absolute path (platform default `/workspace`).
 	VolumeMountPath *string `pulumi:"volumeMountPath"`
+	// Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+	WaitForRollout *bool `pulumi:"waitForRollout"`
 }
 
 // The set of arguments for constructing a Template resource.
@@ -238,6 +244,10 @@ type TemplateArgs struct {
 	Ports pulumi.StringArrayInput
 	// Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
 	Readme pulumi.StringPtrInput
+	// Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration they served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+	RollbackOnFailure pulumi.BoolPtrInput
+	// How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
+	RolloutTimeoutSeconds pulumi.Float64PtrInput
 	// Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
 	StartJupyter pulumi.BoolPtrInput
 	// Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
@@ -248,6 +258,8 @@ type TemplateArgs struct {
 	VolumeInGb pulumi.IntPtrInput
 	// Where volumes are mounted: an absolute path (platform default `/workspace`).
 	VolumeMountPath pulumi.StringPtrInput
+	// Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+	WaitForRollout pulumi.BoolPtrInput
 }
 
 func (TemplateArgs) ElementType() reflect.Type {

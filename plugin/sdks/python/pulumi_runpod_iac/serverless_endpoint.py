@@ -37,10 +37,13 @@ class ServerlessEndpointArgs:
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 rollback_on_failure: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  scaler_type: pulumi.Input[Optional['ScalerType']] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
                  type: pulumi.Input[Optional['EndpointType']] = None,
                  vcpu_count: pulumi.Input[Optional[_builtins.int]] = None,
+                 wait_for_rollout: pulumi.Input[Optional[_builtins.bool]] = None,
                  workers_max: pulumi.Input[Optional[_builtins.int]] = None,
                  workers_min: pulumi.Input[Optional[_builtins.int]] = None):
         """
@@ -75,6 +78,8 @@ class ServerlessEndpointArgs:
                
                Checked at preview: not empty.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
+        :param pulumi.Input[_builtins.bool] rollback_on_failure: Whether a rollout that fails puts the endpoint back to the configuration it served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+        :param pulumi.Input[_builtins.float] rollout_timeout_seconds: How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
         :param pulumi.Input['ScalerType'] scaler_type: `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
         :param pulumi.Input[_builtins.int] scaler_value: Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
                
@@ -83,6 +88,7 @@ class ServerlessEndpointArgs:
         :param pulumi.Input[_builtins.int] vcpu_count: vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
                
                Checked at preview: a whole number, at least 1.
+        :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the endpoint's workers run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Most workers at once, at least 0.
                
                Checked at preview: a whole number, at least 0.
@@ -123,6 +129,10 @@ class ServerlessEndpointArgs:
             pulumi.set(__self__, "network_volume_id", network_volume_id)
         if network_volume_ids is not None:
             pulumi.set(__self__, "network_volume_ids", network_volume_ids)
+        if rollback_on_failure is not None:
+            pulumi.set(__self__, "rollback_on_failure", rollback_on_failure)
+        if rollout_timeout_seconds is not None:
+            pulumi.set(__self__, "rollout_timeout_seconds", rollout_timeout_seconds)
         if scaler_type is not None:
             pulumi.set(__self__, "scaler_type", scaler_type)
         if scaler_value is not None:
@@ -131,6 +141,8 @@ class ServerlessEndpointArgs:
             pulumi.set(__self__, "type", type)
         if vcpu_count is not None:
             pulumi.set(__self__, "vcpu_count", vcpu_count)
+        if wait_for_rollout is not None:
+            pulumi.set(__self__, "wait_for_rollout", wait_for_rollout)
         if workers_max is not None:
             pulumi.set(__self__, "workers_max", workers_max)
         if workers_min is not None:
@@ -353,6 +365,30 @@ class ServerlessEndpointArgs:
         pulumi.set(self, "network_volume_ids", value)
 
     @_builtins.property
+    @pulumi.getter(name="rollbackOnFailure")
+    def rollback_on_failure(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether a rollout that fails puts the endpoint back to the configuration it served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+        """
+        return pulumi.get(self, "rollback_on_failure")
+
+    @rollback_on_failure.setter
+    def rollback_on_failure(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "rollback_on_failure", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutTimeoutSeconds")
+    def rollout_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
+        """
+        return pulumi.get(self, "rollout_timeout_seconds")
+
+    @rollout_timeout_seconds.setter
+    def rollout_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "rollout_timeout_seconds", value)
+
+    @_builtins.property
     @pulumi.getter(name="scalerType")
     def scaler_type(self) -> pulumi.Input[Optional['ScalerType']]:
         """
@@ -405,6 +441,18 @@ class ServerlessEndpointArgs:
         pulumi.set(self, "vcpu_count", value)
 
     @_builtins.property
+    @pulumi.getter(name="waitForRollout")
+    def wait_for_rollout(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether `pulumi up` waits, after a change to what the endpoint's workers run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+        """
+        return pulumi.get(self, "wait_for_rollout")
+
+    @wait_for_rollout.setter
+    def wait_for_rollout(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "wait_for_rollout", value)
+
+    @_builtins.property
     @pulumi.getter(name="workersMax")
     def workers_max(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -455,11 +503,14 @@ class ServerlessEndpoint(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 rollback_on_failure: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  scaler_type: pulumi.Input[Optional['ScalerType']] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional['EndpointType']] = None,
                  vcpu_count: pulumi.Input[Optional[_builtins.int]] = None,
+                 wait_for_rollout: pulumi.Input[Optional[_builtins.bool]] = None,
                  workers_max: pulumi.Input[Optional[_builtins.int]] = None,
                  workers_min: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -521,6 +572,8 @@ class ServerlessEndpoint(pulumi.CustomResource):
                
                Checked at preview: not empty.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to attach to a multi-region endpoint. Compared as a set: a reorder is no change.
+        :param pulumi.Input[_builtins.bool] rollback_on_failure: Whether a rollout that fails puts the endpoint back to the configuration it served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+        :param pulumi.Input[_builtins.float] rollout_timeout_seconds: How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
         :param pulumi.Input['ScalerType'] scaler_type: `QUEUE_DELAY` (default for a queue endpoint) or `REQUEST_COUNT` (default, and the only one, for a load-balancing endpoint: `QUEUE_DELAY` on one fails at preview).
         :param pulumi.Input[_builtins.int] scaler_value: Scaler threshold, at least 1 (platform default 4): seconds of queue delay, or requests per worker.
                
@@ -532,6 +585,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] vcpu_count: vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
                
                Checked at preview: a whole number, at least 1.
+        :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the endpoint's workers run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Most workers at once, at least 0.
                
                Checked at preview: a whole number, at least 0.
@@ -606,11 +660,14 @@ class ServerlessEndpoint(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 rollback_on_failure: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  scaler_type: pulumi.Input[Optional['ScalerType']] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional['EndpointType']] = None,
                  vcpu_count: pulumi.Input[Optional[_builtins.int]] = None,
+                 wait_for_rollout: pulumi.Input[Optional[_builtins.bool]] = None,
                  workers_max: pulumi.Input[Optional[_builtins.int]] = None,
                  workers_min: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -638,6 +695,8 @@ class ServerlessEndpoint(pulumi.CustomResource):
             __props__.__dict__["name"] = name
             __props__.__dict__["network_volume_id"] = network_volume_id
             __props__.__dict__["network_volume_ids"] = network_volume_ids
+            __props__.__dict__["rollback_on_failure"] = rollback_on_failure
+            __props__.__dict__["rollout_timeout_seconds"] = rollout_timeout_seconds
             __props__.__dict__["scaler_type"] = scaler_type
             __props__.__dict__["scaler_value"] = scaler_value
             if template_id is None and not opts.urn:
@@ -645,6 +704,7 @@ class ServerlessEndpoint(pulumi.CustomResource):
             __props__.__dict__["template_id"] = template_id
             __props__.__dict__["type"] = type
             __props__.__dict__["vcpu_count"] = vcpu_count
+            __props__.__dict__["wait_for_rollout"] = wait_for_rollout
             __props__.__dict__["workers_max"] = workers_max
             __props__.__dict__["workers_min"] = workers_min
             __props__.__dict__["health_url"] = None

@@ -34,10 +34,13 @@ class TemplateArgs:
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollback_on_failure: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
                  start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
-                 volume_mount_path: pulumi.Input[Optional[_builtins.str]] = None):
+                 volume_mount_path: pulumi.Input[Optional[_builtins.str]] = None,
+                 wait_for_rollout: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a Template resource.
 
@@ -61,12 +64,15 @@ class TemplateArgs:
                Checked at preview: not empty, at most 191 characters.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`. Compared as a set: a reorder is no change.
         :param pulumi.Input[_builtins.str] readme: Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
+        :param pulumi.Input[_builtins.bool] rollback_on_failure: Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration they served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+        :param pulumi.Input[_builtins.float] rollout_timeout_seconds: How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
         :param pulumi.Input[_builtins.int] volume_in_gb: Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
                
                Checked at preview: a whole number, at least 0.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where volumes are mounted: an absolute path (platform default `/workspace`).
+        :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         """
         pulumi.set(__self__, "image_name", image_name)
         if adopt_id is not None:
@@ -95,6 +101,10 @@ class TemplateArgs:
             pulumi.set(__self__, "ports", ports)
         if readme is not None:
             pulumi.set(__self__, "readme", readme)
+        if rollback_on_failure is not None:
+            pulumi.set(__self__, "rollback_on_failure", rollback_on_failure)
+        if rollout_timeout_seconds is not None:
+            pulumi.set(__self__, "rollout_timeout_seconds", rollout_timeout_seconds)
         if start_jupyter is not None:
             pulumi.set(__self__, "start_jupyter", start_jupyter)
         if start_ssh is not None:
@@ -103,6 +113,8 @@ class TemplateArgs:
             pulumi.set(__self__, "volume_in_gb", volume_in_gb)
         if volume_mount_path is not None:
             pulumi.set(__self__, "volume_mount_path", volume_mount_path)
+        if wait_for_rollout is not None:
+            pulumi.set(__self__, "wait_for_rollout", wait_for_rollout)
 
     @_builtins.property
     @pulumi.getter(name="imageName")
@@ -279,6 +291,30 @@ class TemplateArgs:
         pulumi.set(self, "readme", value)
 
     @_builtins.property
+    @pulumi.getter(name="rollbackOnFailure")
+    def rollback_on_failure(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration they served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+        """
+        return pulumi.get(self, "rollback_on_failure")
+
+    @rollback_on_failure.setter
+    def rollback_on_failure(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "rollback_on_failure", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutTimeoutSeconds")
+    def rollout_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
+        """
+        return pulumi.get(self, "rollout_timeout_seconds")
+
+    @rollout_timeout_seconds.setter
+    def rollout_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "rollout_timeout_seconds", value)
+
+    @_builtins.property
     @pulumi.getter(name="startJupyter")
     def start_jupyter(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -328,6 +364,18 @@ class TemplateArgs:
     def volume_mount_path(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "volume_mount_path", value)
 
+    @_builtins.property
+    @pulumi.getter(name="waitForRollout")
+    def wait_for_rollout(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
+        """
+        return pulumi.get(self, "wait_for_rollout")
+
+    @wait_for_rollout.setter
+    def wait_for_rollout(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "wait_for_rollout", value)
+
 
 @pulumi.type_token("runpod-iac:index:Template")
 class Template(pulumi.CustomResource):
@@ -349,10 +397,13 @@ class Template(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollback_on_failure: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
                  start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  volume_mount_path: pulumi.Input[Optional[_builtins.str]] = None,
+                 wait_for_rollout: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
         A template: the image, disk and environment a serverless endpoint's workers run. Point an endpoint at it with `templateId: template.id`; changing the image updates the template in place and the platform rolls the endpoints onto it (the endpoint itself does not change).
@@ -406,12 +457,15 @@ class Template(pulumi.CustomResource):
                Checked at preview: not empty, at most 191 characters.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `<port>/<http|tcp>`, e.g. `["8000/http"]`. Compared as a set: a reorder is no change.
         :param pulumi.Input[_builtins.str] readme: Markdown shown in the console. v2 templates have none. Management API v1 only (v2 takes "").
+        :param pulumi.Input[_builtins.bool] rollback_on_failure: Whether a rollout that fails puts the template and the endpoints its change rolled back to the configuration they served before, the state staying as it was so the next `pulumi up` tries again. Default `true`; needs `waitForRollout`. Never sent to the platform.
+        :param pulumi.Input[_builtins.float] rollout_timeout_seconds: How long a rollout may take before it fails, in seconds (1 to 86400; default 1800, as real image pulls take minutes). The provider plugin also stops by the step's `customTimeouts`. Never sent to the platform.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab in containers created from the template (platform default `true`): the platform injects a generated `JUPYTER_PASSWORD` env var, unless `env` sets one; it is kept in the secret output `injectedEnv`. Management API v2 only.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH in containers created from the template (platform default `true`): the platform injects a `PUBLIC_KEY` env var with the account's registered SSH keys, unless `env` sets one. Management API v2 only.
         :param pulumi.Input[_builtins.int] volume_in_gb: Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
                
                Checked at preview: a whole number, at least 0.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where volumes are mounted: an absolute path (platform default `/workspace`).
+        :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         """
         ...
     @overload
@@ -478,10 +532,13 @@ class Template(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollback_on_failure: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
                  start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  volume_mount_path: pulumi.Input[Optional[_builtins.str]] = None,
+                 wait_for_rollout: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -507,10 +564,13 @@ class Template(pulumi.CustomResource):
             __props__.__dict__["name"] = name
             __props__.__dict__["ports"] = ports
             __props__.__dict__["readme"] = readme
+            __props__.__dict__["rollback_on_failure"] = rollback_on_failure
+            __props__.__dict__["rollout_timeout_seconds"] = rollout_timeout_seconds
             __props__.__dict__["start_jupyter"] = start_jupyter
             __props__.__dict__["start_ssh"] = start_ssh
             __props__.__dict__["volume_in_gb"] = volume_in_gb
             __props__.__dict__["volume_mount_path"] = volume_mount_path
+            __props__.__dict__["wait_for_rollout"] = wait_for_rollout
             __props__.__dict__["injected_env"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/runpod:Template")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)

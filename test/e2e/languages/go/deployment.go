@@ -18,6 +18,10 @@ func deploy(ctx *pulumi.Context) error {
 	if size == 0 {
 		size = 20
 	}
+	image := cfg.Get("imageName")
+	if image == "" {
+		image = "ghcr.io/acme/echo:1.0"
+	}
 
 	// Persistent storage for model weights. It may only grow: a larger size updates it in place, a
 	// smaller one is refused at preview, before anything is sent to the platform.
@@ -30,9 +34,10 @@ func deploy(ctx *pulumi.Context) error {
 	}
 
 	// The worker: its image and environment. API_TOKEN comes from a secret config value and stays a
-	// secret: ciphertext in the state, masked in previews and logs.
+	// secret: ciphertext in the state, masked in previews and logs. A new image rolls the endpoint
+	// onto it: `pulumi up` returns once the endpoint serves it, and puts it back if the image fails.
 	worker, err := runpodiac.NewTemplate(ctx, "worker", &runpodiac.TemplateArgs{
-		ImageName:    pulumi.String("ghcr.io/acme/echo:1.0"),
+		ImageName:    pulumi.String(image),
 		IsServerless: pulumi.Bool(true),
 		Env: pulumi.StringMap{
 			"GREETING":  pulumi.String("hello"),
@@ -47,6 +52,7 @@ func deploy(ctx *pulumi.Context) error {
 	api, err := runpodiac.NewServerlessEndpoint(ctx, "api", &runpodiac.ServerlessEndpointArgs{
 		TemplateId:      worker.ID(),
 		GpuTypeIds:      pulumi.StringArray{pulumi.String("NVIDIA L4"), pulumi.String("NVIDIA RTX A5000")},
+		WorkersMin:      pulumi.Int(cfg.GetInt("workersMin")),
 		WorkersMax:      pulumi.Int(2),
 		IdleTimeout:     pulumi.Int(5),
 		NetworkVolumeId: models.ID(),

@@ -21,10 +21,11 @@ models = runpod.NetworkVolume(
 )
 
 # The worker: its image and environment. API_TOKEN comes from a secret config value and stays a
-# secret: ciphertext in the state, masked in previews and logs.
+# secret: ciphertext in the state, masked in previews and logs. A new image rolls the endpoint onto
+# it: `pulumi up` returns once the endpoint serves it, and puts it back if the new image fails.
 worker = runpod.Template(
     "worker",
-    image_name="ghcr.io/acme/echo:1.0",
+    image_name=config.get("imageName") or "ghcr.io/acme/echo:1.0",
     is_serverless=True,
     env={"GREETING": "hello", "API_TOKEN": config.require_secret("apiToken")},
 )
@@ -34,6 +35,7 @@ api = runpod.ServerlessEndpoint(
     "api",
     template_id=worker.id,
     gpu_type_ids=["NVIDIA L4", "NVIDIA RTX A5000"],
+    workers_min=config.get_int("workersMin") or 0,
     workers_max=2,
     idle_timeout=5,
     network_volume_id=models.id,

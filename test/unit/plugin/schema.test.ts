@@ -61,6 +61,21 @@ describe("the plugin schema generator", () => {
     for (const [file, text] of Object.entries(files)) expect(fs.readFileSync(file, "utf8"), file).toBe(text);
   }, 120_000);
 
+  it("gives no two properties of a resource one snake_case name: the Python SDK would not compile", () => {
+    // The Python generator's camelCase to snake_case, acronyms included (minRAMPerGPU: min_ram_per_gpu).
+    const snake = (name: string) =>
+      name
+        .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+        .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+        .toLowerCase();
+    for (const [token, resource] of Object.entries(generated.resources)) {
+      for (const properties of [resource.inputProperties, resource.properties]) {
+        const names = Object.keys(properties ?? {}).map(snake);
+        expect(names.filter((n, i) => names.indexOf(n) !== i), token).toEqual([]);
+      }
+    }
+  });
+
   it("serves every resource type with a field table: all seven, Secret and Cluster included", () => {
     expect([...TYPES].sort()).toEqual(Object.keys(FIELD_RULES).sort());
     expect(TYPES).toHaveLength(7);

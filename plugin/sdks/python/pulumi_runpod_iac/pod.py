@@ -46,9 +46,7 @@ class PodArgs:
                  min_disk_bandwidth_m_bps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_download_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
-                 min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_upload_mbps: pulumi.Input[Optional[_builtins.float]] = None,
-                 min_vcpu_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_vcpu_count_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -98,19 +96,13 @@ class PodArgs:
         :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-               
-               Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-               
-               Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_count_per_gpu: Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+        :param pulumi.Input[_builtins.int] min_vcpu_count_per_gpu: Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
@@ -186,12 +178,8 @@ class PodArgs:
             pulumi.set(__self__, "min_download_mbps", min_download_mbps)
         if min_ram_per_gpu is not None:
             pulumi.set(__self__, "min_ram_per_gpu", min_ram_per_gpu)
-        if min_ram_per_gpu is not None:
-            pulumi.set(__self__, "min_ram_per_gpu", min_ram_per_gpu)
         if min_upload_mbps is not None:
             pulumi.set(__self__, "min_upload_mbps", min_upload_mbps)
-        if min_vcpu_per_gpu is not None:
-            pulumi.set(__self__, "min_vcpu_per_gpu", min_vcpu_per_gpu)
         if min_vcpu_count_per_gpu is not None:
             pulumi.set(__self__, "min_vcpu_count_per_gpu", min_vcpu_count_per_gpu)
         if name is not None:
@@ -526,24 +514,10 @@ class PodArgs:
         pulumi.set(self, "min_download_mbps", value)
 
     @_builtins.property
-    @pulumi.getter(name="minRAMPerGPU")
-    def min_ram_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
-        """
-        Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-
-        Checked at preview: a whole number, at least 0.
-        """
-        return pulumi.get(self, "min_ram_per_gpu")
-
-    @min_ram_per_gpu.setter
-    def min_ram_per_gpu(self, value: pulumi.Input[Optional[_builtins.int]]):
-        pulumi.set(self, "min_ram_per_gpu", value)
-
-    @_builtins.property
     @pulumi.getter(name="minRamPerGpu")
     def min_ram_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+        Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
 
         Checked at preview: a whole number, at least 1.
         """
@@ -568,24 +542,10 @@ class PodArgs:
         pulumi.set(self, "min_upload_mbps", value)
 
     @_builtins.property
-    @pulumi.getter(name="minVCPUPerGPU")
-    def min_vcpu_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
-        """
-        Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-
-        Checked at preview: a whole number, at least 0.
-        """
-        return pulumi.get(self, "min_vcpu_per_gpu")
-
-    @min_vcpu_per_gpu.setter
-    def min_vcpu_per_gpu(self, value: pulumi.Input[Optional[_builtins.int]]):
-        pulumi.set(self, "min_vcpu_per_gpu", value)
-
-    @_builtins.property
     @pulumi.getter(name="minVcpuCountPerGpu")
     def min_vcpu_count_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+        Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
 
         Checked at preview: a whole number, at least 1.
         """
@@ -758,9 +718,7 @@ class Pod(pulumi.CustomResource):
                  min_disk_bandwidth_m_bps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_download_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
-                 min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_upload_mbps: pulumi.Input[Optional[_builtins.float]] = None,
-                 min_vcpu_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_vcpu_count_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -833,19 +791,13 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-               
-               Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-               
-               Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_count_per_gpu: Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+        :param pulumi.Input[_builtins.int] min_vcpu_count_per_gpu: Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
@@ -939,9 +891,7 @@ class Pod(pulumi.CustomResource):
                  min_disk_bandwidth_m_bps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_download_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
-                 min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_upload_mbps: pulumi.Input[Optional[_builtins.float]] = None,
-                 min_vcpu_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_vcpu_count_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -988,9 +938,7 @@ class Pod(pulumi.CustomResource):
             __props__.__dict__["min_disk_bandwidth_m_bps"] = min_disk_bandwidth_m_bps
             __props__.__dict__["min_download_mbps"] = min_download_mbps
             __props__.__dict__["min_ram_per_gpu"] = min_ram_per_gpu
-            __props__.__dict__["min_ram_per_gpu"] = min_ram_per_gpu
             __props__.__dict__["min_upload_mbps"] = min_upload_mbps
-            __props__.__dict__["min_vcpu_per_gpu"] = min_vcpu_per_gpu
             __props__.__dict__["min_vcpu_count_per_gpu"] = min_vcpu_count_per_gpu
             __props__.__dict__["name"] = name
             __props__.__dict__["network_volume_id"] = network_volume_id
@@ -1013,7 +961,7 @@ class Pod(pulumi.CustomResource):
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["env", "jupyterPassword"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["allowedCudaVersions[*]", "cloudType", "computeType", "countryCodes[*]", "cpuFlavorIds[*]", "cpuFlavorPriority", "dataCenterIds[*]", "dataCenterPriority", "gpuCount", "gpuTypeIds[*]", "gpuTypePriority", "interruptible", "minCudaVersion", "minDiskBandwidthMBps", "minDownloadMbps", "minRAMPerGPU", "minRamPerGpu", "minUploadMbps", "minVCPUPerGPU", "minVcpuCountPerGpu", "networkVolumeId", "startJupyter", "startSsh", "supportPublicIp", "templateId", "vcpuCount"])
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["allowedCudaVersions[*]", "cloudType", "computeType", "countryCodes[*]", "cpuFlavorIds[*]", "cpuFlavorPriority", "dataCenterIds[*]", "dataCenterPriority", "gpuCount", "gpuTypeIds[*]", "gpuTypePriority", "interruptible", "minCudaVersion", "minDiskBandwidthMBps", "minDownloadMbps", "minRamPerGpu", "minUploadMbps", "minVcpuCountPerGpu", "networkVolumeId", "startJupyter", "startSsh", "supportPublicIp", "templateId", "vcpuCount"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Pod, __self__).__init__(
             'runpod-iac:index:Pod',
@@ -1067,9 +1015,7 @@ class Pod(pulumi.CustomResource):
         __props__.__dict__["min_disk_bandwidth_m_bps"] = None
         __props__.__dict__["min_download_mbps"] = None
         __props__.__dict__["min_ram_per_gpu"] = None
-        __props__.__dict__["min_ram_per_gpu"] = None
         __props__.__dict__["min_upload_mbps"] = None
-        __props__.__dict__["min_vcpu_per_gpu"] = None
         __props__.__dict__["min_vcpu_count_per_gpu"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["network_volume_id"] = None
@@ -1318,18 +1264,10 @@ class Pod(pulumi.CustomResource):
         return pulumi.get(self, "min_download_mbps")
 
     @_builtins.property
-    @pulumi.getter(name="minRAMPerGPU")
-    def min_ram_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
-        """
-        Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-        """
-        return pulumi.get(self, "min_ram_per_gpu")
-
-    @_builtins.property
     @pulumi.getter(name="minRamPerGpu")
     def min_ram_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+        Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
         """
         return pulumi.get(self, "min_ram_per_gpu")
 
@@ -1342,18 +1280,10 @@ class Pod(pulumi.CustomResource):
         return pulumi.get(self, "min_upload_mbps")
 
     @_builtins.property
-    @pulumi.getter(name="minVCPUPerGPU")
-    def min_vcpu_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
-        """
-        Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-        """
-        return pulumi.get(self, "min_vcpu_per_gpu")
-
-    @_builtins.property
     @pulumi.getter(name="minVcpuCountPerGpu")
     def min_vcpu_count_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+        Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
         """
         return pulumi.get(self, "min_vcpu_count_per_gpu")
 

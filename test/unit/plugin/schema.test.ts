@@ -71,7 +71,10 @@ describe("the plugin schema generator", () => {
     for (const [token, resource] of Object.entries(generated.resources)) {
       for (const properties of [resource.inputProperties, resource.properties]) {
         const names = Object.keys(properties ?? {}).map(snake);
-        expect(names.filter((n, i) => names.indexOf(n) !== i), token).toEqual([]);
+        expect(
+          names.filter((n, i) => names.indexOf(n) !== i),
+          token,
+        ).toEqual([]);
       }
     }
   });
@@ -227,7 +230,11 @@ describe("the plugin schema generator", () => {
       },
       required: ["size"],
       inputProperties: {
-        size: { type: "integer", description: "Size in GB.\n\nChecked at preview: a whole number, from 0 to 4000." },
+        size: {
+          type: "integer",
+          description:
+            "Size in GB.\n\nChecked at preview: a whole number, from 0 to 4000.\n\nChecked at preview on management API v1: from 0 to 4000 GB; on management API v2: from 10 to 4096 GB.",
+        },
         tier: { $ref: "#/types/runpod-iac:index:Tier", description: "Tier.", replaceOnChanges: true },
         adoptId: { type: "string", description: "Adopt." },
       },

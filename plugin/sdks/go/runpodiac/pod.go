@@ -234,6 +234,8 @@ type podArgs struct {
 	// Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2: at least 1 GB.
 	ContainerDiskInGb *int `pulumi:"containerDiskInGb"`
 	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	ContainerRegistryAuthId *string `pulumi:"containerRegistryAuthId"`
@@ -298,6 +300,8 @@ type podArgs struct {
 	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
+	//
+	// Checked at preview on management API v2: not empty.
 	Name *string `pulumi:"name"`
 	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
 	//
@@ -318,10 +322,14 @@ type podArgs struct {
 	// vCPUs of a CPU pod (default 2). A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
+	//
+	// Checked at preview on management API v2 (for a CPU pod): at least 2.
 	VcpuCount *int `pulumi:"vcpuCount"`
 	// Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
 	VolumeInGb *int `pulumi:"volumeInGb"`
 	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	VolumeMountPath *string `pulumi:"volumeMountPath"`
@@ -340,6 +348,8 @@ type PodArgs struct {
 	// Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2: at least 1 GB.
 	ContainerDiskInGb pulumi.IntPtrInput
 	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	ContainerRegistryAuthId pulumi.StringPtrInput
@@ -404,6 +414,8 @@ type PodArgs struct {
 	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
+	//
+	// Checked at preview on management API v2: not empty.
 	Name pulumi.StringPtrInput
 	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
 	//
@@ -424,10 +436,14 @@ type PodArgs struct {
 	// vCPUs of a CPU pod (default 2). A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
+	//
+	// Checked at preview on management API v2 (for a CPU pod): at least 2.
 	VcpuCount pulumi.IntPtrInput
 	// Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
 	VolumeInGb pulumi.IntPtrInput
 	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	VolumeMountPath pulumi.StringPtrInput

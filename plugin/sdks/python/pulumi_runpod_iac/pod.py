@@ -68,6 +68,8 @@ class PodArgs:
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2: at least 1 GB.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] country_codes: Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
@@ -108,6 +110,8 @@ class PodArgs:
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
+               
+               Checked at preview on management API v2: not empty.
         :param pulumi.Input[_builtins.str] network_volume_id: A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
                
                Checked at preview: not empty.
@@ -121,9 +125,13 @@ class PodArgs:
         :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of a CPU pod (default 2). A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
+               
+               Checked at preview on management API v2 (for a CPU pod): at least 2.
         :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         if adopt_id is not None:
@@ -258,6 +266,8 @@ class PodArgs:
         Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 
         Checked at preview: a whole number, at least 0.
+
+        Checked at preview on management API v2: at least 1 GB.
         """
         return pulumi.get(self, "container_disk_in_gb")
 
@@ -562,6 +572,8 @@ class PodArgs:
         Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 
         Checked at preview: at most 191 characters.
+
+        Checked at preview on management API v2: not empty.
         """
         return pulumi.get(self, "name")
 
@@ -652,6 +664,8 @@ class PodArgs:
         vCPUs of a CPU pod (default 2). A change replaces the Pod.
 
         Checked at preview: a whole number, at least 1.
+
+        Checked at preview on management API v2 (for a CPU pod): at least 2.
         """
         return pulumi.get(self, "vcpu_count")
 
@@ -666,6 +680,8 @@ class PodArgs:
         Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 
         Checked at preview: a whole number, at least 0.
+
+        Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
         """
         return pulumi.get(self, "volume_in_gb")
 
@@ -763,6 +779,8 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2: at least 1 GB.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] country_codes: Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
@@ -803,6 +821,8 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
+               
+               Checked at preview on management API v2: not empty.
         :param pulumi.Input[_builtins.str] network_volume_id: A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
                
                Checked at preview: not empty.
@@ -816,9 +836,13 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of a CPU pod (default 2). A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
+               
+               Checked at preview on management API v2 (for a CPU pod): at least 2.
         :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         ...

@@ -23,6 +23,9 @@ import { requireFromPulumi } from "../provider/pulumi-require";
  * 4. Undefined in outputs: the server encodes results with `Struct.fromJavaScript`, which fails
  *    the whole step on an `undefined` ("Unexpected struct type"). Closed by dropping undefined
  *    values from every result ({@link withoutUndefined}).
+ * 5. Detailed diff: the server's `DiffResult` has none, so the engine shows only which inputs
+ *    differ. Closed by letting the provider hand one over while its Diff is served
+ *    ({@link answerDetailedDiff}), written into the response here.
  *
  * The server also hands `diff` and `read` only the old outputs, where the engine sends the old
  * inputs as well; {@link oldInputs} gives the provider those of the request being served.
@@ -91,13 +94,32 @@ export function withDefinedResults(provider: Provider): Provider {
 /** The configuration of a Configure request: its arguments, secrets opened, as strings. */
 export type PluginConfig = Readonly<Record<string, string>>;
 
-/** The old inputs of the Diff or Read request being served, where the engine sent them. */
-const served = new AsyncLocalStorage<Record<string, unknown> | undefined>();
+/** A property's change in a detailed diff: updated, or updated by a replacement. */
+export type PropertyChange = "update" | "update-replace";
+
+/** What is at hand while a Diff or Read request is served. */
+interface Served {
+  /** The old inputs, where the engine sent them. */
+  oldInputs: Record<string, unknown> | undefined;
+  /** The detailed diff the provider answers with (Diff only; gap 5). */
+  detailedDiff?: Readonly<Record<string, { kind: PropertyChange }>>;
+}
+
+const served = new AsyncLocalStorage<Served>();
 
 /** The old inputs the engine sent with the request being served (Diff, Read); undefined elsewhere. */
 export function oldInputs(): Record<string, unknown> | undefined {
-  return served.getStore();
+  return served.getStore()?.oldInputs;
 }
+
+/** Hands the engine `diff`, by property, with the Diff response being served (gap 5); outside a Diff, nothing. */
+export function answerDetailedDiff(diff: Readonly<Record<string, { kind: PropertyChange }>>): void {
+  const store = served.getStore();
+  if (store) store.detailedDiff = diff;
+}
+
+/** The engine's kinds of a property's change (`PropertyDiff.Kind`). */
+const CHANGE_KIND: Readonly<Record<PropertyChange, number>> = { update: 4, "update-replace": 5 };
 
 type Call = { request: Record<string, (...args: unknown[]) => unknown> };
 type Handler = (call: Call, callback: grpc.sendUnaryData<unknown>) => unknown;
@@ -131,7 +153,11 @@ export function configOfRequest(request: Call["request"]): PluginConfig {
 export function closeServiceGaps<T extends object>(
   implementation: T,
   configure: (config: PluginConfig) => void,
-  messages: { ConfigureResponse: new () => Record<string, (v: boolean) => unknown>; Struct: new () => unknown },
+  messages: {
+    ConfigureResponse: new () => Record<string, (v: boolean) => unknown>;
+    Struct: new () => unknown;
+    PropertyDiff?: new () => Record<string, (v: unknown) => unknown>;
+  },
 ): T {
   const handlers = implementation as unknown as Record<string, Handler>;
   const original = (name: string, call: Call, callback: grpc.sendUnaryData<unknown>) =>
@@ -153,11 +179,26 @@ export function closeServiceGaps<T extends object>(
       callback(null, response);
     },
     diff(call, callback) {
-      return served.run(structOf(call.request, "getOldInputs"), () => original("diff", call, callback));
+      const store: Served = { oldInputs: structOf(call.request, "getOldInputs") };
+      const answer: grpc.sendUnaryData<unknown> = (err, response, ...rest) => {
+        if (!err && store.detailedDiff && messages.PropertyDiff) {
+          const r = response as Record<string, (...a: unknown[]) => unknown>;
+          const map = r.getDetaileddiffMap!() as { set(k: string, v: unknown): void };
+          for (const [key, change] of Object.entries(store.detailedDiff)) {
+            const diff = new messages.PropertyDiff();
+            diff.setKind!(CHANGE_KIND[change.kind]);
+            diff.setInputdiff!(true);
+            map.set(key, diff);
+          }
+          r.setHasdetaileddiff!(true);
+        }
+        callback(err, response, ...rest);
+      };
+      return served.run(store, () => original("diff", call, answer));
     },
     read(call, callback) {
       if (!call.request.getProperties!()) call.request.setProperties!(new messages.Struct());
-      return served.run(structOf(call.request, "getInputs"), () => original("read", call, callback));
+      return served.run({ oldInputs: structOf(call.request, "getInputs") }, () => original("read", call, callback));
     },
   };
   return Object.assign(Object.create(implementation) as T, overrides);
@@ -176,6 +217,7 @@ export function closeServerGaps(configure: (config: PluginConfig) => void): void
   const messages = {
     ConfigureResponse: (fromPulumi("./proto/provider_pb") as { ConfigureResponse: new () => never }).ConfigureResponse,
     Struct: (fromPulumi("google-protobuf/google/protobuf/struct_pb") as { Struct: new () => unknown }).Struct,
+    PropertyDiff: (fromPulumi("./proto/provider_pb") as { PropertyDiff: new () => never }).PropertyDiff,
   };
   const addService = grpcJs.Server.prototype.addService;
   grpcJs.Server.prototype.addService = function (service, implementation) {

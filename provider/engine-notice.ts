@@ -10,8 +10,14 @@ import { requireFromPulumi } from "./pulumi-require";
  * is displayed as if the program had called `pulumi.log.warn(message, resource)`.
  */
 
+/** How the engine shows a notice: a warning, or information; `ephemeral` ones (progress) only while they are current. */
+export interface NoticeKind {
+  severity: "info" | "warning";
+  ephemeral?: boolean;
+}
+
 interface EngineLog {
-  send(urn: string, message: string): Promise<void>;
+  send(urn: string, message: string, kind: NoticeKind): Promise<void>;
 }
 
 let engine: EngineLog | undefined | null;
@@ -33,12 +39,15 @@ function connect(address: string): EngineLog {
   const messages = fromPulumi("./proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
   const client = new stubs.EngineClient(address, grpc.credentials.createInsecure());
   return {
-    send: (urn, message) =>
+    send: (urn, message, kind) =>
       new Promise((resolve) => {
         const req = new messages.LogRequest();
-        req.setSeverity(messages.LogSeverity.WARNING);
+        req.setSeverity(kind.severity === "info" ? messages.LogSeverity.INFO : messages.LogSeverity.WARNING);
         req.setMessage(message);
         req.setUrn(urn);
+        // The engine shows an ephemeral message as the resource's status while it is current, and
+        // keeps it out of the run's diagnostics and logs: what progress is.
+        if (kind.ephemeral) req.setEphemeral(true);
         // A notice that cannot be delivered must not fail the preview: the change itself is fine.
         client.log(req, () => resolve());
       }),
@@ -58,13 +67,22 @@ export function useEngineAddress(address: string): void {
 }
 
 /** Where notices go when this process is not under the engine (tests), for inspection. */
-const undelivered: { urn: string; message: string }[] = [];
+const undelivered: ({ urn: string; message: string } & Partial<NoticeKind>)[] = [];
 
 /**
  * Shows `message` as a warning on the resource `urn` in the engine's output (preview and up).
  * Outside the engine (unit and integration tests) it is kept for {@link takeUndeliveredNotices}.
  */
-export async function warnOnResource(urn: string, message: string): Promise<void> {
+export function warnOnResource(urn: string, message: string): Promise<void> {
+  return noticeOnResource(urn, message, { severity: "warning" });
+}
+
+/**
+ * Shows `message` on the resource `urn` in the engine's output, as `kind` says (information, a
+ * warning, or a passing status such as progress). Outside the engine it is kept for
+ * {@link takeUndeliveredNotices}.
+ */
+export async function noticeOnResource(urn: string, message: string, kind: NoticeKind): Promise<void> {
   if (engine === undefined) {
     const address = engineAddress();
     try {
@@ -73,11 +91,13 @@ export async function warnOnResource(urn: string, message: string): Promise<void
       engine = null;
     }
   }
-  if (engine) await engine.send(urn, message);
-  else if (undelivered.push({ urn, message }) > 100) undelivered.shift();
+  if (engine) await engine.send(urn, message, kind);
+  // A warning is kept as `{ urn, message }`; information and progress say what they are.
+  else if (undelivered.push(kind.severity === "warning" ? { urn, message } : { urn, message, ...kind }) > 100)
+    undelivered.shift();
 }
 
 /** The notices sent outside the engine since the last call (tests). @internal */
-export function takeUndeliveredNotices(): { urn: string; message: string }[] {
+export function takeUndeliveredNotices(): ({ urn: string; message: string } & Partial<NoticeKind>)[] {
   return undelivered.splice(0);
 }

@@ -14,6 +14,8 @@ export type TsType =
   | { kind: "array"; items: TsType }
   | { kind: "map"; values: TsType }
   | { kind: "union"; members: readonly TsType[] }
+  /** A Pulumi archive (`pulumi.asset.Archive`): the schema's `pulumi.json#/Archive`. */
+  | { kind: "archive" }
   /** An object of named properties: an interface (`name`) or a type literal (named after its owner). */
   | { kind: "object"; name?: string; properties: readonly TsProperty[] };
 
@@ -110,6 +112,15 @@ export function tsTypeOf(node: ts.TypeNode, checker: ts.TypeChecker): TsType {
     return tsTypeOf(declared.type, checker);
   }
   if (ts.isTypeLiteralNode(node)) return { kind: "object", properties: propertiesOf(node.members, checker) };
+  // `pulumi.asset.Archive` (or `asset.Archive`): an archive, which every SDK has a type for.
+  if (
+    ts.isTypeReferenceNode(node) &&
+    ts.isQualifiedName(node.typeName) &&
+    node.typeName.right.text === "Archive" &&
+    node.typeName.left.getText().endsWith("asset")
+  ) {
+    return { kind: "archive" };
+  }
   if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName)) {
     const declaration = checker.getTypeFromTypeNode(node).getSymbol()?.declarations?.[0];
     if (declaration && ts.isInterfaceDeclaration(declaration)) {

@@ -224,9 +224,10 @@ export const volumeFilesProvider = {
       const manifest = decodeManifest(props.manifest);
       const volume = { dataCenterId, volumeId: networkVolumeId };
       const drift = await detectDrift(providerS3Client(), volume, prefixOf(given), manifest);
-      // A file gone stays in the manifest, marked: the next update writes it, and a preview says so.
-      const next: Record<string, ManifestEntry> = { ...drift.manifest };
-      for (const name of drift.missing) next[name] = { ...manifest[name]!, drifted: true };
+      // A file changed or gone stays in the manifest as written, marked: the next update writes it
+      // again and a preview says so; the outputs (count, bytes, hash) stay those of the program's files.
+      const next: Record<string, ManifestEntry> = { ...manifest };
+      for (const name of [...drift.changed, ...drift.missing]) next[name] = { ...manifest[name]!, drifted: true };
       const outs = outputsOf(declared, dataCenterId, next, false);
       if (typeof props.__sourceHash === "string") outs.__sourceHash = props.__sourceHash;
       return { id, props: outs };

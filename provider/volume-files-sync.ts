@@ -5,7 +5,7 @@ import type { VolumeRef } from "../sdk/s3/s3-connections";
 import { S3Error } from "../sdk/s3/s3-errors";
 import { findWritten } from "../sdk/s3/sync-drift";
 import { normalizePrefix, planSync, replan, type SyncPlan } from "../sdk/s3/sync-plan";
-import { runSync, type SyncProgress, type SyncResult } from "../sdk/s3/sync-run";
+import { removeEmptyFolders, runSync, type SyncProgress, type SyncResult } from "../sdk/s3/sync-run";
 import type { VolumeManifest } from "../sdk/s3/volume-manifest";
 import type { VolumeSource } from "../sdk/s3/volume-source";
 import type { VolumeS3Client } from "../sdk/s3/volume-s3-client";
@@ -43,8 +43,8 @@ export async function volumeOf(volumeId: string): Promise<{ dataCenterId: string
 
 /** Whether an error says the volume is gone: no record, or its S3 bucket missing (also as a failed sync's cause). */
 export function isVolumeGone(err: unknown): boolean {
-  const cause = err instanceof Error && err.cause !== undefined ? err.cause : err;
-  return err instanceof VolumeNotFoundError || (cause instanceof S3Error && cause.s3Code === "NoSuchBucket");
+  const noBucket = (e: unknown) => e instanceof S3Error && e.s3Code === "NoSuchBucket";
+  return err instanceof VolumeNotFoundError || noBucket(err) || (err instanceof Error && noBucket(err.cause));
 }
 
 /** The prefix as the library normalizes it (`models/`, or empty). */
@@ -133,10 +133,19 @@ export async function syncWithProgress(
     void tell(progressText(p), true);
   };
   const result = await runSync(s3, volume, todo, start, { onProgress });
+  // What the resource removed leaves no empty folder behind (it made them by writing there).
+  await removeEmptyFolders(
+    s3,
+    volume,
+    plan.prefix,
+    todo.remove.map((r) => r.key),
+  );
   const found = Object.keys(written).length;
   const words = [
     `uploaded ${todo.upload.length} ${todo.upload.length === 1 ? "file" : "files"} (${bytesText(todo.uploadBytes)})`,
-    ...(todo.remove.length > 0 ? [`removed ${todo.remove.length} (${bytesText(todo.removeBytes)})`] : []),
+    ...(todo.remove.length > 0
+      ? [`removed ${todo.remove.length} ${todo.remove.length === 1 ? "file" : "files"} (${bytesText(todo.removeBytes)})`]
+      : []),
     ...(found > 0 ? [`${found} already on the volume as planned, not sent again`] : []),
     ...(result.abortedUploads > 0
       ? [`aborted ${result.abortedUploads} unfinished multipart uploads a stopped run had left`]

@@ -148,7 +148,9 @@ export async function syncWithProgress(
       : []),
     ...(found > 0 ? [`${found} already on the volume as planned, not sent again`] : []),
     ...(result.abortedUploads > 0
-      ? [`aborted ${result.abortedUploads} unfinished multipart uploads a stopped run had left`]
+      ? [
+          `aborted ${result.abortedUploads} unfinished multipart ${result.abortedUploads === 1 ? "upload" : "uploads"} a stopped run had left`,
+        ]
       : []),
   ];
   if (todo.upload.length > 0 || todo.remove.length > 0 || found > 0) await tell(words.join("; "), false);

@@ -38,7 +38,7 @@ export {
   VOLUME_FILES_FIELDS,
 } from "./field-rules";
 export { NetworkVolume, type NetworkVolumeArgs } from "./network-volume";
-export type { InputsAsOutputs } from "./runpod-resource";
+export type { InputsAsOutputs, Integer } from "./runpod-resource";
 export { Pod, type PodArgs, type PodDesiredStatus } from "./pod";
 export { Secret, type SecretArgs } from "./secret";
 export { ServerlessEndpoint, type ServerlessEndpointArgs } from "./serverless-endpoint";

@@ -212,7 +212,8 @@ export const volumeFilesProvider = {
   async read(id: string, props: Props = {}): Promise<dynamic.ReadResult> {
     const parts = partsOfId(id);
     // As the state has them, or (an import) as the id says.
-    const given = typeof props.prefix === "string" ? props.prefix : parts.prefix ? parts.prefix.slice(0, -1) : undefined;
+    const given =
+      typeof props.prefix === "string" ? props.prefix : parts.prefix ? parts.prefix.slice(0, -1) : undefined;
     const networkVolumeId = typeof props.networkVolumeId === "string" ? props.networkVolumeId : parts.volumeId;
     const declared = { networkVolumeId, prefix: given };
     try {

@@ -101,7 +101,13 @@ function folderOf(archive: Struct, field: string, problems: FieldProblem[]): str
 }
 
 /** The entries of an `AssetArchive`, a nested one's under its name (`name/...`). */
-function addEntries(assets: Struct, base: string, field: string, out: Record<string, SourceEntry>, problems: FieldProblem[]) {
+function addEntries(
+  assets: Struct,
+  base: string,
+  field: string,
+  out: Record<string, SourceEntry>,
+  problems: FieldProblem[],
+) {
   for (const [name, value] of Object.entries(assets)) {
     const full = `${base}${name}`;
     const at = `${field}.${full}`;
@@ -120,7 +126,8 @@ function addEntries(assets: Struct, base: string, field: string, out: Record<str
       const archive = value as Struct;
       const folder = folderOf(archive, at, problems);
       if (folder !== undefined) out[full] = { folder };
-      else if (isStruct(archive.assets)) addEntries(archive.assets, `${full.replace(/\/+$/, "")}/`, field, out, problems);
+      else if (isStruct(archive.assets))
+        addEntries(archive.assets, `${full.replace(/\/+$/, "")}/`, field, out, problems);
     } else {
       problems.push({ field: at, value: describe(value), rule: "must be a FileAsset, a StringAsset or a FileArchive" });
     }

@@ -81,7 +81,8 @@ export async function planFiles(
   rememberSource(input.engineHash, input.source);
   const key = input.engineHash !== undefined ? planKey(input.engineHash, prefixOf(prefix)) : undefined;
   const cached = key !== undefined ? plans.get(key) : undefined;
-  if (cached && (volumeSizeGb === undefined || cached.totalBytes <= volumeSizeGb * VOLUME_FILE_LIMITS.bytesPerGb)) return { plan: cached, problems: [] };
+  if (cached && (volumeSizeGb === undefined || cached.totalBytes <= volumeSizeGb * VOLUME_FILE_LIMITS.bytesPerGb))
+    return { plan: cached, problems: [] };
   const source = input.source ?? (input.engineHash !== undefined ? sources.get(input.engineHash) : undefined);
   if (source === undefined) return { problems: [] };
   try {
@@ -144,7 +145,9 @@ export async function syncWithProgress(
   const words = [
     `uploaded ${todo.upload.length} ${todo.upload.length === 1 ? "file" : "files"} (${bytesText(todo.uploadBytes)})`,
     ...(todo.remove.length > 0
-      ? [`removed ${todo.remove.length} ${todo.remove.length === 1 ? "file" : "files"} (${bytesText(todo.removeBytes)})`]
+      ? [
+          `removed ${todo.remove.length} ${todo.remove.length === 1 ? "file" : "files"} (${bytesText(todo.removeBytes)})`,
+        ]
       : []),
     ...(found > 0 ? [`${found} already on the volume as planned, not sent again`] : []),
     ...(result.abortedUploads > 0

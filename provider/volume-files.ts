@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { type InputsAsOutputs, isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
+import { type InputsAsOutputs, type Integer, isResourceOfType, RunpodResource, typeToken } from "./runpod-resource";
 
 /**
  * Inputs of a {@link VolumeFiles}: which volume, which files, under which folder
@@ -65,9 +65,9 @@ export class VolumeFiles extends RunpodResource {
   /** The data center of the volume, whose S3-compatible API the files went through. */
   declare readonly dataCenterId: pulumi.Output<string>;
   /** How many files the volume holds of this resource's. */
-  declare readonly fileCount: pulumi.Output<number>;
+  declare readonly fileCount: pulumi.Output<Integer>;
   /** Their size together, in bytes. */
-  declare readonly totalBytes: pulumi.Output<number>;
+  declare readonly totalBytes: pulumi.Output<Integer>;
   /**
    * One SHA-256 of the whole set (each file's name, content hash and size): it changes exactly when
    * a file is added, removed, renamed or changed. Put it into an endpoint's env to roll its

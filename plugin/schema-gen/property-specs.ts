@@ -101,7 +101,7 @@ export function typeSpecOf(ts: TsType, zod: JsonSchema | undefined, owner: strin
       return { $ref: `#/types/${token}` };
     }
     case "number":
-      return { type: z?.type === "integer" ? "integer" : "number" };
+      return { type: ts.integer || z?.type === "integer" ? "integer" : "number" };
     case "boolean":
       return { type: "boolean" };
     case "array":

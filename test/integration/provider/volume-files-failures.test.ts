@@ -135,9 +135,15 @@ describe("VolumeFiles when things go wrong", () => {
     expect(said).toContain("aborted 1 unfinished multipart upload a stopped run had left");
     expect(said).toMatch(/^uploaded [123] files? /);
     expect(await s3.listUploads(volume, "m/")).toEqual([]);
-    const md5 = createHash("md5").update(await readFile(path.join(src, "model.bin"))).digest("hex");
+    const md5 = createHash("md5")
+      .update(await readFile(path.join(src, "model.bin")))
+      .digest("hex");
     expect(decodeManifest(created.outs!.manifest)["model.bin"]).toMatchObject({ size: big.length, md5 });
     expect((await s3.getBytes(volume, "m/model.bin")).equals(big)).toBe(true);
-    expect(await listing(s3, volume, "m/")).toEqual({ "m/config.json": 2, "m/model.bin": big.length, "m/tokenizer.json": 2 });
+    expect(await listing(s3, volume, "m/")).toEqual({
+      "m/config.json": 2,
+      "m/model.bin": big.length,
+      "m/tokenizer.json": 2,
+    });
   });
 });

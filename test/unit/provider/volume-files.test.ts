@@ -133,7 +133,11 @@ describe("what state keeps", () => {
 
 describe("check and diff", () => {
   beforeEach(() => {
-    configureDirect({ apiUrl: "http://127.0.0.1:1/v2", s3AccessKeyId: "user_unit", s3SecretAccessKey: "rps_UNIT_SECRET" });
+    configureDirect({
+      apiUrl: "http://127.0.0.1:1/v2",
+      s3AccessKeyId: "user_unit",
+      s3SecretAccessKey: "rps_UNIT_SECRET",
+    });
     takeUndeliveredNotices();
   });
 
@@ -151,7 +155,9 @@ describe("check and diff", () => {
     expect(failures).toEqual([
       {
         property: "",
-        reason: expect.stringContaining("set the stack config `runpod:s3SecretAccessKey` (as a secret) or RUNPOD_S3_SECRET_ACCESS_KEY"),
+        reason: expect.stringContaining(
+          "set the stack config `runpod:s3SecretAccessKey` (as a secret) or RUNPOD_S3_SECRET_ACCESS_KEY",
+        ),
       },
     ]);
     expect(JSON.stringify(failures)).not.toContain("user_unit:");
@@ -171,11 +177,15 @@ describe("check and diff", () => {
         { property: "prefix", reason: '"models//x": must not contain an empty path segment (//)' },
       ]),
     );
-    const key = await provider.check({}, inputs(archive({ hash: "m3", assets: { "a/../b.txt": asset({ text: "x" }) } })));
+    const key = await provider.check(
+      {},
+      inputs(archive({ hash: "m3", assets: { "a/../b.txt": asset({ text: "x" }) } })),
+    );
     expect(key.failures).toEqual([
       {
         property: "files",
-        reason: 'files.a/../b.txt = "a/../b.txt": is not a key the platform can store: must not contain the path segment ".."',
+        reason:
+          'files.a/../b.txt = "a/../b.txt": is not a key the platform can store: must not contain the path segment ".."',
       },
     ]);
   });
@@ -270,7 +280,11 @@ describe("check and diff", () => {
       detailedDiff: { prefix: { kind: "update-replace" } },
     });
     expect(
-      await provider.diff("vol1/models/llama", olds, inputs(files, { networkVolumeId: "vol2", prefix: "models/llama" })),
+      await provider.diff(
+        "vol1/models/llama",
+        olds,
+        inputs(files, { networkVolumeId: "vol2", prefix: "models/llama" }),
+      ),
     ).toMatchObject({ changes: true, replaces: ["networkVolumeId"], deleteBeforeReplace: false });
   });
 });

@@ -69,7 +69,7 @@ type VolumeFiles struct {
 	// The data center of the volume, whose S3-compatible API the files went through.
 	DataCenterId pulumi.StringOutput `pulumi:"dataCenterId"`
 	// How many files the volume holds of this resource's.
-	FileCount pulumi.Float64Output `pulumi:"fileCount"`
+	FileCount pulumi.IntOutput `pulumi:"fileCount"`
 	// One SHA-256 of the whole set (each file's name, content hash and size): it changes exactly when a file is added, removed, renamed or changed. Put it into an endpoint's env to roll its workers when the files change.
 	Hash pulumi.StringOutput `pulumi:"hash"`
 	// What the resource put on the volume, by name under the prefix: `<size> <SHA-256, base64url> <ETag>` (then the content's MD5 when the ETag is not it, and `!` for a file a refresh found changed or gone on the volume). What previews, updates and refreshes compare; kept compact.
@@ -79,7 +79,7 @@ type VolumeFiles struct {
 	// The folder on the volume the files go under, e.g. `models/llama` (a worker sees `/runpod-volume/models/llama/...`). Default: the volume's root. A change puts the files in the new folder and removes them from the old. A change replaces the VolumeFiles.
 	Prefix pulumi.StringPtrOutput `pulumi:"prefix"`
 	// Their size together, in bytes.
-	TotalBytes pulumi.Float64Output `pulumi:"totalBytes"`
+	TotalBytes pulumi.IntOutput `pulumi:"totalBytes"`
 }
 
 // NewVolumeFiles registers a new resource with the given unique name, arguments, and options.
@@ -212,8 +212,8 @@ func (o VolumeFilesOutput) DataCenterId() pulumi.StringOutput {
 }
 
 // How many files the volume holds of this resource's.
-func (o VolumeFilesOutput) FileCount() pulumi.Float64Output {
-	return o.ApplyT(func(v *VolumeFiles) pulumi.Float64Output { return v.FileCount }).(pulumi.Float64Output)
+func (o VolumeFilesOutput) FileCount() pulumi.IntOutput {
+	return o.ApplyT(func(v *VolumeFiles) pulumi.IntOutput { return v.FileCount }).(pulumi.IntOutput)
 }
 
 // One SHA-256 of the whole set (each file's name, content hash and size): it changes exactly when a file is added, removed, renamed or changed. Put it into an endpoint's env to roll its workers when the files change.
@@ -237,8 +237,8 @@ func (o VolumeFilesOutput) Prefix() pulumi.StringPtrOutput {
 }
 
 // Their size together, in bytes.
-func (o VolumeFilesOutput) TotalBytes() pulumi.Float64Output {
-	return o.ApplyT(func(v *VolumeFiles) pulumi.Float64Output { return v.TotalBytes }).(pulumi.Float64Output)
+func (o VolumeFilesOutput) TotalBytes() pulumi.IntOutput {
+	return o.ApplyT(func(v *VolumeFiles) pulumi.IntOutput { return v.TotalBytes }).(pulumi.IntOutput)
 }
 
 func init() {

@@ -273,7 +273,7 @@ class VolumeFiles(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="fileCount")
-    def file_count(self) -> pulumi.Output[_builtins.float]:
+    def file_count(self) -> pulumi.Output[_builtins.int]:
         """
         How many files the volume holds of this resource's.
         """
@@ -313,7 +313,7 @@ class VolumeFiles(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="totalBytes")
-    def total_bytes(self) -> pulumi.Output[_builtins.float]:
+    def total_bytes(self) -> pulumi.Output[_builtins.int]:
         """
         Their size together, in bytes.
         """

@@ -60,8 +60,10 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   each leaves (about 10 minutes)
                   volumes: uploads to a volume through the emulator's S3-compatible API, 200 small
                   files and one file five times an 8 MiB PutObject limit, by this package's client
-                  beside the AWS CLI, with peak memory, and the hashing of 10,000 files (about 3
-                  minutes; makes the integration tier's Python environment on first use)
+                  beside the AWS CLI, with peak memory, the hashing of 10,000 files, and an
+                  unchanged pulumi preview of those files as one VolumeFiles beside a no-op
+                  resource (about 8 minutes; makes the integration tier's Python environment on
+                  first use)
   --quick         small sizes and one round, for iterating (figures are not comparable to a full run)
   --pulumi-sizes LIST
                   comma-separated stack sizes of the pulumi benchmark (even numbers: half volumes,

@@ -75,11 +75,12 @@ export class VolumeFiles extends RunpodResource {
    */
   declare readonly hash: pulumi.Output<string>;
   /**
-   * What the resource put on the volume, by name under the prefix: `<size> <SHA-256, base64url>
-   * <ETag>` (then the content's MD5 when the ETag is not it, and `!` for a file a refresh found
-   * changed or gone on the volume). What previews, updates and refreshes compare; kept compact.
+   * What the resource put on the volume, as a JSON text: by name under the prefix,
+   * `<size> <SHA-256, base64url> <ETag>` (then the content's MD5 when the ETag is not it, and `!`
+   * for a file a refresh found changed or gone on the volume). What previews, updates and
+   * refreshes compare; one compact text, since it may hold tens of thousands of files.
    */
-  declare readonly manifest: pulumi.Output<Record<string, string>>;
+  declare readonly manifest: pulumi.Output<string>;
 
   constructor(name: string, args: VolumeFilesArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {

@@ -103,14 +103,16 @@ describe("what state keeps", () => {
       "big.bin": { size: 9, sha256: "cd".repeat(32), etag: `${"1".repeat(32)}-2`, md5: "2".repeat(32) },
       "gone.txt": { size: 1, sha256: "ef".repeat(32), etag: "3".repeat(32), drifted: true as const },
     };
-    const encoded = encodeManifest(manifest);
+    const text = encodeManifest(manifest);
+    const encoded = JSON.parse(text) as Record<string, string>;
     expect(encoded["a.bin"]).toBe(`5 ${Buffer.from("ab".repeat(32), "hex").toString("base64url")} ${"0".repeat(32)}`);
     expect(encoded["gone.txt"]!.endsWith(" !")).toBe(true);
     // About 80 bytes a file besides its name: 43 for the SHA-256, 32 for the ETag.
     expect(encoded["a.bin"]!.length).toBeLessThan(80);
-    expect(decodeManifest(encoded)).toEqual(manifest);
+    expect(decodeManifest(text)).toEqual(manifest);
     // An entry edited by hand is left out: its file is written again rather than trusted.
-    expect(decodeManifest({ ...encoded, "x.bin": "not an entry" })).toEqual(manifest);
+    expect(decodeManifest(JSON.stringify({ ...encoded, "x.bin": "not an entry" }))).toEqual(manifest);
+    expect(decodeManifest("not JSON")).toEqual({});
   });
 
   it("names a resource by its volume and prefix, and reads them back", () => {
@@ -268,7 +270,7 @@ describe("check and diff", () => {
   });
 
   it("replaces on a new volume or prefix (a respelled prefix is the same), removing first on the same volume", async () => {
-    const olds = { networkVolumeId: "vol1", prefix: "models/llama", manifest: {}, __sourceHash: "p1" };
+    const olds = { networkVolumeId: "vol1", prefix: "models/llama", manifest: "{}", __sourceHash: "p1" };
     const files = archive({ hash: "p1" });
     expect(await provider.diff("vol1/models/llama", olds, inputs(files, { prefix: "/models/llama/" }))).toMatchObject({
       changes: false,

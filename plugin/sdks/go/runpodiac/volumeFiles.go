@@ -72,8 +72,8 @@ type VolumeFiles struct {
 	FileCount pulumi.IntOutput `pulumi:"fileCount"`
 	// One SHA-256 of the whole set (each file's name, content hash and size): it changes exactly when a file is added, removed, renamed or changed. Put it into an endpoint's env to roll its workers when the files change.
 	Hash pulumi.StringOutput `pulumi:"hash"`
-	// What the resource put on the volume, by name under the prefix: `<size> <SHA-256, base64url> <ETag>` (then the content's MD5 when the ETag is not it, and `!` for a file a refresh found changed or gone on the volume). What previews, updates and refreshes compare; kept compact.
-	Manifest pulumi.StringMapOutput `pulumi:"manifest"`
+	// What the resource put on the volume, as a JSON text: by name under the prefix, `<size> <SHA-256, base64url> <ETag>` (then the content's MD5 when the ETag is not it, and `!` for a file a refresh found changed or gone on the volume). What previews, updates and refreshes compare; one compact text, since it may hold tens of thousands of files.
+	Manifest pulumi.StringOutput `pulumi:"manifest"`
 	// Id of the network volume the files go on (`volume.id`). The files are written through the S3-compatible API of the volume's data center, with the S3 API key of the provider's configuration (`s3AccessKeyId` and `s3SecretAccessKey`: docs/configuration.md). A new volume gets every file again. A change replaces the VolumeFiles.
 	NetworkVolumeId pulumi.StringOutput `pulumi:"networkVolumeId"`
 	// The folder on the volume the files go under, e.g. `models/llama` (a worker sees `/runpod-volume/models/llama/...`). Default: the volume's root. A change puts the files in the new folder and removes them from the old. A change replaces the VolumeFiles.
@@ -221,9 +221,9 @@ func (o VolumeFilesOutput) Hash() pulumi.StringOutput {
 	return o.ApplyT(func(v *VolumeFiles) pulumi.StringOutput { return v.Hash }).(pulumi.StringOutput)
 }
 
-// What the resource put on the volume, by name under the prefix: `<size> <SHA-256, base64url> <ETag>` (then the content's MD5 when the ETag is not it, and `!` for a file a refresh found changed or gone on the volume). What previews, updates and refreshes compare; kept compact.
-func (o VolumeFilesOutput) Manifest() pulumi.StringMapOutput {
-	return o.ApplyT(func(v *VolumeFiles) pulumi.StringMapOutput { return v.Manifest }).(pulumi.StringMapOutput)
+// What the resource put on the volume, as a JSON text: by name under the prefix, `<size> <SHA-256, base64url> <ETag>` (then the content's MD5 when the ETag is not it, and `!` for a file a refresh found changed or gone on the volume). What previews, updates and refreshes compare; one compact text, since it may hold tens of thousands of files.
+func (o VolumeFilesOutput) Manifest() pulumi.StringOutput {
+	return o.ApplyT(func(v *VolumeFiles) pulumi.StringOutput { return v.Manifest }).(pulumi.StringOutput)
 }
 
 // Id of the network volume the files go on (`volume.id`). The files are written through the S3-compatible API of the volume's data center, with the S3 API key of the provider's configuration (`s3AccessKeyId` and `s3SecretAccessKey`: docs/configuration.md). A new volume gets every file again. A change replaces the VolumeFiles.

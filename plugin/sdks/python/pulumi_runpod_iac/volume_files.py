@@ -289,9 +289,9 @@ class VolumeFiles(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def manifest(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+    def manifest(self) -> pulumi.Output[_builtins.str]:
         """
-        What the resource put on the volume, by name under the prefix: `<size> <SHA-256, base64url> <ETag>` (then the content's MD5 when the ETag is not it, and `!` for a file a refresh found changed or gone on the volume). What previews, updates and refreshes compare; kept compact.
+        What the resource put on the volume, as a JSON text: by name under the prefix, `<size> <SHA-256, base64url> <ETag>` (then the content's MD5 when the ETag is not it, and `!` for a file a refresh found changed or gone on the volume). What previews, updates and refreshes compare; one compact text, since it may hold tens of thousands of files.
         """
         return pulumi.get(self, "manifest")
 

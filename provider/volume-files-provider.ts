@@ -14,7 +14,14 @@ import { PartialCreateError } from "./errors";
 import { VOLUME_FILES_FIELDS } from "./field-rules";
 import { isUnknown } from "./property-values";
 import { configureProvider, providerS3Client, providerS3Settings } from "./provider-config";
-import { planText, decodeManifest, partsOfId, volumeFilesId, volumeFilesOutputs } from "./volume-files-state";
+import {
+  decodeManifest,
+  marksDrift,
+  partsOfId,
+  planText,
+  volumeFilesId,
+  volumeFilesOutputs,
+} from "./volume-files-state";
 import { engineHashOf, filesInput } from "./volume-files-source";
 import {
   isVolumeGone,
@@ -167,9 +174,12 @@ export const volumeFilesProvider = {
       return diffResult(replaces, replaces, sameVolume);
     }
     if (isUnknown(news.files)) return diffResult([], ["files"]);
-    const previous = decodeManifest(olds.manifest);
     const engineHash = engineHashOf(news.files);
-    if (engineHash !== undefined && engineHash === olds.__sourceHash) {
+    const sameSource = engineHash !== undefined && engineHash === olds.__sourceHash;
+    // The same files, none marked by a refresh: no change, read without decoding the manifest.
+    if (sameSource && !marksDrift(olds.manifest)) return diffResult([], []);
+    const previous = decodeManifest(olds.manifest);
+    if (sameSource) {
       const drifted = driftedOf(previous);
       if (drifted.length === 0) return diffResult([], []);
       const again = planText({ upload: drifted, remove: [], unchanged: [] })!.replace(/; 0 unchanged$/, "");

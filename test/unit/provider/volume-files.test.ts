@@ -9,6 +9,7 @@ import { filesInput } from "../../../provider/volume-files-source";
 import {
   decodeManifest,
   encodeManifest,
+  marksDrift,
   partsOfId,
   planText,
   volumeFilesId,
@@ -113,6 +114,9 @@ describe("what state keeps", () => {
     // An entry edited by hand is left out: its file is written again rather than trusted.
     expect(decodeManifest(JSON.stringify({ ...encoded, "x.bin": "not an entry" }))).toEqual(manifest);
     expect(decodeManifest("not JSON")).toEqual({});
+    // Whether a refresh marked any file, read from the text alone (a name ending in " !" is no mark).
+    expect(marksDrift(text)).toBe(true);
+    expect(marksDrift(encodeManifest({ "a !": manifest["a.bin"] }))).toBe(false);
   });
 
   it("names a resource by its volume and prefix, and reads them back", () => {

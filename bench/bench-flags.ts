@@ -69,8 +69,10 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   to their first answer (about 15 minutes)
                   volumes: uploads to a volume through the emulator's S3-compatible API, 200 small
                   files and one file five times an 8 MiB PutObject limit, by this package's client
-                  beside the AWS CLI, with peak memory, and the hashing of 10,000 files (about 3
-                  minutes; makes the integration tier's Python environment on first use)
+                  beside the AWS CLI, with peak memory, the hashing of 10,000 files, and an
+                  unchanged pulumi preview of those files as one VolumeFiles beside a no-op
+                  resource (about 8 minutes; makes the integration tier's Python environment on
+                  first use)
                   paging: refresh through v2, under its default quota, of 100 resources among
                   2,500 of each kind (their lists in pages of 1,000) beside the same stack alone
                   on an account (about 4 minutes)

@@ -13,6 +13,7 @@ export type {
   SecretArgs,
   ServerlessEndpointArgs,
   TemplateArgs,
+  VolumeFilesArgs,
 } from "../provider";
 // The schema's enum types, which the code `pulumi import` prints names (`ComputeType.GPU`).
 export * from "./enums";

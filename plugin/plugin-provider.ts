@@ -12,10 +12,12 @@ import { providerClient } from "../provider/provider-config";
 import { importRead } from "./import-read";
 import { isPluginResourceType, PLUGIN_RESOURCES, type PluginResourceType } from "./plugin-resources";
 import { resourceShape, schemaText } from "./plugin-schema";
-import { oldInputs, requestTimeoutSeconds, secretValue } from "./server-gaps";
+import { answerDetailedDiff, oldInputs, type PropertyChange, requestTimeoutSeconds, secretValue } from "./server-gaps";
 import { PLUGIN_NAME, partsOfUrn, typeOfUrn } from "./type-tokens";
 
 type Props = Record<string, unknown>;
+/** The detailed diff a provider object may answer with (the dynamic provider host drops it; the plugin sends it). */
+type DetailedDiff = Readonly<Record<string, { kind: PropertyChange }>>;
 
 /** The resource type a URN names; an error naming the URN when the plugin has no such type. */
 function typeOf(urn: string): PluginResourceType {
@@ -40,6 +42,17 @@ function withSecrets(props: Props | undefined, keys: readonly string[]): Props {
  */
 function outputsOf(type: PluginResourceType, outs: Props | undefined): Props {
   return { ...withSecrets(outs, resourceShape(type).secretOutputs), __provider: providerReference(type) };
+}
+
+/**
+ * An error of a create or update that changed the platform part way (a resource created but not
+ * configured, files partly written): the engine records the properties it carries, given the
+ * plugin's outputs as any other result.
+ */
+function partialOutputs(type: PluginResourceType, err: unknown): unknown {
+  const partial = err as { id?: string; properties?: Props };
+  if (partial?.id && partial.properties) partial.properties = outputsOf(type, partial.properties);
+  return err;
 }
 
 /**
@@ -106,20 +119,22 @@ export function pluginProvider(version: string): Provider {
       const type = typeOf(urn);
       const [before, after] = withWriteOnly(type, olds, news);
       // The URN, for the notices a diff sends to the engine's log (a pod's reset).
-      return PLUGIN_RESOURCES[type].provider.diff(id, before, { ...after, __urn: urn });
+      const result = await PLUGIN_RESOURCES[type].provider.diff(id, before, { ...after, __urn: urn });
+      const { detailedDiff, ...rest } = result as dynamic.DiffResult & { detailedDiff?: DetailedDiff };
+      if (detailedDiff) answerDetailedDiff(detailedDiff);
+      return rest;
     },
 
     async create(urn, inputs: Props): Promise<dynamic.CreateResult> {
       const type = typeOf(urn);
       try {
+        // The URN, for what a step tells the engine under the resource (a rollout's or an upload's
+        // progress), and the engine's timeout of the step.
         const step = { urn, timeoutSeconds: requestTimeoutSeconds() };
-        const result = await runStep(step, () => PLUGIN_RESOURCES[type].provider.create(inputs));
+        const result = await runStep(step, () => PLUGIN_RESOURCES[type].provider.create({ ...inputs, __urn: urn }));
         return { id: result.id, outs: outputsOf(type, result.outs) };
       } catch (err) {
-        // A resource created but not configured: the engine records what the error carries.
-        const partial = err as { id?: string; properties?: Props };
-        if (partial.id && partial.properties) partial.properties = outputsOf(type, partial.properties);
-        throw err;
+        throw partialOutputs(type, err);
       }
     },
 
@@ -142,12 +157,18 @@ export function pluginProvider(version: string): Provider {
       const update = PLUGIN_RESOURCES[type].provider.update;
       if (!update) throw new Error(`${urn}: ${type} has no update; every change replaces it`);
       const step = { urn, timeoutSeconds: requestTimeoutSeconds() };
-      const result = await runStep(step, () => update.call(PLUGIN_RESOURCES[type].provider, id, olds, news));
-      return { outs: outputsOf(type, result.outs) };
+      try {
+        const result = await runStep(step, () =>
+          update.call(PLUGIN_RESOURCES[type].provider, id, olds, { ...news, __urn: urn }),
+        );
+        return { outs: outputsOf(type, result.outs) };
+      } catch (err) {
+        throw partialOutputs(type, err);
+      }
     },
 
-    async delete(id, urn) {
-      await PLUGIN_RESOURCES[typeOf(urn)].provider.delete(id);
+    async delete(id, urn, props: Props) {
+      await PLUGIN_RESOURCES[typeOf(urn)].provider.delete(id, { ...props, __urn: urn });
     },
 
     // The catalog functions (`runpod-iac:index:getGpuTypes`, ...): the same implementation a

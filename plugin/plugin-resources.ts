@@ -130,6 +130,9 @@ const IMPORT_EXTRAS: { readonly [T in PluginResourceType]?: Pick<PluginResource<
     Cluster: { importDeclared: clusterShape },
     // The platform never returns a secret's value: an imported secret's program gives it again.
     Secret: { writeOnly: ["value"] },
+    // The id names the volume and the prefix; the volume's record, its data center. Which files
+    // the resource owns cannot be read: it starts owning none, and the program gives `files`.
+    VolumeFiles: { importDeclared: (volume) => ({ dataCenterId: (volume as { dataCenterId?: string }).dataCenterId }) },
   };
 
 /**

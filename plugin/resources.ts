@@ -34,3 +34,6 @@ export class Secret extends pluginResourceClass("Secret") {
     return secretReference(name);
   }
 }
+
+/** Files on a network volume, written through its S3-compatible API, served by the plugin `runpod-iac`. */
+export class VolumeFiles extends pluginResourceClass("VolumeFiles") {}

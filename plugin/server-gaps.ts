@@ -23,8 +23,10 @@ import { requireFromPulumi } from "../provider/pulumi-require";
  * 4. Undefined in outputs: the server encodes results with `Struct.fromJavaScript`, which fails
  *    the whole step on an `undefined` ("Unexpected struct type"). Closed by dropping undefined
  *    values from every result ({@link withoutUndefined}).
- *
- * 5. Timeouts: the server hands `create` and `update` no timeout, where the engine sends the
+ * 5. Detailed diff: the server's `DiffResult` has none, so the engine shows only which inputs
+ *    differ. Closed by letting the provider hand one over while its Diff is served
+ *    ({@link answerDetailedDiff}), written into the response here.
+ * 6. Timeouts: the server hands `create` and `update` no timeout, where the engine sends the
  *    step's `customTimeouts` in the request. Closed by keeping the request's timeout at hand
  *    ({@link requestTimeoutSeconds}).
  *
@@ -95,18 +97,39 @@ export function withDefinedResults(provider: Provider): Provider {
 /** The configuration of a Configure request: its arguments, secrets opened, as strings. */
 export type PluginConfig = Readonly<Record<string, string>>;
 
-/** What the engine sent with the request being served that the server does not hand on. */
-const served = new AsyncLocalStorage<{ inputs?: Record<string, unknown> | undefined; timeout?: number | undefined }>();
+/** A property's change in a detailed diff: updated, or updated by a replacement. */
+export type PropertyChange = "update" | "update-replace";
+
+/** What is at hand while a request is served that the server does not hand on. */
+interface Served {
+  /** The old inputs, where the engine sent them (Diff, Read). */
+  oldInputs?: Record<string, unknown> | undefined;
+  /** The timeout (s) the engine sent with a Create or Update (`customTimeouts`). */
+  timeout?: number | undefined;
+  /** The detailed diff the provider answers with (Diff only). */
+  detailedDiff?: Readonly<Record<string, { kind: PropertyChange }>>;
+}
+
+const served = new AsyncLocalStorage<Served>();
 
 /** The old inputs the engine sent with the request being served (Diff, Read); undefined elsewhere. */
 export function oldInputs(): Record<string, unknown> | undefined {
-  return served.getStore()?.inputs;
+  return served.getStore()?.oldInputs;
 }
 
 /** The timeout (s) the engine sent with the Create or Update being served (`customTimeouts`); undefined or 0 for none. */
 export function requestTimeoutSeconds(): number | undefined {
   return served.getStore()?.timeout;
 }
+
+/** Hands the engine `diff`, by property, with the Diff response being served (gap 5); outside a Diff, nothing. */
+export function answerDetailedDiff(diff: Readonly<Record<string, { kind: PropertyChange }>>): void {
+  const store = served.getStore();
+  if (store) store.detailedDiff = diff;
+}
+
+/** The engine's kinds of a property's change (`PropertyDiff.Kind`). */
+const CHANGE_KIND: Readonly<Record<PropertyChange, number>> = { update: 4, "update-replace": 5 };
 
 type Call = { request: Record<string, (...args: unknown[]) => unknown> };
 type Handler = (call: Call, callback: grpc.sendUnaryData<unknown>) => unknown;
@@ -135,12 +158,17 @@ export function configOfRequest(request: Call["request"]): PluginConfig {
 /**
  * The provider service's handlers with the gaps closed: Configure answered here (gaps 1 and 2),
  * Read given an empty struct when the engine sends none (gap 3), Diff and Read served with
- * their old inputs at hand ({@link oldInputs}), Create and Update with their timeout (gap 5).
+ * their old inputs at hand ({@link oldInputs}), Diff answering the provider's detailed diff
+ * (gap 5), Create and Update with their timeout (gap 6).
  */
 export function closeServiceGaps<T extends object>(
   implementation: T,
   configure: (config: PluginConfig) => void,
-  messages: { ConfigureResponse: new () => Record<string, (v: boolean) => unknown>; Struct: new () => unknown },
+  messages: {
+    ConfigureResponse: new () => Record<string, (v: boolean) => unknown>;
+    Struct: new () => unknown;
+    PropertyDiff?: new () => Record<string, (v: unknown) => unknown>;
+  },
 ): T {
   const handlers = implementation as unknown as Record<string, Handler>;
   const original = (name: string, call: Call, callback: grpc.sendUnaryData<unknown>) =>
@@ -162,11 +190,26 @@ export function closeServiceGaps<T extends object>(
       callback(null, response);
     },
     diff(call, callback) {
-      return served.run({ inputs: structOf(call.request, "getOldInputs") }, () => original("diff", call, callback));
+      const store: Served = { oldInputs: structOf(call.request, "getOldInputs") };
+      const answer: grpc.sendUnaryData<unknown> = (err, response, ...rest) => {
+        if (!err && store.detailedDiff && messages.PropertyDiff) {
+          const r = response as Record<string, (...a: unknown[]) => unknown>;
+          const map = r.getDetaileddiffMap!() as { set(k: string, v: unknown): void };
+          for (const [key, change] of Object.entries(store.detailedDiff)) {
+            const diff = new messages.PropertyDiff();
+            diff.setKind!(CHANGE_KIND[change.kind]);
+            diff.setInputdiff!(true);
+            map.set(key, diff);
+          }
+          r.setHasdetaileddiff!(true);
+        }
+        callback(err, response, ...rest);
+      };
+      return served.run(store, () => original("diff", call, answer));
     },
     read(call, callback) {
       if (!call.request.getProperties!()) call.request.setProperties!(new messages.Struct());
-      return served.run({ inputs: structOf(call.request, "getInputs") }, () => original("read", call, callback));
+      return served.run({ oldInputs: structOf(call.request, "getInputs") }, () => original("read", call, callback));
     },
     create(call, callback) {
       const timeout = call.request.getTimeout?.() as number | undefined;
@@ -193,6 +236,7 @@ export function closeServerGaps(configure: (config: PluginConfig) => void): void
   const messages = {
     ConfigureResponse: (fromPulumi("./proto/provider_pb") as { ConfigureResponse: new () => never }).ConfigureResponse,
     Struct: (fromPulumi("google-protobuf/google/protobuf/struct_pb") as { Struct: new () => unknown }).Struct,
+    PropertyDiff: (fromPulumi("./proto/provider_pb") as { PropertyDiff: new () => never }).PropertyDiff,
   };
   const addService = grpcJs.Server.prototype.addService;
   grpcJs.Server.prototype.addService = function (service, implementation) {

@@ -8,6 +8,7 @@ import type { PodArgs } from "../provider/pod";
 import type { SecretArgs } from "../provider/secret";
 import type { ServerlessEndpointArgs } from "../provider/serverless-endpoint";
 import type { TemplateArgs } from "../provider/template";
+import type { VolumeFilesArgs } from "../provider/volume-files";
 import { DYNAMIC_TYPE_TOKENS, PLUGIN_TYPE_TOKENS } from "../sdk/resource-kinds";
 
 /**
@@ -93,6 +94,13 @@ export type ContainerRegistryAuthProps = PolicyProps<ContainerRegistryAuthArgs>;
 export type SecretProps = PolicyProps<SecretArgs>;
 
 /**
+ * Inputs of a `VolumeFiles` as a policy sees them: the volume (`networkVolumeId`), the folder
+ * (`prefix`) and the volume's size hint; `files` is the archive as the engine passes it (paths, not
+ * contents).
+ */
+export type VolumeFilesProps = PolicyProps<VolumeFilesArgs>;
+
+/**
  * What `validateResourceOfType` and `args.isType` need from a resource class: a construct
  * signature (only for typing: it carries the props type) and the static `__pulumiType`, which
  * @pulumi/policy compares with `args.type` (`isTypeOf` in its server.js). `isInstance` is the
@@ -166,6 +174,9 @@ export const ClusterResource = resourceClassStub<ClusterProps>("Cluster");
 
 /** Matches `Secret` resources in `validateResourceOfType` and `isType`. */
 export const SecretResource = resourceClassStub<SecretProps>("Secret");
+
+/** Matches `VolumeFiles` resources in `validateResourceOfType` and `isType`. */
+export const VolumeFilesResource = resourceClassStub<VolumeFilesProps>("VolumeFiles");
 
 /** True unless the endpoint explicitly asks for CPU workers (the platform's default is `GPU`). */
 export function isGpuEndpoint(props: Pick<ServerlessEndpointProps, "computeType">): boolean {

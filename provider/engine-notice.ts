@@ -10,9 +10,14 @@ import { requireFromPulumi } from "./pulumi-require";
  * is displayed as if the program had called `pulumi.log.warn(message, resource)`.
  */
 
+/** How the engine shows a notice: a warning, or information; `ephemeral` ones (progress) only while they are current. */
+export interface NoticeKind {
+  severity: "info" | "warning";
+  ephemeral?: boolean;
+}
+
 interface EngineLog {
-  /** A warning, or with `progress` an ephemeral status line (shown beside the resource while its step runs). */
-  send(urn: string, message: string, progress?: boolean): Promise<void>;
+  send(urn: string, message: string, kind: NoticeKind): Promise<void>;
 }
 
 let engine: EngineLog | undefined | null;
@@ -34,13 +39,15 @@ function connect(address: string): EngineLog {
   const messages = fromPulumi("./proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
   const client = new stubs.EngineClient(address, grpc.credentials.createInsecure());
   return {
-    send: (urn, message, progress) =>
+    send: (urn, message, kind) =>
       new Promise((resolve) => {
         const req = new messages.LogRequest();
-        req.setSeverity(progress ? messages.LogSeverity.INFO : messages.LogSeverity.WARNING);
+        req.setSeverity(kind.severity === "info" ? messages.LogSeverity.INFO : messages.LogSeverity.WARNING);
         req.setMessage(message);
         req.setUrn(urn);
-        if (progress) req.setEphemeral(true);
+        // The engine shows an ephemeral message as the resource's status while it is current, and
+        // keeps it out of the run's diagnostics and logs: what progress is.
+        if (kind.ephemeral) req.setEphemeral(true);
         // A notice that cannot be delivered must not fail the preview: the change itself is fine.
         client.log(req, () => resolve());
       }),
@@ -60,25 +67,30 @@ export function useEngineAddress(address: string): void {
 }
 
 /** Where notices go when this process is not under the engine (tests), for inspection. */
-const undelivered: { urn: string; message: string }[] = [];
+const undelivered: ({ urn: string; message: string } & Partial<NoticeKind>)[] = [];
 
 /**
  * Shows `message` as a warning on the resource `urn` in the engine's output (preview and up).
  * Outside the engine (unit and integration tests) it is kept for {@link takeUndeliveredNotices}.
  */
-export async function warnOnResource(urn: string, message: string): Promise<void> {
-  await notify(urn, message, false);
+export function warnOnResource(urn: string, message: string): Promise<void> {
+  return noticeOnResource(urn, message, { severity: "warning" });
 }
 
 /**
  * Shows `message` as the status of resource `urn` while its step runs (an ephemeral info line of
- * the engine's display, such as a rollout's progress). Outside the engine it is kept like a warning.
+ * the engine's display, such as a rollout's progress). Outside the engine it is kept like a notice.
  */
-export async function progressOnResource(urn: string, message: string): Promise<void> {
-  await notify(urn, message, true);
+export function progressOnResource(urn: string, message: string): Promise<void> {
+  return noticeOnResource(urn, message, { severity: "info", ephemeral: true });
 }
 
-async function notify(urn: string, message: string, progress: boolean): Promise<void> {
+/**
+ * Shows `message` on the resource `urn` in the engine's output, as `kind` says (information, a
+ * warning, or a passing status such as progress). Outside the engine it is kept for
+ * {@link takeUndeliveredNotices}.
+ */
+export async function noticeOnResource(urn: string, message: string, kind: NoticeKind): Promise<void> {
   if (engine === undefined) {
     const address = engineAddress();
     try {
@@ -87,11 +99,13 @@ async function notify(urn: string, message: string, progress: boolean): Promise<
       engine = null;
     }
   }
-  if (engine) await engine.send(urn, message, progress);
-  else if (undelivered.push({ urn, message }) > 100) undelivered.shift();
+  if (engine) await engine.send(urn, message, kind);
+  // A warning is kept as `{ urn, message }`; information and progress say what they are.
+  else if (undelivered.push(kind.severity === "warning" ? { urn, message } : { urn, message, ...kind }) > 100)
+    undelivered.shift();
 }
 
 /** The notices sent outside the engine since the last call (tests). @internal */
-export function takeUndeliveredNotices(): { urn: string; message: string }[] {
+export function takeUndeliveredNotices(): ({ urn: string; message: string } & Partial<NoticeKind>)[] {
   return undelivered.splice(0);
 }

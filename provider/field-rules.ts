@@ -7,6 +7,7 @@ import type { ContainerRegistryAuthArgs } from "./container-registry-auth";
 import type { PodArgs } from "./pod";
 import type { ClusterArgs } from "./cluster";
 import type { SecretArgs } from "./secret";
+import type { VolumeFilesArgs } from "./volume-files";
 import { FIELD_MEANINGS, type FieldTable } from "./field-rule-types";
 import type { RunpodResourceType } from "./runpod-resource";
 
@@ -31,6 +32,8 @@ export interface ResourceArgsByType {
   Cluster: ClusterArgs;
   /** {@link SecretArgs}. */
   Secret: SecretArgs;
+  /** {@link VolumeFilesArgs}. */
+  VolumeFiles: VolumeFilesArgs;
 }
 
 /** How each input of a NetworkVolume changes it, with the rules' literal types: the tags of {@link NetworkVolumeArgs}. */
@@ -185,6 +188,17 @@ export const SECRET_FIELD_RULES = {
 /** Secret inputs: how a change to each applies (the tags of {@link SecretArgs}). */
 export const SECRET_FIELDS: FieldTable<SecretArgs> = SECRET_FIELD_RULES;
 
+/** How each input of a VolumeFiles changes it, with the rules' literal types: the tags of {@link VolumeFilesArgs}. */
+export const VOLUME_FILES_FIELD_RULES = {
+  networkVolumeId: { replaces: true },
+  files: {},
+  prefix: { replaces: true },
+  volumeSizeGb: {},
+} as const satisfies FieldTable<VolumeFilesArgs>;
+
+/** VolumeFiles inputs: how a change to each applies (the tags of {@link VolumeFilesArgs}). */
+export const VOLUME_FILES_FIELDS: FieldTable<VolumeFilesArgs> = VOLUME_FILES_FIELD_RULES;
+
 /** Every resource type's field table, by type name. */
 export const FIELD_RULES: { readonly [T in RunpodResourceType]: FieldTable<ResourceArgsByType[T]> } = {
   NetworkVolume: NETWORK_VOLUME_FIELDS,
@@ -194,4 +208,5 @@ export const FIELD_RULES: { readonly [T in RunpodResourceType]: FieldTable<Resou
   Pod: POD_FIELDS,
   Cluster: CLUSTER_FIELDS,
   Secret: SECRET_FIELDS,
+  VolumeFiles: VOLUME_FILES_FIELDS,
 };

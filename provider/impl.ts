@@ -16,3 +16,4 @@ export { configureProvider as configure } from "./provider-config";
 export { secretProvider as secret } from "./secret-provider";
 export { serverlessEndpointProvider as endpoint } from "./serverless-endpoint-provider";
 export { templateProvider as template } from "./template-provider";
+export { volumeFilesProvider as volumeFiles } from "./volume-files-provider";

@@ -35,13 +35,15 @@ export {
   SECRET_FIELDS,
   SERVERLESS_ENDPOINT_FIELDS,
   TEMPLATE_FIELDS,
+  VOLUME_FILES_FIELDS,
 } from "./field-rules";
 export { NetworkVolume, type NetworkVolumeArgs } from "./network-volume";
-export type { InputsAsOutputs } from "./runpod-resource";
+export type { InputsAsOutputs, Integer } from "./runpod-resource";
 export { Pod, type PodArgs, type PodDesiredStatus } from "./pod";
 export { Secret, type SecretArgs } from "./secret";
 export { ServerlessEndpoint, type ServerlessEndpointArgs } from "./serverless-endpoint";
 export { Template, type TemplateArgs } from "./template";
+export { VolumeFiles, type VolumeFilesArgs } from "./volume-files";
 export type {
   ClusterType,
   ComputeType,

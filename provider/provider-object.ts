@@ -20,7 +20,8 @@ export interface ResourceProviderObject {
   read(id: string, props: Props): Promise<dynamic.ReadResult>;
   /** Absent when every change replaces (the platform has no update for the resource). */
   update?(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult>;
-  delete(id: string): Promise<void>;
+  /** `props`: the resource's outputs in state (the dynamic provider host and the plugin both pass them). */
+  delete(id: string, props?: Props): Promise<void>;
   /**
    * The zod schema of the inputs, the one `check` validates them with: the plugin's schema takes
    * its enums, bounds and formats from it (plugin/schema-gen).

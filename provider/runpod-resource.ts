@@ -75,6 +75,9 @@ export type InputsAsOutputs<Args, Always extends keyof Args, WhenSet extends key
   readonly [K in WhenSet]-?: pulumi.Output<pulumi.Unwrap<Args[K]> | undefined>;
 };
 
+/** A whole number: an output declared with it is an integer in the plugin's schema (and so the SDKs' types). */
+export type Integer = number;
+
 /** Whether `obj` is a resource of `type`, also across copies of this package (compares type tokens). */
 export function isResourceOfType(obj: unknown, type: RunpodResourceType): boolean {
   return (

@@ -73,6 +73,8 @@ export const RESOURCE_KINDS = {
   Pod: { impl: "pod", faces: BOTH_FACES, apiVersions: BOTH_VERSIONS, collection: "pods", clientKind: "pod" },
   Cluster: { impl: "cluster", faces: BOTH_FACES, apiVersions: ["v2"], collection: "clusters" },
   Secret: { impl: "secret", faces: BOTH_FACES, apiVersions: ["v2"], collection: "secrets" },
+  // Files on a volume: the volume's S3-compatible API writes them; the volume's record (either version) names its data center.
+  VolumeFiles: { impl: "volumeFiles", faces: BOTH_FACES, apiVersions: BOTH_VERSIONS },
 } as const satisfies Readonly<Record<string, ResourceKindFacts>>;
 
 /** The name of a resource kind: `NetworkVolume`, `ServerlessEndpoint`, ... */

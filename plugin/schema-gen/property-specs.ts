@@ -51,6 +51,9 @@ export function disagreement(ts: TsType, raw: JsonSchema | undefined): string | 
         : says;
     case "object":
       return zod.type === "object" ? undefined : says;
+    case "archive":
+      // check's schema takes the engine's struct of an archive as it comes (volume-files-source.ts judges it).
+      return undefined;
     case "union": {
       const options = zod.anyOf;
       if (!options || options.length !== ts.members.length) return says;
@@ -98,7 +101,7 @@ export function typeSpecOf(ts: TsType, zod: JsonSchema | undefined, owner: strin
       return { $ref: `#/types/${token}` };
     }
     case "number":
-      return { type: z?.type === "integer" ? "integer" : "number" };
+      return { type: ts.integer || z?.type === "integer" ? "integer" : "number" };
     case "boolean":
       return { type: "boolean" };
     case "array":
@@ -109,6 +112,8 @@ export function typeSpecOf(ts: TsType, zod: JsonSchema | undefined, owner: strin
     }
     case "union":
       return { oneOf: ts.members.map((m, i) => typeSpecOf(m, z?.anyOf?.[i], owner, enums)) };
+    case "archive":
+      return { $ref: "pulumi.json#/Archive" };
     case "object": {
       const name = ts.name ?? owner;
       const token = enumToken(name);

@@ -108,6 +108,8 @@ export function describeTsType(type: TsType): string {
       return type.members.map(describeTsType).join(" | ");
     case "object":
       return type.name ?? "object";
+    case "archive":
+      return "pulumi.asset.Archive";
     default:
       return type.kind;
   }

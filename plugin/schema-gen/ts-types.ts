@@ -9,11 +9,14 @@ import ts from "typescript";
 export type TsType =
   /** A string; `values` lists its literals, and `open` says whether any other string is allowed too. */
   | { kind: "string"; values?: readonly string[]; open: boolean; alias?: string }
-  | { kind: "number" }
+  /** A number; `integer` when declared as the alias `Integer` (provider/runpod-resource.ts). */
+  | { kind: "number"; integer?: boolean }
   | { kind: "boolean" }
   | { kind: "array"; items: TsType }
   | { kind: "map"; values: TsType }
   | { kind: "union"; members: readonly TsType[] }
+  /** A Pulumi archive (`pulumi.asset.Archive`): the schema's `pulumi.json#/Archive`. */
+  | { kind: "archive" }
   /** An object of named properties: an interface (`name`) or a type literal (named after its owner). */
   | { kind: "object"; name?: string; properties: readonly TsProperty[] };
 
@@ -110,6 +113,20 @@ export function tsTypeOf(node: ts.TypeNode, checker: ts.TypeChecker): TsType {
     return tsTypeOf(declared.type, checker);
   }
   if (ts.isTypeLiteralNode(node)) return { kind: "object", properties: propertiesOf(node.members, checker) };
+  // `Integer` (provider/runpod-resource.ts): a number the schema says is whole, for outputs (inputs
+  // take it from check's zod schema).
+  if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && node.typeName.text === "Integer") {
+    return { kind: "number", integer: true };
+  }
+  // `pulumi.asset.Archive` (or `asset.Archive`): an archive, which every SDK has a type for.
+  if (
+    ts.isTypeReferenceNode(node) &&
+    ts.isQualifiedName(node.typeName) &&
+    node.typeName.right.text === "Archive" &&
+    node.typeName.left.getText().endsWith("asset")
+  ) {
+    return { kind: "archive" };
+  }
   if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName)) {
     const declaration = checker.getTypeFromTypeNode(node).getSymbol()?.declarations?.[0];
     if (declaration && ts.isInterfaceDeclaration(declaration)) {

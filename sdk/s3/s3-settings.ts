@@ -7,7 +7,10 @@ export interface VolumeS3ClientOptions extends Pick<
   RunpodClientOptions,
   "s3AccessKeyId" | "s3SecretAccessKey" | "s3Url"
 > {
-  /** Files smaller than this go in one PutObject, larger ones multipart. Default the platform's 500 MB. */
+  /**
+   * Files smaller than this go in one PutObject, larger ones multipart. Default `RUNPOD_S3_PUT_LIMIT`
+   * (bytes: for an emulator started with a smaller `--s3-put-limit`), else the platform's 500 MB.
+   */
   putObjectLimit?: number | undefined;
   /**
    * Size of a multipart part. Default the smaller of 64 MiB and `putObjectLimit`, raised when a
@@ -80,7 +83,17 @@ export function resolveS3Settings(
   env: NodeJS.ProcessEnv = process.env,
   names: S3SettingNames = CLIENT_S3_SETTING_NAMES,
 ): ResolvedS3Settings {
-  const putObjectLimit = positive("putObjectLimit", options.putObjectLimit, VOLUME_FILE_LIMITS.putObjectBytes);
+  const fromEnv = env.RUNPOD_S3_PUT_LIMIT?.trim();
+  if (options.putObjectLimit === undefined && fromEnv && !/^[1-9]\d*$/.test(fromEnv)) {
+    throw new ConfigurationError(
+      `RUNPOD_S3_PUT_LIMIT = ${JSON.stringify(fromEnv)}: must be a whole number of bytes above 0`,
+    );
+  }
+  const putObjectLimit = positive(
+    "putObjectLimit",
+    options.putObjectLimit ?? (fromEnv ? Number(fromEnv) : undefined),
+    VOLUME_FILE_LIMITS.putObjectBytes,
+  );
   const partSize = positive("partSize", options.partSize, Math.min(64 * 2 ** 20, putObjectLimit));
   if (partSize > VOLUME_FILE_LIMITS.partBytes) {
     throw new ConfigurationError(

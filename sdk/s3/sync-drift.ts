@@ -1,6 +1,6 @@
 import type { VolumeRef } from "./s3-connections";
 import type { VolumeS3Client } from "./volume-s3-client";
-import { type ManifestEntry, matchesListing, type VolumeManifest } from "./volume-manifest";
+import { bareEtag, type ManifestEntry, matchesListing, type VolumeManifest, writtenEntry } from "./volume-manifest";
 
 /** What a listing shows of a sync's files on the volume. */
 export interface DriftReport {
@@ -43,4 +43,38 @@ export async function detectDrift(
     }
   }
   return { manifest: next, changed, missing };
+}
+
+/** Up to this many files to look for, each is asked for by itself (HeadObject); more, by one listing of the prefix. */
+const HEADS_AT_MOST = 16;
+
+/**
+ * The files of `files` the volume already holds as planned (same size, and an ETag that is the
+ * content's MD5: written whole), as manifest entries: what a killed run wrote before it died, or
+ * a file put there by other means, so a sync need not send them again. A file written in parts
+ * has an ETag that is not its MD5 and is sent again. Never reads a file's content.
+ */
+export async function findWritten(
+  client: VolumeS3Client,
+  volume: VolumeRef,
+  prefix: string,
+  files: readonly { name: string; key: string; size: number; sha256: string; md5: string }[],
+  signal?: AbortSignal,
+): Promise<VolumeManifest> {
+  const seen = new Map<string, { size: number; etag: string }>();
+  if (files.length === 0) return {};
+  if (files.length <= HEADS_AT_MOST) {
+    const found = await Promise.all(files.map((f) => client.head(volume, f.key)));
+    for (const o of found) if (o) seen.set(o.key, o);
+  } else {
+    for await (const o of client.list(volume, prefix, signal)) seen.set(o.key, o);
+  }
+  const written: Record<string, ManifestEntry> = {};
+  for (const f of files) {
+    const remote = seen.get(f.key);
+    if (remote && remote.size === f.size && bareEtag(remote.etag) === f.md5) {
+      written[f.name] = writtenEntry(f.size, f.sha256, f.md5, remote.etag);
+    }
+  }
+  return written;
 }

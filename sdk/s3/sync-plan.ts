@@ -130,13 +130,26 @@ export async function planSync(input: SyncPlanInput): Promise<SyncPlan> {
     file: item.file,
     text: item.text,
   }));
-  const previous = input.previous ?? {};
+  return replan({ prefix, files, hash: setHash(Object.fromEntries(files.map((f) => [f.name, f]))) }, input.previous);
+}
+
+/**
+ * A plan's files compared with a manifest (what a sync put there before): what to upload, leave
+ * and remove, with counts and bytes. No request and no file read, so a plan made once (at
+ * `check`) is compared again with another manifest for free (at `diff`, against the state's).
+ */
+export function replan(
+  plan: Pick<SyncPlan, "prefix" | "files" | "hash">,
+  previous: VolumeManifest | undefined,
+): SyncPlan {
+  const { prefix, files } = plan;
+  const before = previous ?? {};
   const same = (f: PlannedFile) => {
-    const p = previous[f.name];
+    const p = before[f.name];
     return p !== undefined && !p.drifted && p.sha256 === f.sha256 && p.size === f.size;
   };
   const names = new Set(files.map((f) => f.name));
-  const remove = Object.entries(previous)
+  const remove = Object.entries(before)
     .filter(([name]) => !names.has(name))
     .map(([name, e]) => ({ name, key: `${prefix}${name}`, size: e.size }));
   const upload = files.filter((f) => !same(f));
@@ -151,6 +164,6 @@ export async function planSync(input: SyncPlanInput): Promise<SyncPlan> {
     totalBytes: sum(files),
     uploadBytes: sum(upload),
     removeBytes: sum(remove),
-    hash: setHash(Object.fromEntries(files.map((f) => [f.name, f]))),
+    hash: plan.hash,
   };
 }

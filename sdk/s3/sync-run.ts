@@ -122,3 +122,37 @@ export async function runSync(
     throw new VolumeSyncError(manifest, error);
   }
 }
+
+/**
+ * Deletes the folders that removing `removed` (keys) left empty, deepest first, from the files'
+ * folders up to the prefix's own folder, never above it: a volume is a file system, so a sync that
+ * removed a folder's last file would otherwise leave the empty folder behind (the platform lists
+ * it as `<path>/`). A folder that still holds anything, the resource's or not, stays. One listing
+ * of the prefix decides; answers the folders deleted.
+ */
+export async function removeEmptyFolders(
+  client: VolumeS3Client,
+  volume: VolumeRef,
+  prefix: string,
+  removed: readonly string[],
+): Promise<string[]> {
+  const folders = new Set<string>();
+  for (const key of removed) {
+    for (let cut = key.lastIndexOf("/"); cut >= 0 && cut + 1 >= prefix.length; cut = key.lastIndexOf("/", cut - 1)) {
+      if (cut + 1 > 0) folders.add(key.slice(0, cut + 1));
+    }
+  }
+  if (folders.size === 0) return [];
+  const left = new Set<string>();
+  for await (const o of client.list(volume, prefix)) left.add(o.key);
+  const deleted: string[] = [];
+  // Deepest first, so a folder whose only content was an emptied folder goes too.
+  for (const folder of [...folders].sort((a, b) => b.split("/").length - a.split("/").length)) {
+    const holds = [...left].some((k) => k !== folder && k.startsWith(folder));
+    if (holds) continue;
+    await client.delete(volume, folder);
+    left.delete(folder);
+    deleted.push(folder);
+  }
+  return deleted;
+}

@@ -1,5 +1,5 @@
 import { type Stats } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { FieldProblem } from "../schemas/validation";
 
@@ -57,27 +57,38 @@ export async function listSource(source: VolumeSource): Promise<SourceListing> {
   return out;
 }
 
-/** Adds a folder's files (symbolic links followed, each folder once) under `base`. */
+/**
+ * The folder Pulumi leaves out of a folder archive wherever it is (its bookkeeping folder), as the
+ * engine does when it hashes a `FileArchive`.
+ */
+const BOOKKEEPING = ".pulumi";
+
+/**
+ * Adds a folder's files under `base`, walked as the Pulumi engine walks a `FileArchive` of a folder
+ * (when it hashes one): a symbolic link to a file is that file, a symbolic link to a folder is left
+ * out, and `.pulumi` is left out wherever it is. The source is then exactly the files the engine's
+ * hash of the archive covers, so an unchanged hash means unchanged files (provider/volume-files-provider.ts).
+ */
 async function addFolder(folder: string, base: string, field: string, out: SourceListing): Promise<void> {
   const root = await stat(folder).catch(() => undefined);
   if (!root?.isDirectory()) {
     out.problems.push({ field, value: JSON.stringify(folder), rule: root ? "is not a folder" : "does not exist" });
     return;
   }
-  const seen = new Set<string>();
   const walk = async (dir: string, prefix: string): Promise<void> => {
-    const real = await realpath(dir);
-    if (seen.has(real)) return;
-    seen.add(real);
-    const names = (await readdir(dir)).sort();
-    // A folder's entries stat'ed at once (the thread pool overlaps them), then walked in order.
-    const stats = await Promise.all(names.map((name) => stat(path.join(dir, name)).catch(() => undefined)));
-    for (const [i, name] of names.entries()) {
-      const full = path.join(dir, name);
-      const st = stats[i];
-      if (st?.isDirectory()) await walk(full, `${prefix}${name}/`);
-      else if (st?.isFile())
-        out.items.push({ name: `${prefix}${name}`, size: st.size, file: full, stamp: stampOf(st) });
+    const entries = (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.name !== BOOKKEEPING)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // A folder's entries stat'ed at once (the thread pool overlaps them), then walked in order;
+    // `stat` follows a link, so a link to a folder shows as a folder and is skipped below.
+    const stats = await Promise.all(
+      entries.map((e) => (e.isDirectory() ? undefined : stat(path.join(dir, e.name)).catch(() => undefined))),
+    );
+    for (const [i, entry] of entries.entries()) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full, `${prefix}${entry.name}/`);
+      else if (stats[i]?.isFile())
+        out.items.push({ name: `${prefix}${entry.name}`, size: stats[i].size, file: full, stamp: stampOf(stats[i]) });
     }
   };
   await walk(path.resolve(folder), base);

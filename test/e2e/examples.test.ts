@@ -1,5 +1,9 @@
+import { writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_S3_ACCESS_KEY_ID, DEFAULT_S3_SECRET_ACCESS_KEY } from "../../emulator/s3/s3-options";
+import { VolumeS3Client } from "../../sdk/s3/volume-s3-client";
 import { REPO_ROOT } from "../../scripts/pulumi-cli";
 import { POLICY_DIR, previewWithPack, useExampleStacks } from "./example-stacks";
 import { trainingPodJourney } from "./training-pod-journey";
@@ -104,6 +108,80 @@ describe("examples/load-balanced-endpoint: HTTP straight to the workers", { time
     expect(await e.requestCount()).toBe(0);
   });
 });
+
+describe(
+  "examples/volume-weights: weights on a volume, written by up and read by the workers",
+  { timeout: 300_000 },
+  () => {
+    it("uploads the folder, sends only what changed, previews an unchanged stack with no request, repairs drift, and destroys", async () => {
+      const handlersDir = path.join(REPO_ROOT, "examples", "volume-weights", "handlers");
+      const e = await exampleStack("volume-weights", "dev", undefined, { handlersDir });
+      await e.stack.setAllConfig({
+        "runpod:s3AccessKeyId": { value: DEFAULT_S3_ACCESS_KEY_ID },
+        "runpod:s3SecretAccessKey": { value: DEFAULT_S3_SECRET_ACCESS_KEY, secret: true },
+        "runpod:s3Url": { value: e.emulator.s3Url },
+      });
+      const said: { message: string; ephemeral: boolean }[] = [];
+      const onEvent = (event: EngineEvent) => {
+        const d = event.diagnosticEvent;
+        if (d?.urn?.endsWith("VolumeFiles::weights"))
+          said.push({ message: d.message.trim(), ephemeral: d.ephemeral ?? false });
+      };
+      const up = await e.stack.up({ onEvent });
+      expect(up.summary.resourceChanges).toEqual({ create: 5 });
+      // Progress while uploading (the engine's status of the resource), then what was done.
+      expect(said).toContainEqual({ message: expect.stringMatching(/^uploading: \d of 3 files, /), ephemeral: true });
+      expect(said).toContainEqual({ message: "uploaded 3 files (4.2 kB)", ephemeral: false });
+      const endpointId = String(up.outputs.endpointId?.value);
+      const job = () => e.client.jobs(endpointId).runSync({ input: {} });
+      expect((await job()).output).toEqual({
+        model: "tiny-demo",
+        layers: 2,
+        weightBytes: 4096,
+        weightsHash: up.outputs.weightsHash?.value,
+      });
+
+      // New weights: only the changed and added files are sent, and the hash rolls the workers.
+      await writeFile(path.join(e.workDir, "weights", "config.json"), '{ "name": "tiny-demo", "layers": 3 }');
+      await writeFile(path.join(e.workDir, "weights", "merges.txt"), "h e");
+      said.length = 0;
+      await e.takeRequestCounts();
+      const changed = await e.stack.up({ onEvent });
+      expect(changed.summary.resourceChanges).toEqual({ update: 2, same: 3 });
+      expect(said.map((x) => x.message)).toContain("uploads 2 files (39 B): config.json, merges.txt; 2 unchanged");
+      expect((await e.takeRequestCounts())["PUT /s3api-:dc/:bucket/*"]).toBe(2);
+      expect((await job()).output).toMatchObject({ layers: 3, weightsHash: changed.outputs.weightsHash?.value });
+      expect(changed.outputs.weightsHash?.value).not.toBe(up.outputs.weightsHash?.value);
+
+      // Unchanged: no request to the platform, its S3 API included.
+      const before = await e.requestCount();
+      expect((await e.stack.preview()).changeSummary).toEqual({ same: 5 });
+      expect(await e.requestCount()).toBe(before);
+
+      // A file changed and one removed by hand: refresh finds them, the next up writes them again.
+      const s3 = new VolumeS3Client({
+        s3Url: e.emulator.s3Url,
+        s3AccessKeyId: DEFAULT_S3_ACCESS_KEY_ID,
+        s3SecretAccessKey: DEFAULT_S3_SECRET_ACCESS_KEY,
+      });
+      const volume = { dataCenterId: "EU-RO-1", volumeId: String((await e.client.networkVolumes.list())[0]!.id) };
+      await s3.putBytes(volume, "models/tiny/model.bin", "corrupted");
+      await s3.delete(volume, "models/tiny/vocab.txt");
+      await e.stack.refresh();
+      said.length = 0;
+      const repaired = await e.stack.up({ onEvent });
+      expect(repaired.summary.resourceChanges).toEqual({ update: 1, same: 4 });
+      expect(said.map((x) => x.message)).toContain(
+        "uploads 2 files (4.1 kB): model.bin, vocab.txt: changed or removed on the volume since written (seen by refresh)",
+      );
+      expect((await s3.getBytes(volume, "models/tiny/model.bin")).length).toBe(4096);
+      expect(repaired.outputs.weightsHash?.value).toBe(changed.outputs.weightsHash?.value);
+
+      expect((await e.stack.destroy()).summary.resourceChanges).toEqual({ delete: 5 });
+      s3.close();
+    });
+  },
+);
 
 describe("examples/adopt-existing: hand-made resources taken under management", { timeout: 300_000 }, () => {
   it("adopts a volume and an endpoint without creating anything, converges them, and destroy keeps the volume", async () => {

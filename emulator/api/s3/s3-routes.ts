@@ -13,6 +13,7 @@ import { has, type S3Call } from "./s3-call";
 import { notImplemented, S3Fault } from "../../s3/s3-fault";
 import { s3ErrorDocument } from "../../s3/s3-xml";
 import { checkSignature, parseQuery } from "../../s3/sigv4-check";
+import { countRequest } from "../../store/account-stats";
 
 /** Where each data center's S3-compatible API answers: `/s3api-<data center id in lower case>`. */
 export const S3_PATH_PREFIX = "/s3api-";
@@ -133,12 +134,16 @@ async function handle(ctx: ServerContext, req: FastifyRequest, reply: FastifyRep
       maxClockSkewMs: service.settings.maxClockSkewMs,
     },
   );
+  const account = service.keyOf(signer.accessKeyId)!.account;
+  // Counted in the account's stats as every authenticated request is (`/_emulator/stats`), so a
+  // test can say "no request" of the volumes' files too.
+  countRequest(account.stats, `${req.method} ${req.routeOptions.url ?? rawPath}`, reply.raw);
   const call: S3Call = {
     req,
     reply,
     service,
     dataCenterId: dataCenter.id,
-    account: service.keyOf(signer.accessKeyId)!.account,
+    account,
     bucket: parts.bucket,
     key: parts.key,
     query: parseQuery(rawQuery),

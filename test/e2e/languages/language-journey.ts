@@ -1,6 +1,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_S3_ACCESS_KEY_ID, DEFAULT_S3_SECRET_ACCESS_KEY } from "../../../emulator/s3/s3-options";
+import { VolumeS3Client } from "../../../sdk/s3/volume-s3-client";
 import { createLanguageStack, type Language, type LanguageStack, PROJECT } from "./language-stack";
 
 /** The secret env value the programs put into their template (config `apiToken`). */
@@ -26,8 +28,9 @@ function filesText(dir: string, skip: (rel: string) => boolean = () => false): s
 /**
  * A whole deployment in `language` through the provider plugin, on the real engine against the
  * emulator: the program of test/e2e/languages/<language> (the one docs/languages.md shows) deploys
- * a volume, a template with a secret env value and an endpoint; grows the volume in place;
- * previews no change; is refused a shrink at preview; destroys to nothing. Then no credential or
+ * a volume, the files of `./weights` on it (`VolumeFiles`), a template with a secret env value and
+ * an endpoint; grows the volume in place; sends only a changed weight file; previews no change
+ * (no request, the S3 API's included); is refused a shrink at preview; destroys to nothing. Then no credential or
  * secret env value may be in plaintext in the state, the stack's files or anything printed.
  */
 export function describeLanguageJourney(language: Language): void {
@@ -38,6 +41,20 @@ export function describeLanguageJourney(language: Language): void {
     let volumeId: string;
     let templateId: string;
     let endpointId: string;
+    let weightsHash: unknown;
+    /** The volume's files, read through its S3-compatible API. */
+    const file = async (key: string) => {
+      const s3 = new VolumeS3Client({
+        s3Url: s.emulator.s3Url,
+        s3AccessKeyId: DEFAULT_S3_ACCESS_KEY_ID,
+        s3SecretAccessKey: DEFAULT_S3_SECRET_ACCESS_KEY,
+      });
+      try {
+        return (await s3.getBytes({ dataCenterId: "EU-RO-1", volumeId }, key)).toString();
+      } finally {
+        s3.close();
+      }
+    };
 
     // Cold: the Python environment or the Go build (minutes on 2 cores); warm: seconds.
     beforeAll(async () => {
@@ -72,6 +89,11 @@ export function describeLanguageJourney(language: Language): void {
         workers: expect.objectContaining({ max: 2, idleTimeout: 5 }),
       });
       expect(String(up.outputs.endpointUrl?.value)).toContain(endpointId);
+      // The weights, on the volume under models/.
+      expect(up.outputs.weightsFiles?.value).toBe(2);
+      weightsHash = up.outputs.weightsHash?.value;
+      expect(weightsHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(await file("models/tokenizer/vocab.txt")).toBe("a b c");
       // The env is stored, as ciphertext: only --show-secrets decrypts it.
       const plain = await s.cli(["stack", "export"]);
       const shown = await s.cli(["stack", "export", "--show-secrets"]);
@@ -119,6 +141,19 @@ export function describeLanguageJourney(language: Language): void {
         s.setConfig(`${PROJECT}:imageName`, { value: "ghcr.io/acme/echo:1.1" });
       });
     }
+
+    it("sends only a changed weight file: one update, the new content on the volume, a new hash", async () => {
+      fs.writeFileSync(path.join(s.workDir, "weights", "config.json"), '{"layers": 3}');
+      const up = await s.step("up");
+      expect(up.error).toBeUndefined();
+      expect(up.changes).toMatchObject({ update: 1 });
+      expect(await file("models/config.json")).toBe('{"layers": 3}');
+      expect(up.outputs.weightsFiles?.value).toBe(2);
+      expect(up.outputs.weightsHash?.value).not.toBe(weightsHash);
+      // What the engine showed under the resource: the preview's words, then what the update did.
+      expect(s.log()).toContain("uploads 1 file (13 B): config.json; 1 unchanged");
+      expect(s.log()).toContain("uploaded 1 file (13 B)");
+    });
 
     it("previews no change, asking the platform nothing", async () => {
       const before = await s.requestCount();
@@ -170,7 +205,7 @@ export function describeLanguageJourney(language: Language): void {
       ].join("\n");
       const log = s.log();
       expect(log.length).toBeGreaterThan(0);
-      for (const secret of [s.apiKey, API_TOKEN, ...generated]) {
+      for (const secret of [s.apiKey, API_TOKEN, DEFAULT_S3_SECRET_ACCESS_KEY, ...generated]) {
         expect(stored, "a secret in the stored state or files").not.toContain(secret);
         expect(log, "a secret in the engine's or the program's output").not.toContain(secret);
       }

@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
 import { providePulumiCli, REPO_ROOT } from "../../../scripts/pulumi-cli";
+import { DEFAULT_S3_ACCESS_KEY_ID, DEFAULT_S3_SECRET_ACCESS_KEY } from "../../../emulator/s3/s3-options";
 import { RunpodClient } from "../../../sdk/client";
 import { openStateBackend, type StateBackend } from "../../backends/state-backend";
 import { providePython, provideGoProgram, runTool, runToolOk } from "./language-tools";
@@ -55,6 +56,11 @@ export interface LanguageStack {
 }
 
 const STACK = "dev";
+/** The files of the programs' `./weights` folder when a stack starts. */
+export const WEIGHTS: Readonly<Record<string, string>> = {
+  "config.json": '{"layers": 2}',
+  "tokenizer/vocab.txt": "a b c",
+};
 /** The programs' project name (its config namespace). */
 export const PROJECT = "runpod-deployment";
 const LANGUAGES_DIR = path.join(REPO_ROOT, "test", "e2e", "languages");
@@ -101,6 +107,11 @@ export async function createLanguageStack(
   if (language === "yaml" && program?.yaml !== undefined)
     fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), program.yaml);
   else if (language === "yaml") fs.cpSync(path.join(LANGUAGES_DIR, "yaml"), workDir, { recursive: true });
+  // The weights the programs put on the volume (`./weights`, the project folder's).
+  for (const [name, content] of Object.entries(WEIGHTS)) {
+    fs.mkdirSync(path.dirname(path.join(workDir, "weights", name)), { recursive: true });
+    fs.writeFileSync(path.join(workDir, "weights", name), content);
+  }
   // The runners see neither a developer's RUNPOD_* variables nor an outer PULUMI_* setting: only these.
   const baseEnv = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith("RUNPOD_") && !k.startsWith("PULUMI_")),
@@ -120,12 +131,17 @@ export async function createLanguageStack(
     ["runpod-iac:apiUrl", { value: emulator.apiUrlV2 }],
     ["runpod-iac:queueUrl", { value: emulator.queueUrl }],
     [`${PROJECT}:apiToken`, { value: apiToken, secret: true }],
+    ["runpod-iac:s3AccessKeyId", { value: DEFAULT_S3_ACCESS_KEY_ID }],
+    ["runpod-iac:s3SecretAccessKey", { value: DEFAULT_S3_SECRET_ACCESS_KEY, secret: true }],
+    ["runpod-iac:s3Url", { value: emulator.s3Url }],
   ]);
   let log = "";
   let yamlStack: Stack | undefined;
 
   async function inline(command: string, args: string[], step: string): Promise<StepResult> {
+    // In the project folder, as a user runs a program: relative paths (`./weights`) are its.
     const result = await runTool(command, [...args, step], {
+      cwd: workDir,
       env: {
         ...env,
         RUNPOD_E2E_WORK_DIR: workDir,

@@ -8,7 +8,9 @@ import { providePulumiCli, REPO_ROOT } from "../../../scripts/pulumi-cli";
 import { writeTarGz } from "../../../scripts/release/archives";
 import { NODE_RUNTIMES } from "../../../scripts/release/node-runtimes";
 import type { ReleaseResult } from "../../../scripts/release/release";
+import { DEFAULT_S3_ACCESS_KEY_ID, DEFAULT_S3_SECRET_ACCESS_KEY } from "../../../emulator/s3/s3-options";
 import { RunpodClient } from "../../../sdk/client";
+import { VolumeS3Client } from "../../../sdk/s3/volume-s3-client";
 import { openStateBackend, type StateBackend } from "../../backends/state-backend";
 import { provideGoProgram, runTool, runToolOk } from "./language-tools";
 import { buildTestRelease, compileWithTypeScript7, freshVenvWithWheel, installWithOurCli } from "./release-setup";
@@ -85,6 +87,10 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
       [`${project}:apiToken`]: { value: API_TOKEN, secret: true },
       [`${project}:registryPassword`]: { value: REGISTRY_PASSWORD, secret: true },
       [`${project}:hfToken`]: { value: HF_TOKEN, secret: true },
+      // VolumeFiles writes through the volumes' S3-compatible API, with the emulator's default key.
+      "runpod-iac:s3AccessKeyId": { value: DEFAULT_S3_ACCESS_KEY_ID },
+      "runpod-iac:s3SecretAccessKey": { value: DEFAULT_S3_SECRET_ACCESS_KEY, secret: true },
+      "runpod-iac:s3Url": { value: emulator.s3Url },
     };
   }
 
@@ -208,6 +214,20 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
     expect(await client.pods.get(String(outputs.podId?.value))).toMatchObject({ vcpuCount: 4 });
     expect(await client.v2.clusters.get(String(outputs.clusterId?.value))).toMatchObject({ compute: { podCount: 2 } });
     expect(outputs.hfTokenReference?.value).toMatch(/^\{\{ RUNPOD_SECRET_hf-token-\w+ \}\}$/);
+    // VolumeFiles' one file, on the volume made beside it (the one of 10 GB), as the hash says.
+    const data = (await client.networkVolumes.list()).find((v) => v.size === 10)!;
+    const s3 = new VolumeS3Client({
+      s3Url: emulator.s3Url,
+      s3AccessKeyId: DEFAULT_S3_ACCESS_KEY_ID,
+      s3SecretAccessKey: DEFAULT_S3_SECRET_ACCESS_KEY,
+    });
+    try {
+      const volume = { dataCenterId: "EU-RO-1", volumeId: data.id };
+      expect((await s3.getBytes(volume, "models/tiny/config.json")).toString()).toBe('{"layers": 2}');
+    } finally {
+      s3.close();
+    }
+    expect(outputs.filesHash?.value).toMatch(/^[0-9a-f]{64}$/);
   }
 
   /** Checks that what one deployment made (its outputs' ids) is gone from the platform. */
@@ -284,7 +304,7 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
 
   it("left no credential or secret value in plaintext in any state or output", async () => {
     const stored = await backend.storedText();
-    for (const secret of [apiKey, API_TOKEN, REGISTRY_PASSWORD, HF_TOKEN]) {
+    for (const secret of [apiKey, API_TOKEN, REGISTRY_PASSWORD, HF_TOKEN, DEFAULT_S3_SECRET_ACCESS_KEY]) {
       expect(stored, "a secret in the stored state").not.toContain(secret);
       expect(log, "a secret in the engine's or a program's output").not.toContain(secret);
     }

@@ -79,10 +79,10 @@ describe("the plugin schema generator", () => {
     }
   });
 
-  it("serves every resource type with a field table: all seven, Secret and Cluster included", () => {
+  it("serves every resource type with a field table: all eight, Secret, Cluster and VolumeFiles included", () => {
     expect([...TYPES].sort()).toEqual(Object.keys(FIELD_RULES).sort());
-    expect(TYPES).toHaveLength(7);
-    expect(Object.keys(generated.resources)).toHaveLength(7);
+    expect(TYPES).toHaveLength(8);
+    expect(Object.keys(generated.resources)).toHaveLength(8);
   });
 
   it("serves the catalog functions as the schema's functions, inputs from their Args, outputs from their results", () => {

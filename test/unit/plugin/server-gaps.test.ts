@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import {
+  answerDetailedDiff,
   closeServiceGaps,
   configOfRequest,
   oldInputs,
@@ -110,6 +111,43 @@ describe("the provider server's gaps", () => {
     await call(closed.diff, req);
     expect(during).toEqual({ username: "bot" });
     expect(oldInputs()).toBeUndefined();
+  });
+
+  it("diff: a detailed diff the provider answers with reaches the engine's response, and only that diff's", async () => {
+    const server = {
+      async diff(_c: unknown, cb: (e: unknown, v: unknown) => void) {
+        await new Promise((r) => setTimeout(r, 5));
+        answerDetailedDiff({ files: { kind: "update" }, prefix: { kind: "update-replace" } });
+        const response = new pb.DiffResponse!();
+        response.setChanges!(2);
+        cb(null, response);
+      },
+    };
+    const withDiff = { ...(messages as object), PropertyDiff: pb.PropertyDiff } as never;
+    const closed = closeServiceGaps(server as never, () => undefined, withDiff) as Record<string, Handler>;
+    const [error, response] = await call(closed.diff, new pb.DiffRequest!());
+    expect(error).toBeNull();
+    const r = response as { toObject(): Record<string, unknown> };
+    expect(r.toObject()).toMatchObject({
+      hasdetaileddiff: true,
+      detaileddiffMap: [
+        ["files", { kind: 4, inputdiff: true }],
+        ["prefix", { kind: 5, inputdiff: true }],
+      ],
+    });
+    // A diff that answers none leaves the response as the server made it.
+    const plain = closeServiceGaps(
+      {
+        diff: (_c: unknown, cb: (e: unknown, v: unknown) => void) => cb(null, new pb.DiffResponse!()),
+      } as never,
+      () => undefined,
+      withDiff,
+    ) as Record<string, Handler>;
+    const [, untouched] = await call(plain.diff, new pb.DiffRequest!());
+    expect((untouched as { toObject(): Record<string, unknown> }).toObject()).toMatchObject({
+      hasdetaileddiff: false,
+      detaileddiffMap: [],
+    });
   });
 
   it("results: undefined is dropped from objects and is null in arrays, at any depth", async () => {

@@ -27,9 +27,18 @@ const KINDS = RESOURCE_KIND_NAMES;
 type Statics = { __pulumiType?: unknown; isInstance?: unknown };
 
 describe("the table of resource kinds", () => {
-  it("holds the seven kinds, each impl key and emulator collection once", () => {
+  it("holds the eight kinds, each impl key and emulator collection once", () => {
     expect([...KINDS].sort()).toEqual(
-      ["Cluster", "ContainerRegistryAuth", "NetworkVolume", "Pod", "Secret", "ServerlessEndpoint", "Template"].sort(),
+      [
+        "Cluster",
+        "ContainerRegistryAuth",
+        "NetworkVolume",
+        "Pod",
+        "Secret",
+        "ServerlessEndpoint",
+        "Template",
+        "VolumeFiles",
+      ].sort(),
     );
     const impls = KINDS.map((k) => RESOURCE_KINDS[k].impl);
     expect(new Set(impls).size).toBe(impls.length);

@@ -96,6 +96,15 @@ describe("the S3 settings", () => {
       completeTimeoutMs: 7_200_000,
     });
     expect(resolveS3Settings({ putObjectLimit: 8 * 2 ** 20 }, {}).partSize).toBe(8 * 2 ** 20);
+    // An emulator's smaller limit (`--s3-put-limit`), from the environment; the option wins.
+    expect(resolveS3Settings({}, { RUNPOD_S3_PUT_LIMIT: "65536" })).toMatchObject({
+      putObjectLimit: 65536,
+      partSize: 65536,
+    });
+    expect(resolveS3Settings({ putObjectLimit: 1024 }, { RUNPOD_S3_PUT_LIMIT: "65536" }).putObjectLimit).toBe(1024);
+    expect(() => resolveS3Settings({}, { RUNPOD_S3_PUT_LIMIT: "64KiB" })).toThrow(
+      'RUNPOD_S3_PUT_LIMIT = "64KiB": must be a whole number of bytes above 0',
+    );
     expect(resolveClientConfig({}, env)).toMatchObject({
       s3AccessKeyId: "user_x",
       s3SecretAccessKey: "rps_y",

@@ -35,6 +35,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ServerlessEndpoint{}
 	case "runpod-iac:index:Template":
 		r = &Template{}
+	case "runpod-iac:index:VolumeFiles":
+		r = &VolumeFiles{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

@@ -18,6 +18,7 @@ from .provider import *
 from .secret import *
 from .serverless_endpoint import *
 from .template import *
+from .volume_files import *
 from . import outputs
 
 # Make subpackages available:
@@ -41,7 +42,8 @@ _utilities.register(
    "runpod-iac:index:Pod": "Pod",
    "runpod-iac:index:Secret": "Secret",
    "runpod-iac:index:ServerlessEndpoint": "ServerlessEndpoint",
-   "runpod-iac:index:Template": "Template"
+   "runpod-iac:index:Template": "Template",
+   "runpod-iac:index:VolumeFiles": "VolumeFiles"
   }
  }
 ]

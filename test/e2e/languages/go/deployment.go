@@ -1,5 +1,6 @@
-// A whole serverless deployment on RunPod, in Go: a volume for model weights, the worker's template
-// (one environment value is a secret) and a queue-based endpoint that runs it, mounting the volume.
+// A whole serverless deployment on RunPod, in Go: a volume for model weights, the weights put on it
+// from ./weights, the worker's template (one environment value is a secret) and a queue-based
+// endpoint that runs it, mounting the volume.
 package main
 
 import (
@@ -28,6 +29,17 @@ func deploy(ctx *pulumi.Context) error {
 	models, err := runpodiac.NewNetworkVolume(ctx, "models", &runpodiac.NetworkVolumeArgs{
 		Size:         pulumi.Int(size),
 		DataCenterId: pulumi.String(dataCenterID),
+	})
+	if err != nil {
+		return err
+	}
+
+	// The weights: the files of ./weights under models/ on the volume, through its S3-compatible
+	// API. An update sends only the files whose content changed; Hash changes with any of them.
+	weights, err := runpodiac.NewVolumeFiles(ctx, "weights", &runpodiac.VolumeFilesArgs{
+		NetworkVolumeId: models.ID(),
+		Prefix:          pulumi.String("models"),
+		Files:           pulumi.NewFileArchive("./weights"),
 	})
 	if err != nil {
 		return err
@@ -67,5 +79,7 @@ func deploy(ctx *pulumi.Context) error {
 	ctx.Export("templateId", worker.ID())
 	ctx.Export("endpointId", api.ID())
 	ctx.Export("endpointUrl", api.Url)
+	ctx.Export("weightsHash", weights.Hash)
+	ctx.Export("weightsFiles", weights.FileCount)
 	return nil
 }

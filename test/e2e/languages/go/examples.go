@@ -114,6 +114,30 @@ func examples(ctx *pulumi.Context) error {
 	ctx.Export("hfTokenReference", hfToken.Reference)
 	// end example
 
+	// example: VolumeFiles
+	// Files on a volume, written through its S3-compatible API; an update sends only what changed.
+	// `hash` changes with any file: an endpoint's env holding it rolls the workers onto new files.
+	data, err := runpodiac.NewNetworkVolume(ctx, "data", &runpodiac.NetworkVolumeArgs{
+		Size:         pulumi.Int(10),
+		DataCenterId: pulumi.String("EU-RO-1"),
+	})
+	if err != nil {
+		return err
+	}
+	tokenizer, err := runpodiac.NewVolumeFiles(ctx, "tokenizer", &runpodiac.VolumeFilesArgs{
+		NetworkVolumeId: data.ID(),
+		VolumeSizeGb:    data.Size,
+		Prefix:          pulumi.String("models/tiny"),
+		Files: pulumi.NewAssetArchive(map[string]interface{}{
+			"config.json": pulumi.NewStringAsset(`{"layers": 2}`),
+		}),
+	})
+	if err != nil {
+		return err
+	}
+	ctx.Export("filesHash", tokenizer.Hash)
+	// end example
+
 	// example: getGpuTypes
 	// The GPU types serverless endpoints can run on now.
 	gpus, err := runpodiac.GetGpuTypes(ctx, &runpodiac.GetGpuTypesArgs{

@@ -1,7 +1,7 @@
 """A whole serverless deployment on RunPod, in Python.
 
-A volume for model weights, the worker's template (one environment value is a secret) and a
-queue-based endpoint that runs it, mounting the volume. `pulumi up` runs this file; the
+A volume for model weights, the weights put on it from ./weights, the worker's template (one
+environment value is a secret) and a queue-based endpoint that runs it, mounting the volume. `pulumi up` runs this file; the
 plugin `runpod-iac` must be installed (npx runpod-iac plugin install) and the SDK pip-installed
 (npx runpod-iac sdk python --out sdk && pip install ./sdk).
 """
@@ -18,6 +18,15 @@ models = runpod.NetworkVolume(
     "models",
     size=config.get_int("volumeSize") or 20,
     data_center_id=data_center_id,
+)
+
+# The weights: the files of ./weights under models/ on the volume, through its S3-compatible API.
+# An update sends only the files whose content changed; `hash` changes with any of them.
+weights = runpod.VolumeFiles(
+    "weights",
+    network_volume_id=models.id,
+    prefix="models",
+    files=pulumi.FileArchive("./weights"),
 )
 
 # The worker: its image and environment. API_TOKEN comes from a secret config value and stays a
@@ -47,3 +56,5 @@ pulumi.export("volumeSize", models.size)
 pulumi.export("templateId", worker.id)
 pulumi.export("endpointId", api.id)
 pulumi.export("endpointUrl", api.url)
+pulumi.export("weightsHash", weights.hash)
+pulumi.export("weightsFiles", weights.file_count)

@@ -72,6 +72,20 @@ hf_token = runpod.Secret("hf-token", value=config.require_secret("hfToken"))
 pulumi.export("hfTokenReference", hf_token.reference)
 # end example
 
+# example: VolumeFiles
+# Files on a volume, written through its S3-compatible API; an update sends only what changed.
+# `hash` changes with any file: an endpoint's env holding it rolls the workers onto new files.
+data = runpod.NetworkVolume("data", size=10, data_center_id="EU-RO-1")
+tokenizer = runpod.VolumeFiles(
+    "tokenizer",
+    network_volume_id=data.id,
+    volume_size_gb=data.size,
+    prefix="models/tiny",
+    files=pulumi.AssetArchive({"config.json": pulumi.StringAsset('{"layers": 2}')}),
+)
+pulumi.export("filesHash", tokenizer.hash)
+# end example
+
 # example: getGpuTypes
 # The GPU types serverless endpoints can run on now.
 gpus = runpod.get_gpu_types(include=["AVAILABILITY"], product=["SERVERLESS"])

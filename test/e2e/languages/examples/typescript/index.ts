@@ -76,6 +76,19 @@ const hfToken = new runpod.Secret("hf-token", { value: config.requireSecret("hfT
 export const hfTokenReference = hfToken.reference;
 // end example
 
+// example: VolumeFiles
+// Files on a volume, written through its S3-compatible API; an update sends only what changed.
+// `hash` changes with any file: an endpoint's env holding it rolls the workers onto new files.
+const data = new runpod.NetworkVolume("data", { size: 10, dataCenterId: "EU-RO-1" });
+const tokenizer = new runpod.VolumeFiles("tokenizer", {
+  networkVolumeId: data.id,
+  volumeSizeGb: data.size,
+  prefix: "models/tiny",
+  files: new pulumi.asset.AssetArchive({ "config.json": new pulumi.asset.StringAsset('{"layers": 2}') }),
+});
+export const filesHash = tokenizer.hash;
+// end example
+
 // example: getGpuTypes
 // The GPU types serverless endpoints can run on now: the package's own function, which reads the
 // catalog in the program with the stack's runpod:* settings (or RUNPOD_API_KEY, RUNPOD_API_URL).

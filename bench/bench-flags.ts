@@ -64,7 +64,9 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
                   the emulated vLLM worker, beside /runsync of the same job (about 1 minute)
                   plugin: up, an unchanged preview and destroy of 100 resources through the
                   provider plugin beside the same program of dynamic resources, with the state
-                  each leaves (about 10 minutes)
+                  each leaves, and through the release's standalone plugin (built by this run
+                  with every platform's, whose sizes are reported), with the two plugins' starts
+                  to their first answer (about 15 minutes)
                   volumes: uploads to a volume through the emulator's S3-compatible API, 200 small
                   files and one file five times an 8 MiB PutObject limit, by this package's client
                   beside the AWS CLI, with peak memory, and the hashing of 10,000 files (about 3

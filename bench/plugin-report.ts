@@ -1,12 +1,14 @@
-import type { PluginAlternative, PluginBenchResult } from "./plugin-bench";
+import type { PluginAlternative, PluginBenchResult, StateBytes } from "./plugin-bench";
 import type { LifecycleTimes } from "./pulumi-bench";
 import type { BenchSection, TargetCheck } from "./report";
+import { artifactTable, standaloneMethod, standaloneRow, standaloneTargets, startupTable } from "./standalone-report";
 import { format, median, medianIntervalNote, pairedRatio, perRoundRatios, shownRatio } from "./stats";
 
 /*
  * The provider plugin's targets: `up` through the plugin at most 1.05x the dynamic resources' time
  * in the same run, no more state per resource than theirs, and an unchanged preview through the
- * plugin that sends no API request.
+ * plugin that sends no API request; with the release's standalone plugin measured beside them,
+ * its own (bench/standalone-report.ts).
  */
 const UP_TARGET = 1.05;
 const STATE_TARGET = 1;
@@ -27,6 +29,7 @@ const cpu = (samples: readonly LifecycleTimes[], op: (typeof OPS)[number]) => sa
 export function pluginSection(result: PluginBenchResult): BenchSection {
   const { size, rounds } = result.settings;
   const { dynamic, plugin } = result.samples;
+  const standalone = result.standalone;
   const load = `load ${result.load[0].toFixed(2)} at the start, ${result.load[1].toFixed(2)} at the end`;
   const row = (alt: PluginAlternative, kind: typeof wall) => {
     const samples = result.samples[alt];
@@ -62,42 +65,60 @@ export function pluginSection(result: PluginBenchResult): BenchSection {
       met: calls("plugin") === 0 && !changed("plugin"),
       whyMissed: PREVIEW_MISS,
     },
+    ...(standalone ? standaloneTargets(result, standalone, load) : []),
   ];
-  const stateRow = (alt: PluginAlternative) => [
-    alt,
-    format.bytes(result.state[alt].checkpointFile),
-    format.bytes(result.state[alt].checkpointFile / size),
-    format.bytes(result.state[alt].perResourceEntry),
+  const stateRow = (name: string, state: StateBytes) => [
+    name,
+    format.bytes(state.checkpointFile),
+    format.bytes(state.checkpointFile / size),
+    format.bytes(state.perResourceEntry),
   ];
   return {
     title: "9. The provider plugin against the dynamic resources",
     method: [
       `One program of ${size} independent resources (half NetworkVolume, half ServerlessEndpoint), served two ways against one emulator in the benchmark's process on management API v2, its per-user quota off (it would pace both stacks alike): as the dynamic resources (bench/programs/runpod-stack, \`require("runpod-iac")\`) and through the provider plugin (bench/programs/plugin-stack, \`require("runpod-iac/plugin")\`, its Pulumi.yaml naming the repository's plugin folder, configured by \`runpod-iac:apiUrl\` and \`runpod-iac:queueUrl\`; the key in RUNPOD_API_KEY for both).`,
-      `Each of ${rounds} rounds runs both stacks through \`up\`, an unchanged preview and \`destroy\`, in a balanced order (bench/stats.ts \`interleaved\`), every operation with \`parallel\` = ${size}, on the real engine through the Automation API (temporary file backends, a passphrase secrets provider). Times are medians over rounds; the plugin's ratio is the median of the per-round ratio to the dynamic stack of the same round, with the 95% confidence interval of that median (bench/stats.ts \`medianInterval\`).`,
+      `Each of ${rounds} rounds runs ${standalone ? "the three stacks" : "both stacks"} through \`up\`, an unchanged preview and \`destroy\`, in a balanced order (bench/stats.ts \`interleaved\`), every operation with \`parallel\` = ${size}, on the real engine through the Automation API (temporary file backends, a passphrase secrets provider). Times are medians over rounds; the plugin's ratio is the median of the per-round ratio to the dynamic stack of the same round, with the 95% confidence interval of that median (bench/stats.ts \`medianInterval\`).`,
       "Preview API requests: requests the emulator answered during each unchanged preview (`GET /_emulator/stats`), the most of any round. CPU: user + system time of the processes each operation ran (CLI, language host, program, provider), excluding the emulator.",
       "State: after each stack's first `up`, the bytes of its checkpoint file (the stack's and the default provider's resources included) and the mean bytes of one of the program's resources in `pulumi stack export` (its entry as compact JSON: inputs, outputs, the engine's fields); the target compares the latter, which leaves out the per-stack parts that differ (the plugin's provider resource holds its configuration).",
+      ...(standalone ? standaloneMethod(standalone) : []),
       `Machine: ${load} (1-minute averages; above the core count, processes waited for a core).`,
     ],
     tables: [
       {
         title: `Wall time, median (the plugin's median per-round ratio to the dynamic resources), ${size} resources`,
         columns: ["served by", "up", "preview", "destroy", "preview API calls"],
-        rows: (["dynamic", "plugin"] as const).map((alt) => [alt, ...row(alt, wall), String(calls(alt))]),
+        rows: [
+          ...(["dynamic", "plugin"] as const).map((alt) => [alt, ...row(alt, wall), String(calls(alt))]),
+          ...(standalone ? [standaloneRow(result, standalone, "wall")] : []),
+        ],
       },
       {
         title: "CPU time of the Pulumi processes, median (per-round ratio)",
         columns: ["served by", "up", "preview", "destroy"],
-        rows: (["dynamic", "plugin"] as const).map((alt) => [alt, ...row(alt, cpu)]),
+        rows: [
+          ...(["dynamic", "plugin"] as const).map((alt) => [alt, ...row(alt, cpu)]),
+          ...(standalone ? [standaloneRow(result, standalone, "cpu")] : []),
+        ],
       },
       {
         title: "State after `up`",
         columns: ["served by", "checkpoint file", "file per resource", "bytes per resource entry"],
-        rows: [stateRow("dynamic"), stateRow("plugin")],
+        rows: [
+          stateRow("dynamic", result.state.dynamic),
+          stateRow("plugin", result.state.plugin),
+          ...(standalone ? [stateRow("standalone", standalone.state)] : []),
+        ],
       },
+      ...(standalone ? [startupTable(standalone), artifactTable(standalone)] : []),
     ],
     targets,
     notes: (["dynamic", "plugin"] as const)
       .filter(changed)
-      .map((alt) => `The unchanged preview of the ${alt} stack proposed changes in some round.`),
+      .map((alt) => `The unchanged preview of the ${alt} stack proposed changes in some round.`)
+      .concat(
+        standalone && standalone.samples.some((t) => !t.previewUnchanged)
+          ? ["The unchanged preview of the standalone stack proposed changes in some round."]
+          : [],
+      ),
   };
 }

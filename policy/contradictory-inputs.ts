@@ -142,8 +142,6 @@ export const POD_GPU_ONLY_FIELDS = [
   "minCudaVersion",
   "minRamPerGpu",
   "minVcpuCountPerGpu",
-  "minRAMPerGPU",
-  "minVCPUPerGPU",
 ] as const;
 
 /** Fields that only mean something on a CPU pod. */

@@ -58,6 +58,17 @@ function addresses(endpoint: Endpoint, declared: Props, queueUrl: string): { url
 }
 
 /**
+ * The endpoint with its one network volume as `networkVolumeId` too: an endpoint given its volume
+ * as a list (through v2, or v1's `networkVolumeIds`) is answered by v1 with the list alone, and a
+ * program that declares `networkVolumeId` reads the same volume there.
+ */
+function withSingleVolume(endpoint: Endpoint): Endpoint {
+  const ids = endpoint.networkVolumeIds;
+  if (endpoint.networkVolumeId !== undefined || ids?.length !== 1) return endpoint;
+  return { ...endpoint, networkVolumeId: ids[0] };
+}
+
+/**
  * The outputs of an endpoint: `url`, `healthUrl`, `name`, `templateId`, and the platform's
  * current value of every property the program sets (`declared`: the inputs, or the previous
  * outputs on refresh), which is what refresh compares, in the program's spelling where the
@@ -70,7 +81,7 @@ function addresses(endpoint: Endpoint, declared: Props, queueUrl: string): { url
  */
 export function endpointOutputs(endpoint: Endpoint, declared: Props, queueUrl: string, version: ApiVersion): Props {
   const keys = ENDPOINT_INPUT_KEYS.filter((k) => k === "name" || k === "templateId" || declared[k] !== undefined);
-  const outs = pick(endpoint as Props, keys);
+  const outs = pick(withSingleVolume(endpoint) as Props, keys);
   for (const key of keys) {
     if (key === "gpuTypeIds") outs[key] = gpuTypesInDeclaredOrder(outs[key], declared[key], version);
     else outs[key] = declaredSpelling(key, outs[key], declared[key]);

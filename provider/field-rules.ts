@@ -142,8 +142,6 @@ export const POD_FIELD_RULES = {
   supportPublicIp: { replaces: true },
   minRamPerGpu: { replaces: true },
   minVcpuCountPerGpu: { replaces: true },
-  minRAMPerGPU: { replaces: true },
-  minVCPUPerGPU: { replaces: true },
   minDiskBandwidthMBps: { replaces: true },
   minDownloadMbps: { replaces: true },
   minUploadMbps: { replaces: true },

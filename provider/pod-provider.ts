@@ -179,7 +179,7 @@ export const podProvider = withChangeTracking({
   },
 
   async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-    // A placement filter respelled for the other API version is the same filter.
+    // A placement filter a state holds under its earlier, v1 name is the same filter.
     const before = oldsInNewSpelling(olds, news);
     const notice = resetNotice(before, news, versionOrUndefined());
     if (notice && typeof news.__urn === "string") await warnOnResource(news.__urn, notice);

@@ -75,26 +75,24 @@ export function podOutputs(pod: Pod, declared: Props): Props {
   return outs;
 }
 
-/** The placement filters under v2's names and v1's: the same filter each. */
+/** The placement filters by the names earlier states may hold them under (v1's), and their names now. */
 const FILTER_SPELLINGS = [
   ["minRamPerGpu", "minRAMPerGPU"],
   ["minVcpuCountPerGpu", "minVCPUPerGPU"],
 ] as const;
 
 /**
- * `olds` with each placement filter also under the name `news` gives it: a filter respelled with
- * its value kept (a stack moved between API versions, `minRAMPerGPU: 32` become
- * `minRamPerGpu: 32`) is the same filter, so no change; another value still replaces the pod.
+ * `olds` with each placement filter under the name inputs give it now: a state written when the
+ * filters also had v1's names (`minRAMPerGPU: 32`) holds the same filter as `minRamPerGpu: 32`,
+ * so no change; another value still replaces the pod.
  */
 export function oldsInNewSpelling(olds: Props, news: Props): Props {
   let out = olds;
-  const respell = (to: string, from: string) => {
-    if (news[to] !== undefined && olds[to] === undefined && olds[from] !== undefined)
-      out = { ...out, [to]: olds[from] };
-  };
-  for (const [v2, v1] of FILTER_SPELLINGS) {
-    respell(v2, v1);
-    respell(v1, v2);
+  for (const [name, earlier] of FILTER_SPELLINGS) {
+    if (news[name] !== undefined && olds[name] === undefined && olds[earlier] !== undefined) {
+      const { [earlier]: value, ...rest } = out;
+      out = { ...rest, [name]: value };
+    }
   }
   return out;
 }

@@ -174,26 +174,20 @@ export interface PodArgs {
   supportPublicIp?: pulumi.Input<boolean>;
   /**
    * Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter,
-   * not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1
-   * names the same filter `minRAMPerGPU`.
+   * not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions:
+   * v1 calls it `minRAMPerGPU` on the wire.
    * @replaces
-   * @apiVersion v2 placement filters named minRamPerGpu (v1 names the same filter minRAMPerGPU)
    * @wire v2 gpu.minRamPerGpu
    */
   minRamPerGpu?: pulumi.Input<number>;
   /**
    * Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter
-   * (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same
-   * filter `minVCPUPerGPU`.
+   * (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it
+   * `minVCPUPerGPU` on the wire.
    * @replaces
-   * @apiVersion v2 placement filters named minVcpuCountPerGpu (v1 names the same filter minVCPUPerGPU)
    * @wire v2 gpu.minVcpuCountPerGpu
    */
   minVcpuCountPerGpu?: pulumi.Input<number>;
-  /** Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). @replaces @apiVersion v1 placement filters named minRAMPerGPU (v2 names the same filter minRamPerGpu) */
-  minRAMPerGPU?: pulumi.Input<number>;
-  /** Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). @replaces @apiVersion v1 placement filters named minVCPUPerGPU (v2 names the same filter minVcpuCountPerGpu) */
-  minVCPUPerGPU?: pulumi.Input<number>;
   /** Least disk bandwidth of the machine, MB/s. @replaces @apiVersion v1 machine filters (minDiskBandwidthMBps) */
   minDiskBandwidthMBps?: pulumi.Input<number>;
   /** Least download speed of the machine, Mb/s. @replaces @apiVersion v1 machine filters (minDownloadMbps) */

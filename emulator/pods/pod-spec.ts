@@ -1,4 +1,4 @@
-import type { PlacementPriority, PodCreateInput } from "../../sdk/schemas";
+import type { PlacementPriority, PodCreateBodyV1 } from "../../sdk/schemas";
 import { argsToStartCommand, POD_DEFAULTS } from "../../sdk/schemas";
 import type * as V2 from "../../sdk/schemas/v2";
 
@@ -99,7 +99,7 @@ export interface PodSpec {
 }
 
 /** A v1 create (`POST /v1/pods`) as a spec, v1's defaults applied. */
-export function specFromV1(input: PodCreateInput): PodSpec {
+export function specFromV1(input: PodCreateBodyV1): PodSpec {
   const machineFilters: Record<string, number> = {};
   for (const name of ["minDiskBandwidthMBps", "minDownloadMbps", "minUploadMbps"] as const) {
     if (input[name] !== undefined) machineFilters[name] = input[name];

@@ -1,6 +1,8 @@
 import { BOOKKEEPING_INPUTS as BOOKKEEPING_NAMES } from "../../provider/field-rule-types";
 import type { FieldRule } from "../../provider/field-rules";
 import { typeToken } from "../../provider/runpod-resource";
+import { RESOURCE_KINDS } from "../../sdk/resource-kinds";
+import { VERSION_BOUNDS, type VersionBounds } from "../../sdk/schemas/version-bounds";
 import type { PluginConfigKey } from "../plugin-config";
 import { PLUGIN_NAME, pluginTypeToken } from "../type-tokens";
 import type { FunctionFacts } from "./function-sources";
@@ -85,9 +87,39 @@ function functionSpec(f: FunctionFacts, enums: EnumTypes): FunctionSpec {
   };
 }
 
-/** `doc` and check's bounds, as a schema description. */
-function description(doc: string, zod: JsonSchema | undefined): string {
-  return [doc, boundsText(zod)].filter(Boolean).join("\n\n");
+/** `doc`, check's bounds and the bounds each API version puts on the input, as a schema description. */
+function description(doc: string, zod: JsonSchema | undefined, versionBounds?: VersionBounds): string {
+  return [doc, boundsText(zod), versionBoundsText(versionBounds)].filter(Boolean).join("\n\n");
+}
+
+/** The bounds one API version puts on an input beyond check's schema, in words, per version. */
+export function versionBoundsText(bounds: VersionBounds | undefined): string | undefined {
+  const said = Object.entries(bounds ?? {}).flatMap(([version, b]) => {
+    const unit = b.unit ? ` ${b.unit}` : "";
+    const rules = [
+      b.min !== undefined && b.max !== undefined ? `from ${b.min} to ${b.max}${unit}` : undefined,
+      b.min !== undefined && b.max === undefined ? `at least ${b.min}${unit}` : undefined,
+      b.max !== undefined && b.min === undefined ? `at most ${b.max}${unit}` : undefined,
+      b.minLength !== undefined ? (b.minLength === 1 ? "not empty" : `at least ${b.minLength} characters`) : undefined,
+      b.maxLength !== undefined ? `at most ${b.maxLength} characters` : undefined,
+      b.minItems !== undefined ? `at least ${b.minItems} item${b.minItems === 1 ? "" : "s"}` : undefined,
+      b.maxItems !== undefined ? `at most ${b.maxItems} items` : undefined,
+      b.none ? `${b.none.value} for ${b.none.means}` : undefined,
+    ].filter((r): r is string => r !== undefined);
+    if (rules.length === 0) return [];
+    return [`management API ${version}${b.appliesTo ? ` (${b.appliesTo.where})` : ""}: ${rules.join(", ")}`];
+  });
+  return said.length > 0 ? `Checked at preview on ${said.join("; on ")}.` : undefined;
+}
+
+/**
+ * The bounds each API version puts on input `name` of resource `type` (`VERSION_BOUNDS`, keyed by
+ * the client's name of the kind, else the kind's name in lower camel case: `cluster`).
+ */
+function versionBoundsOf(type: string, name: string): VersionBounds | undefined {
+  const facts = (RESOURCE_KINDS as Readonly<Record<string, { clientKind?: string }>>)[type];
+  const kind = facts?.clientKind ?? `${type[0]!.toLowerCase()}${type.slice(1)}`;
+  return VERSION_BOUNDS[kind]?.[name];
 }
 
 /** The schema properties of `props`. */
@@ -104,7 +136,7 @@ function propertiesOf(
     const owner = `${r.type}${p.name[0]!.toUpperCase()}${p.name.slice(1)}`;
     out[p.name] = {
       ...typeSpecOf(p.type, zod, owner, enums),
-      description: withBounds ? description(p.doc, zod) : p.doc,
+      description: withBounds ? description(p.doc, zod, versionBoundsOf(r.type, p.name)) : p.doc,
       ...(secrets.includes(p.name) ? { secret: true } : {}),
       ...(r.fields[p.name]?.replaces ? { replaceOnChanges: true } : {}),
     };

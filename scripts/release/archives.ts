@@ -17,8 +17,12 @@ export interface Entry {
   executable?: boolean;
 }
 
-/** Writes a .tar.gz of `entries` to `out`, at time `mtime`. */
-export async function writeTarGz(out: string, entries: readonly Entry[], mtime: Date): Promise<void> {
+/**
+ * Writes a .tar.gz of `entries` to `out`, at time `mtime`, compressed at gzip's `level` (9, the
+ * smallest, for a release; the tests' throwaway builds take 1: the plugin's 120 MB take about 7 s
+ * of CPU at 9, 1.5 s at 1).
+ */
+export async function writeTarGz(out: string, entries: readonly Entry[], mtime: Date, level = 9): Promise<void> {
   const staging = fs.mkdtempSync(`${out}.staging-`);
   try {
     const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -29,7 +33,7 @@ export async function writeTarGz(out: string, entries: readonly Entry[], mtime: 
       fs.chmodSync(target, entry.executable ? 0o755 : 0o644);
     }
     await tar.c(
-      { gzip: { level: 9 }, file: out, cwd: staging, portable: true, mtime, noDirRecurse: true },
+      { gzip: { level }, file: out, cwd: staging, portable: true, mtime, noDirRecurse: true },
       sorted.map((e) => e.name),
     );
   } finally {

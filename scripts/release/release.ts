@@ -31,6 +31,10 @@ export interface ReleaseOptions {
   allowDirty: boolean;
   /** The release's tag (`v<version>`), checked against package.json's version. */
   tag?: string;
+  /** Executables built before (SeaTools.cache): for the tests and the benchmark, never a release. */
+  cache?: string;
+  /** gzip's level for the plugin tarballs (9 when not given: a release's). */
+  gzipLevel?: number;
   log(line: string): void;
 }
 
@@ -96,17 +100,18 @@ export async function buildRelease(o: ReleaseOptions): Promise<ReleaseResult> {
     }
     if (o.parts.includes("plugin")) {
       const linux = o.platforms.some((p) => p.startsWith("linux"));
-      const darwin = o.platforms.some((p) => p.startsWith("darwin"));
+      const windows = o.platforms.some((p) => p.startsWith("windows"));
       const tools = {
         strip: linux ? tool("llvm-strip", "strips the Linux binaries", "Debian/Ubuntu: apt-get install llvm") : "",
-        rcodesign: darwin
-          ? process.env.RCODESIGN?.trim() ||
-            tool(
-              "rcodesign",
-              "signs the macOS binaries",
-              "bash scripts/release/provide-rcodesign.sh puts it in the cache",
+        osslsigncode: windows
+          ? tool(
+              "osslsigncode",
+              "removes Node's Authenticode signature from the Windows binary",
+              "Debian/Ubuntu: apt-get install osslsigncode",
             )
           : "",
+        cache: o.cache,
+        gzipLevel: o.gzipLevel,
         log: o.log,
       };
       bundle = (await buildPluginTarballs(o.root, o.out, work, version, o.platforms, mtime, tools)).bundle;

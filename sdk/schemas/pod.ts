@@ -83,9 +83,10 @@ const resetFields = {
 /**
  * Body of `POST /pods` (OpenAPI v1 `PodCreateInput`: every field, none required by the OpenAPI;
  * the platform needs `imageName` or `templateId`). Plus the inputs only v2 has (`startSsh`,
- * `startJupyter`, `minCudaVersion`, the placement filters under v2's names `minRamPerGpu` and
- * `minVcpuCountPerGpu`): `VERSION_ONLY_FIELDS.pod` refuses them on v1, and v1's own
- * (`interruptible`, `countryCodes`, the `min*` filters under v1's names, the priority modes) on v2.
+ * `startJupyter`, `minCudaVersion`): `VERSION_ONLY_FIELDS.pod` refuses them on v1, and v1's own
+ * (`interruptible`, `countryCodes`, the machine's bandwidth filters, the priority modes) on v2.
+ * The placement filters go by v2's names on both versions, `minRamPerGpu` and
+ * `minVcpuCountPerGpu` (v1's client sends them as its `minRAMPerGPU` and `minVCPUPerGPU`).
  */
 export const PodCreateInputSchema = z
   .object({
@@ -104,9 +105,7 @@ export const PodCreateInputSchema = z
     interruptible: z.boolean(),
     minDiskBandwidthMBps: positiveNumber,
     minDownloadMbps: positiveNumber,
-    minRAMPerGPU: z.number().int("must be a whole number of GB").min(0, "must be at least 0"),
     minUploadMbps: positiveNumber,
-    minVCPUPerGPU: z.number().int("must be a whole number").min(0, "must be at least 0"),
     networkVolumeId: z.string().min(1, "must not be empty"),
     supportPublicIp: z.boolean(),
     templateId: z.string().min(1, "must not be empty"),
@@ -120,6 +119,19 @@ export const PodCreateInputSchema = z
   .partial();
 /** Input for creating a pod. */
 export type PodCreateInput = z.infer<typeof PodCreateInputSchema>;
+
+/**
+ * What v1's `POST /pods` takes on the wire (OpenAPI v1 `PodCreateInput`): the create input with
+ * the placement filters under v1's names, `minRAMPerGPU` and `minVCPUPerGPU` (0: no filter).
+ */
+export const PodCreateBodyV1Schema = PodCreateInputSchema.omit({ minRamPerGpu: true, minVcpuCountPerGpu: true }).extend(
+  {
+    minRAMPerGPU: z.number().int("must be a whole number of GB").min(0, "must be at least 0").optional(),
+    minVCPUPerGPU: z.number().int("must be a whole number").min(0, "must be at least 0").optional(),
+  },
+);
+/** v1's create body on the wire. */
+export type PodCreateBodyV1 = z.infer<typeof PodCreateBodyV1Schema>;
 
 /**
  * Body of the reset update, `POST /pods/{id}/update` (OpenAPI v1 `PodUpdateInput`, "Input for

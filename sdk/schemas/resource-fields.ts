@@ -48,16 +48,6 @@ export const RESOURCE_VERSION_FIELDS = {
     minCudaVersion: { only: "v2", what: "CUDA version floors of pods (minCudaVersion)" },
     interruptible: { only: "v1", what: "interruptible (spot) pods", neutral: [false] },
     supportPublicIp: { only: "v1", what: "public IP requests (supportPublicIp)", neutral: [false] },
-    minRamPerGpu: { only: "v2", what: "placement filters named minRamPerGpu (v1 names the same filter minRAMPerGPU)" },
-    minVcpuCountPerGpu: {
-      only: "v2",
-      what: "placement filters named minVcpuCountPerGpu (v1 names the same filter minVCPUPerGPU)",
-    },
-    minRAMPerGPU: { only: "v1", what: "placement filters named minRAMPerGPU (v2 names the same filter minRamPerGpu)" },
-    minVCPUPerGPU: {
-      only: "v1",
-      what: "placement filters named minVCPUPerGPU (v2 names the same filter minVcpuCountPerGpu)",
-    },
     minDiskBandwidthMBps: { only: "v1", what: "machine filters (minDiskBandwidthMBps)" },
     minDownloadMbps: { only: "v1", what: "machine filters (minDownloadMbps)" },
     minUploadMbps: { only: "v1", what: "machine filters (minUploadMbps)" },

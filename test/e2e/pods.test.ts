@@ -187,12 +187,10 @@ describe("an interruptible pod on management API v1 through the real engine", { 
     await expectNoPlaintextSecrets(e, printed);
   });
 
-  it("refuses v2's placement filter at preview, naming the field, the version and v1's name of it", async () => {
-    await e.stack.setConfig("e2e:minRamPerGpu", { value: "64" });
+  it("refuses a placement filter below 1 at preview on v1 too, naming the field, the value and the rule", async () => {
+    await e.stack.setConfig("e2e:minRamPerGpu", { value: "0" });
     const err = await e.stack.preview().catch((x: Error) => x);
-    expect(String((err as Error).message)).toContain(
-      "placement filters named minRamPerGpu (v1 names the same filter minRAMPerGPU) exist only on management API v2, and the API URL names v1",
-    );
+    expect(String((err as Error).message)).toMatch(/minRamPerGpu value \{0\} has a problem: must be at least 1/);
     await e.stack.removeConfig("e2e:minRamPerGpu");
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { PodCreateInputSchema, PodUpdateInputSchema, versionFieldProblems } from "../../../sdk/schemas";
+import { PodCreateBodyV1Schema, PodUpdateInputSchema, versionFieldProblems } from "../../../sdk/schemas";
 import { createPod } from "../../pods/pod-create";
 import { endPod, restartPod, startPod, stopPod, wipeContainer } from "../../pods/pod-lifecycle";
 import type { PodRecord } from "../../pods/pod-record";
@@ -66,7 +66,7 @@ export function registerPodRoutesV1(app: FastifyInstance, ctx: ServerContext): v
   };
 
   app.post("/pods", async (req, reply) => {
-    const input = parseOr400(PodCreateInputSchema, req.body ?? {});
+    const input = parseOr400(PodCreateBodyV1Schema, req.body ?? {});
     const problems = versionFieldProblems("pod", "v1", input);
     if (problems.length) throw badRequest(problems);
     if (input.templateId !== undefined && !req.account.templates.has(input.templateId)) {

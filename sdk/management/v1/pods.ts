@@ -19,7 +19,8 @@ import { validateForVersion } from "../../request-validation";
  * `include*` flags), `updateInPlace` (`PATCH`: name, locked), `update` (`POST /pods/{id}/update`,
  * which resets the pod: its container restarts on the new settings and its container disk is
  * wiped), `start`, `stop`, `restart`, `reset`, `delete`. Its shapes are the version-neutral ones
- * ({@link PodOperations}); inputs only v2 has (`startSsh`, ...) are refused before sending.
+ * ({@link PodOperations}); inputs only v2 has (`startSsh`, ...) are refused before sending, and
+ * the placement filters travel under v1's names.
  */
 export class PodsV1 extends ManagementResource<Pod, PodCreateInput, PodListOptions> implements PodOperations {
   constructor(transport: Transport) {
@@ -33,6 +34,19 @@ export class PodsV1 extends ManagementResource<Pod, PodCreateInput, PodListOptio
       createSchema: PodCreateInputSchema,
       versionFields: "pod",
     });
+  }
+
+  /**
+   * The create body on v1's wire: the placement filters under v1's names (`minRAMPerGPU`,
+   * `minVCPUPerGPU`), the rest as validated.
+   */
+  protected override createBody(input: PodCreateInput): unknown {
+    const { minRamPerGpu, minVcpuCountPerGpu, ...rest } = super.createBody(input) as PodCreateInput;
+    return {
+      ...rest,
+      ...(minRamPerGpu !== undefined ? { minRAMPerGPU: minRamPerGpu } : {}),
+      ...(minVcpuCountPerGpu !== undefined ? { minVCPUPerGPU: minVcpuCountPerGpu } : {}),
+    };
   }
 
   /** `PATCH /pods/{id}` with name and/or locked: nothing that runs changes. */

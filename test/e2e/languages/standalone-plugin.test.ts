@@ -5,18 +5,25 @@ import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
 import { providePulumiCli, REPO_ROOT } from "../../../scripts/pulumi-cli";
-import { buildRelease, type ReleaseResult } from "../../../scripts/release/release";
+import { writeTarGz } from "../../../scripts/release/archives";
+import { NODE_RUNTIMES } from "../../../scripts/release/node-runtimes";
+import type { ReleaseResult } from "../../../scripts/release/release";
 import { RunpodClient } from "../../../sdk/client";
 import { openStateBackend, type StateBackend } from "../../backends/state-backend";
 import { provideGoProgram, runTool, runToolOk } from "./language-tools";
+import { buildTestRelease, compileWithTypeScript7, freshVenvWithWheel, installWithOurCli } from "./release-setup";
 
 /**
  * The release as a Python, Go, YAML or TypeScript user gets it: the linux-amd64 plugin and the
- * wheel built by `npm run release:artifacts`' code, the plugin installed from its tarball with
- * `pulumi plugin install resource runpod-iac <version> --file`, the wheel installed with pip into
- * a fresh virtual environment. The schema's examples (test/e2e/languages/examples/, go/examples.go)
- * are deployed and destroyed through it against the emulator, the Python, Go and YAML programs
- * with no `node` on the PATH of the engine and the plugin.
+ * wheel built by `npm run release:artifacts`' code (test/e2e/languages/release-setup.ts), the
+ * plugin installed from its tarball by `runpod-iac plugin install --file` (which calls `pulumi
+ * plugin install resource runpod-iac <version> --file`), the wheel installed with pip into a fresh
+ * virtual environment. The schema's examples (test/e2e/languages/examples/, go/examples.go) are
+ * deployed through it against the emulator, the Python, Go and YAML programs with no `node` on the
+ * PATH of the engine and the plugin, the TypeScript one compiled by TypeScript 7. Each language's
+ * deployment is one `up` (the four stacks' resources stand side by side, auto-named apart); one
+ * `destroy` shows the plugin deletes what it made: deleting is the plugin's, whichever language
+ * declared the resources.
  */
 
 const API_TOKEN = "tok_EXAMPLES_7c1d0e";
@@ -25,14 +32,14 @@ const HF_TOKEN = "hf_EXAMPLES_5e20c3";
 const EXAMPLES = path.join(REPO_ROOT, "test", "e2e", "languages", "examples");
 
 describe("the standalone plugin and the wheel of the release", { timeout: 900_000 }, () => {
-  let release: ReleaseResult;
-  let out: string;
+  let release: ReleaseResult & { tarball: string; wheel: string };
   let home: string;
-  let venv: string;
+  let python: string;
   let cliBin: string;
   let emulator: RunningEmulator;
   let backend: StateBackend;
   let client: RunpodClient;
+  let installed = "";
   let log = "";
   const apiKey = `rpa_REL${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-release-"));
@@ -83,39 +90,12 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
 
   beforeAll(async () => {
     const started = Date.now();
-    out = path.join(work, "release");
-    release = await buildRelease({
-      root: REPO_ROOT,
-      out,
-      platforms: ["linux-amd64"],
-      parts: ["plugin", "python"],
-      // The test runs on working trees with changes too; a release never does (docs/releasing.md).
-      allowDirty: true,
-      log: () => undefined,
-    });
+    release = await buildTestRelease(path.join(work, "release"));
     const built = Date.now();
     cliBin = await providePulumiCli();
     home = path.join(work, "home");
-    venv = path.join(work, "venv");
-    const tarball = path.join(out, `pulumi-resource-runpod-iac-v${release.version}-linux-amd64.tar.gz`);
-    const wheel = path.join(out, `pulumi_runpod_iac-${release.version}-py3-none-any.whl`);
-    const env = { ...process.env, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true" };
-    await runToolOk(
-      path.join(cliBin, "pulumi"),
-      ["plugin", "install", "resource", "runpod-iac", release.version, "--file", tarball],
-      { env },
-    );
-    await runToolOk("python3", ["-m", "venv", venv]);
-    // pip and nothing else; the constraints hold pulumi at the CLI's release, as the other Python tests do.
-    const requirements = path.join(REPO_ROOT, "test", "e2e", "languages", "python", "requirements.txt");
-    await runToolOk(path.join(venv, "bin", "pip"), [
-      "install",
-      "-q",
-      "--disable-pip-version-check",
-      wheel,
-      "-c",
-      requirements,
-    ]);
+    installed = await installWithOurCli(release.tarball, home, cliBin);
+    python = await freshVenvWithWheel(path.join(work, "venv"), release.wheel);
     emulator = await startEmulator({ managementQuota: false, port: 0, apiKeys: [apiKey], rateLimits: false });
     backend = await openStateBackend("file");
     client = new RunpodClient({ apiKey, apiUrl: emulator.apiUrlV2, queueUrl: emulator.queueUrl });
@@ -131,8 +111,11 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it("is installed by pulumi plugin install from its tarball: the executable at the folder's root, no PulumiPlugin.yaml", () => {
+  it("is installed from its tarball: the executable at the folder's root, no PulumiPlugin.yaml", () => {
     const folder = path.join(home, "plugins", `resource-runpod-iac-v${release.version}`);
+    expect(installed).toBe(
+      `installed the runpod-iac provider plugin ${release.version} for linux-amd64 (Node.js ${NODE_RUNTIMES["linux-amd64"].version} inside) in ${folder}\n`,
+    );
     expect(fs.readdirSync(folder).sort()).toEqual(
       ["LICENSE", "THIRD-PARTY-NOTICES.md", "pulumi-resource-runpod-iac", "runpod-iac-plugin.json"].sort(),
     );
@@ -141,6 +124,29 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
       version: release.version,
       platform: "linux-amd64",
     });
+  });
+
+  it("is refused by runpod-iac plugin install as another version, or as a tarball of another platform, naming it", async () => {
+    const plugins = () => fs.readdirSync(path.join(home, "plugins")).filter((f) => !f.endsWith(".lock"));
+    const before = plugins();
+    const wrongVersion = installWithOurCli(release.tarball, home, cliBin, ["--version", "9.9.9"]);
+    await expect(wrongVersion).rejects.toThrow(
+      `this tarball is the plugin runpod-iac ${release.version} for linux-amd64; --version asks for 9.9.9. ` +
+        `Install pulumi-resource-runpod-iac-v9.9.9-linux-amd64.tar.gz instead (nothing was installed).`,
+    );
+    // A tarball as the darwin-arm64 build is laid out: its manifest says which it is.
+    const manifest = path.join(work, "runpod-iac-plugin.json");
+    fs.writeFileSync(
+      manifest,
+      JSON.stringify({ name: "runpod-iac", version: "0.4.0", platform: "darwin-arm64", node: "26.10.0" }),
+    );
+    const darwin = path.join(work, "pulumi-resource-runpod-iac-v0.4.0-darwin-arm64.tar.gz");
+    await writeTarGz(darwin, [{ name: "runpod-iac-plugin.json", source: manifest }], new Date(0));
+    await expect(installWithOurCli(darwin, home, cliBin)).rejects.toThrow(
+      "this tarball is the plugin runpod-iac 0.4.0 for darwin-arm64; this machine is linux-amd64. " +
+        "Install pulumi-resource-runpod-iac-v0.4.0-linux-amd64.tar.gz instead (nothing was installed).",
+    );
+    expect(plugins()).toEqual(before);
   });
 
   it("serves its schema with no node on PATH, and says which plugin it is when installed as another version", async () => {
@@ -153,10 +159,9 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
     expect(JSON.parse(schema)).toEqual(
       JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "plugin", "schema.json"), "utf8")),
     );
-    const tarball = path.join(out, `pulumi-resource-runpod-iac-v${release.version}-linux-amd64.tar.gz`);
     await runToolOk(
       path.join(cliBin, "pulumi"),
-      ["plugin", "install", "resource", "runpod-iac", "9.9.9", "--file", tarball],
+      ["plugin", "install", "resource", "runpod-iac", "9.9.9", "--file", release.tarball],
       { env },
     );
     const wrong = await runTool(path.join(cliBin, "pulumi"), ["package", "get-schema", "runpod-iac@9.9.9"], { env });
@@ -205,24 +210,22 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
     expect(outputs.hfTokenReference?.value).toMatch(/^\{\{ RUNPOD_SECRET_hf-token-\w+ \}\}$/);
   }
 
-  async function expectNothingLeft(): Promise<void> {
-    expect(await client.networkVolumes.list()).toEqual([]);
-    expect(await client.templates.list()).toEqual([]);
-    expect(await client.pods.list()).toEqual([]);
-    expect(await client.v2.clusters.list()).toEqual([]);
+  /** Checks that what one deployment made (its outputs' ids) is gone from the platform. */
+  async function expectGone(outputs: Record<string, { value: unknown }>): Promise<void> {
+    const id = (key: string) => String(outputs[key]?.value);
+    await expect(client.networkVolumes.get(id("volumeId"))).rejects.toMatchObject({ status: 404 });
+    await expect(client.templates.get(id("templateId"))).rejects.toMatchObject({ status: 404 });
+    await expect(client.pods.get(id("podId"))).rejects.toMatchObject({ status: 404 });
+    await expect(client.v2.clusters.get(id("clusterId"))).rejects.toMatchObject({ status: 404 });
   }
 
   it("deploys the Python examples with the wheel from a fresh environment, no node on PATH", async () => {
-    const python = path.join(venv, "bin", "python");
     const runner = [path.join(REPO_ROOT, "test", "e2e", "languages", "python", "inline.py")];
     const program = path.join(EXAMPLES, "python", "examples.py");
     const up = await inline(python, runner, "up", program, "runpod-deployment");
     expect(up.error).toBeUndefined();
     await expectDeployed(up.outputs);
     expect(up.outputs.gpuTypeIds?.value).toEqual(expect.arrayContaining(["NVIDIA L4"]));
-    const destroy = await inline(python, runner, "destroy", program, "runpod-deployment");
-    expect(destroy.error).toBeUndefined();
-    await expectNothingLeft();
   });
 
   it("deploys the Go examples, no node on PATH", async () => {
@@ -230,8 +233,6 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
     const up = await inline(binary, [], "up", "examples", "runpod-deployment");
     expect(up.error).toBeUndefined();
     await expectDeployed(up.outputs);
-    expect(await inline(binary, [], "destroy", "examples", "runpod-deployment")).toMatchObject({ ok: true });
-    await expectNothingLeft();
   });
 
   /** A project folder with a copy of an examples program, under the repository (TypeScript resolves runpod-iac there). */
@@ -250,19 +251,20 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
     return { stack, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
 
-  it("deploys the YAML examples with pulumi up, no node on PATH", async () => {
+  it("deploys the YAML examples with pulumi up and destroys them, no node on PATH", async () => {
     const { stack, dispose } = await workspaceStack("yaml", baseEnv({ PATH: pathWithoutNode(cliBin) }));
     try {
       const up = await stack.up({ onOutput: (s) => void (log += s) });
-      await expectDeployed(up.outputs as Record<string, { value: unknown }>);
+      const outputs = up.outputs as Record<string, { value: unknown }>;
+      await expectDeployed(outputs);
       await stack.destroy({ onOutput: (s) => void (log += s) });
-      await expectNothingLeft();
+      await expectGone(outputs);
     } finally {
       dispose();
     }
   });
 
-  it("deploys the TypeScript examples with pulumi up through the same plugin", async () => {
+  it("deploys the TypeScript examples, compiled by TypeScript 7, with pulumi up through the same plugin", async () => {
     // A TypeScript program runs on Node.js; its catalog functions are the package's own, which read RUNPOD_*.
     const env = baseEnv({
       PATH: `${cliBin}${path.delimiter}${process.env.PATH}`,
@@ -271,10 +273,10 @@ describe("the standalone plugin and the wheel of the release", { timeout: 900_00
     });
     const { stack, dispose } = await workspaceStack("typescript", env);
     try {
+      // Pulumi.yaml says `typescript: false`: the engine runs package.json's main, the compiled bin/index.js.
+      await compileWithTypeScript7(stack.workspace.workDir);
       const up = await stack.up({ onOutput: (s) => void (log += s) });
       await expectDeployed(up.outputs as Record<string, { value: unknown }>);
-      await stack.destroy({ onOutput: (s) => void (log += s) });
-      await expectNothingLeft();
     } finally {
       dispose();
     }

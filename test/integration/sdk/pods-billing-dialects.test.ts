@@ -143,12 +143,12 @@ describe.each(["v1", "v2"] as const)("version-neutral pods on %s", (version) => 
 });
 
 describe("placement filters", () => {
-  it("places on a machine that meets them and reads the allocation on both versions, each under its own names", async () => {
-    // v2's names through the neutral client on v2, v1's on v1: the same filter, the same machine.
+  it("places on a machine that meets them and reads the allocation on both versions, under one name", async () => {
+    // One name through the neutral client on either version (v1's wire names them its own way).
     const v2 = await clients.v2.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minRamPerGpu: 100 });
     expect(v2).toMatchObject({ vcpuCount: 16, memoryInGb: 125 });
     expect(await clients.v1.pods.get(v2.id)).toMatchObject({ vcpuCount: 16, memoryInGb: 125 });
-    const v1 = await clients.v1.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minVCPUPerGPU: 12 });
+    const v1 = await clients.v1.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minVcpuCountPerGpu: 12 });
     expect(await clients.v2.pods.get(v1.id)).toMatchObject({ vcpuCount: 16, memoryInGb: 125 });
     // Without filters, the standard machine: what the platform gives may be more than a filter asks.
     const plain = await clients.v2.pods.create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minRamPerGpu: 8 });
@@ -156,7 +156,7 @@ describe("placement filters", () => {
     await Promise.all([v2, v1, plain].map((p) => clients.v2.pods.delete(p.id)));
   });
 
-  it("refuses before sending a filter below 1, v2's names on v1, and a filter no machine meets with the platform's 400", async () => {
+  it("refuses before sending a filter below 1 on either version, and a filter no machine meets with the platform's 400", async () => {
     const before = await requests();
     const low = await clients.v2.pods
       .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minVcpuCountPerGpu: 0 })
@@ -164,11 +164,9 @@ describe("placement filters", () => {
     expect(low).toBeInstanceOf(RequestValidationError);
     expect((low as Error).message).toMatch(/minVcpuCountPerGpu = 0: must be at least 1/);
     const onV1 = await clients.v1.pods
-      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minRamPerGpu: 64 })
+      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minRamPerGpu: 0 })
       .catch((e: unknown) => e);
-    expect((onV1 as Error).message).toMatch(
-      /minRamPerGpu = 64: placement filters named minRamPerGpu \(v1 names the same filter minRAMPerGPU\) exist only on management API v2/,
-    );
+    expect((onV1 as Error).message).toMatch(/minRamPerGpu = 0: must be at least 1/);
     expect(await requests()).toBe(before);
     const tooMuch = await clients.v2.pods
       .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], minRamPerGpu: 500 })
@@ -214,11 +212,11 @@ describe("what only one version has", () => {
       /interruptible = true: interruptible \(spot\) pods exist only on management API v1/,
     );
     const priority = await clients.v2.pods
-      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], dataCenterPriority: "custom", minRAMPerGPU: 16 })
+      .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], dataCenterPriority: "custom", minDownloadMbps: 100 })
       .catch((e: unknown) => e);
     expect((priority as RequestValidationError).problems.map((p) => p.field)).toEqual([
       "dataCenterPriority",
-      "minRAMPerGPU",
+      "minDownloadMbps",
     ]);
     const ssh = await clients.v1.pods
       .create({ imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], startSsh: true })

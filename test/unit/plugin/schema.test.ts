@@ -61,6 +61,24 @@ describe("the plugin schema generator", () => {
     for (const [file, text] of Object.entries(files)) expect(fs.readFileSync(file, "utf8"), file).toBe(text);
   }, 120_000);
 
+  it("gives no two properties of a resource one snake_case name: the Python SDK would not compile", () => {
+    // The Python generator's camelCase to snake_case, acronyms included (minRAMPerGPU: min_ram_per_gpu).
+    const snake = (name: string) =>
+      name
+        .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+        .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+        .toLowerCase();
+    for (const [token, resource] of Object.entries(generated.resources)) {
+      for (const properties of [resource.inputProperties, resource.properties]) {
+        const names = Object.keys(properties ?? {}).map(snake);
+        expect(
+          names.filter((n, i) => names.indexOf(n) !== i),
+          token,
+        ).toEqual([]);
+      }
+    }
+  });
+
   it("serves every resource type with a field table: all seven, Secret and Cluster included", () => {
     expect([...TYPES].sort()).toEqual(Object.keys(FIELD_RULES).sort());
     expect(TYPES).toHaveLength(7);
@@ -212,7 +230,11 @@ describe("the plugin schema generator", () => {
       },
       required: ["size"],
       inputProperties: {
-        size: { type: "integer", description: "Size in GB.\n\nChecked at preview: a whole number, from 0 to 4000." },
+        size: {
+          type: "integer",
+          description:
+            "Size in GB.\n\nChecked at preview: a whole number, from 0 to 4000.\n\nChecked at preview on management API v1: from 0 to 4000 GB; on management API v2: from 10 to 4096 GB.",
+        },
         tier: { $ref: "#/types/runpod-iac:index:Tier", description: "Tier.", replaceOnChanges: true },
         adoptId: { type: "string", description: "Adopt." },
       },

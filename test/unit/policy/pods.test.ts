@@ -80,20 +80,20 @@ describe("pods in the other policies", () => {
   });
 
   it("accepts GPU and CPU fields on their own kind of pod, and any with allowIgnoredFields", () => {
-    expect(checkPodContradictoryInputs("g", { gpuTypeIds: [A40], gpuCount: 2, minRAMPerGPU: 32 })).toEqual([]);
+    expect(checkPodContradictoryInputs("g", { gpuTypeIds: [A40], gpuCount: 2, minRamPerGpu: 32 })).toEqual([]);
     expect(checkPodContradictoryInputs("c", { computeType: "CPU", cpuFlavorIds: ["cpu3m"], vcpuCount: 4 })).toEqual([]);
     expect(
-      checkPodContradictoryInputs("c", { computeType: "CPU", minRAMPerGPU: 32 }, { allowIgnoredFields: true }),
+      checkPodContradictoryInputs("c", { computeType: "CPU", minRamPerGpu: 32 }, { allowIgnoredFields: true }),
     ).toEqual([]);
   });
 
-  it("counts the placement filters, under either name, as GPU settings", () => {
+  it("counts the placement filters as GPU settings", () => {
     expect(checkPodContradictoryInputs("g", { gpuTypeIds: [A40], minRamPerGpu: 64, minVcpuCountPerGpu: 8 })).toEqual(
       [],
     );
-    expect(checkPodContradictoryInputs("c", { computeType: "CPU", minRamPerGpu: 64, minVCPUPerGPU: 4 })).toEqual([
+    expect(checkPodContradictoryInputs("c", { computeType: "CPU", minRamPerGpu: 64, minVcpuCountPerGpu: 4 })).toEqual([
       'Pod "c": minRamPerGpu = 64: is a GPU setting on a CPU pod (computeType = "CPU"), which the platform ignores; remove it, or set computeType to "GPU"',
-      'Pod "c": minVCPUPerGPU = 4: is a GPU setting on a CPU pod (computeType = "CPU"), which the platform ignores; remove it, or set computeType to "GPU"',
+      'Pod "c": minVcpuCountPerGpu = 4: is a GPU setting on a CPU pod (computeType = "CPU"), which the platform ignores; remove it, or set computeType to "GPU"',
     ]);
   });
 });

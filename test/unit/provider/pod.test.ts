@@ -70,7 +70,6 @@ describe("Pod diff", () => {
     ["cpuFlavorIds", ["cpu3m"], replace("cpuFlavorIds")],
     ["vcpuCount", 8, replace("vcpuCount")],
     ["templateId", "tpl-1", replace("templateId")],
-    ["minRAMPerGPU", 32, replace("minRAMPerGPU")],
     ["minRamPerGpu", 32, replace("minRamPerGpu")],
     ["minVcpuCountPerGpu", 8, replace("minVcpuCountPerGpu")],
     ["startSsh", true, replace("startSsh")],
@@ -103,50 +102,33 @@ describe("Pod diff", () => {
 });
 
 describe("Pod placement filters", () => {
-  it("reads a filter respelled for the other API version, its value kept, as no change; another value replaces", async () => {
-    const v1 = { ...state, minRAMPerGPU: 32, minVCPUPerGPU: 4 };
-    expect(await podProvider.diff("id", v1, inputs({ minRamPerGpu: 32, minVcpuCountPerGpu: 4 }))).toEqual(noChange);
-    expect(await podProvider.diff("id", v1, inputs({ minRamPerGpu: 64 }))).toEqual(replace("minRamPerGpu"));
-    const v2 = { ...state, minRamPerGpu: 32 };
-    expect(await podProvider.diff("id", v2, inputs({ minRAMPerGPU: 32 }))).toEqual(noChange);
-    expect(await podProvider.diff("id", v2, inputs({ minRAMPerGPU: 16 }))).toEqual(replace("minRAMPerGPU"));
+  it("reads a filter a state holds under v1's earlier name, its value kept, as no change; another value replaces", async () => {
+    const earlier = { ...state, minRAMPerGPU: 32, minVCPUPerGPU: 4 };
+    expect(await podProvider.diff("id", earlier, inputs({ minRamPerGpu: 32, minVcpuCountPerGpu: 4 }))).toEqual(
+      noChange,
+    );
+    expect(await podProvider.diff("id", earlier, inputs({ minRamPerGpu: 64 }))).toEqual(replace("minRamPerGpu"));
     // Respelled beside a reset: the reset is still said.
     expect(
       resetNotice(
-        oldsInNewSpelling(v1, inputs({ minRamPerGpu: 32, ports: [] })),
+        oldsInNewSpelling(earlier, inputs({ minRamPerGpu: 32, ports: [] })),
         inputs({ minRamPerGpu: 32, ports: [] }),
         "v2",
       ),
     ).toMatch(/^Pod "gpu": changing ports updates through PATCH/);
   });
 
-  it("refuses at check a filter below 1, and each name on the version that has the other, naming both", async () => {
-    configureDirect({ apiUrl: "http://127.0.0.1:1/v2" });
-    const low = await podProvider.check({}, { imageName: "x:1", minRamPerGpu: 0, minVcpuCountPerGpu: 2.5 });
-    expect(low.failures).toEqual([
-      { property: "minRamPerGpu", reason: "must be at least 1: leave it out for no filter" },
-      { property: "minVcpuCountPerGpu", reason: "must be a whole number" },
-    ]);
-    const v1Name = await podProvider.check({}, { imageName: "x:1", minRAMPerGPU: 64 });
-    expect(v1Name.failures).toEqual([
-      {
-        property: "minRAMPerGPU",
-        reason:
-          "64: placement filters named minRAMPerGPU (v2 names the same filter minRamPerGpu) exist only on management API v1, and the API URL names v2: point runpod:apiUrl (or RUNPOD_API_URL) at a .../v1 URL, or remove minRAMPerGPU",
-      },
-    ]);
-    expect(
-      (await podProvider.check({}, { imageName: "x:1", minRamPerGpu: 64, minVcpuCountPerGpu: 8 })).failures,
-    ).toEqual([]);
-    configureDirect({ apiUrl: "http://127.0.0.1:1/v1" });
-    const v2Name = await podProvider.check({}, { imageName: "x:1", minRamPerGpu: 64, minVCPUPerGPU: 8 });
-    expect(v2Name.failures).toEqual([
-      {
-        property: "minRamPerGpu",
-        reason:
-          "64: placement filters named minRamPerGpu (v1 names the same filter minRAMPerGPU) exist only on management API v2, and the API URL names v1: point runpod:apiUrl (or RUNPOD_API_URL) at a .../v2 URL, or remove minRamPerGpu",
-      },
-    ]);
+  it("takes the filters on both versions under one name, and refuses one below 1 at check", async () => {
+    for (const version of ["v2", "v1"]) {
+      configureDirect({ apiUrl: `http://127.0.0.1:1/${version}` });
+      const low = await podProvider.check({}, { imageName: "x:1", minRamPerGpu: 0, minVcpuCountPerGpu: 2.5 });
+      expect(low.failures, version).toEqual([
+        { property: "minRamPerGpu", reason: "must be at least 1: leave it out for no filter" },
+        { property: "minVcpuCountPerGpu", reason: "must be a whole number" },
+      ]);
+      const ok = await podProvider.check({}, { imageName: "x:1", minRamPerGpu: 64, minVcpuCountPerGpu: 8 });
+      expect(ok.failures, version).toEqual([]);
+    }
   });
 
   it("outputs the vCPUs and RAM the pod was given, whichever version answered them", () => {

@@ -185,6 +185,8 @@ type clusterArgs struct {
 	// Container disk of each member in GB (default 50). A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2: at least 1 GB.
 	ContainerDiskInGb *int `pulumi:"containerDiskInGb"`
 	// Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
 	DataCenterIds []string `pulumi:"dataCenterIds"`
@@ -205,6 +207,8 @@ type clusterArgs struct {
 	// Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
+	//
+	// Checked at preview on management API v2: not empty.
 	Name *string `pulumi:"name"`
 	// A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
 	//
@@ -227,6 +231,8 @@ type clusterArgs struct {
 	// Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
 	VolumeInGb *int `pulumi:"volumeInGb"`
 	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
 	VolumeMountPath *string `pulumi:"volumeMountPath"`
@@ -239,6 +245,8 @@ type ClusterArgs struct {
 	// Container disk of each member in GB (default 50). A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2: at least 1 GB.
 	ContainerDiskInGb pulumi.IntPtrInput
 	// Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
 	DataCenterIds pulumi.StringArrayInput
@@ -259,6 +267,8 @@ type ClusterArgs struct {
 	// Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
+	//
+	// Checked at preview on management API v2: not empty.
 	Name pulumi.StringPtrInput
 	// A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
 	//
@@ -281,6 +291,8 @@ type ClusterArgs struct {
 	// Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
 	VolumeInGb pulumi.IntPtrInput
 	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
 	VolumeMountPath pulumi.StringPtrInput

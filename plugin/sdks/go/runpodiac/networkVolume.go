@@ -130,6 +130,8 @@ type networkVolumeArgs struct {
 	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v1: from 0 to 4000 GB; on management API v2: from 10 to 4096 GB.
 	Size int `pulumi:"size"`
 	// Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
 	//
@@ -150,6 +152,8 @@ type NetworkVolumeArgs struct {
 	// Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v1: from 0 to 4000 GB; on management API v2: from 10 to 4096 GB.
 	Size pulumi.IntInput
 	// Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
 	//

@@ -113,15 +113,11 @@ type Pod struct {
 	MinDiskBandwidthMBps pulumi.Float64PtrOutput `pulumi:"minDiskBandwidthMBps"`
 	// Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	MinDownloadMbps pulumi.Float64PtrOutput `pulumi:"minDownloadMbps"`
-	// Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-	MinRAMPerGPU pulumi.IntPtrOutput `pulumi:"minRAMPerGPU"`
-	// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+	// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
 	MinRamPerGpu pulumi.IntPtrOutput `pulumi:"minRamPerGpu"`
 	// Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
 	MinUploadMbps pulumi.Float64PtrOutput `pulumi:"minUploadMbps"`
-	// Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-	MinVCPUPerGPU pulumi.IntPtrOutput `pulumi:"minVCPUPerGPU"`
-	// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+	// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
 	MinVcpuCountPerGpu pulumi.IntPtrOutput `pulumi:"minVcpuCountPerGpu"`
 	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	Name pulumi.StringOutput `pulumi:"name"`
@@ -183,10 +179,8 @@ func NewPod(ctx *pulumi.Context,
 		"minCudaVersion",
 		"minDiskBandwidthMBps",
 		"minDownloadMbps",
-		"minRAMPerGPU",
 		"minRamPerGpu",
 		"minUploadMbps",
-		"minVCPUPerGPU",
 		"minVcpuCountPerGpu",
 		"networkVolumeId",
 		"startJupyter",
@@ -240,6 +234,8 @@ type podArgs struct {
 	// Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2: at least 1 GB.
 	ContainerDiskInGb *int `pulumi:"containerDiskInGb"`
 	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	ContainerRegistryAuthId *string `pulumi:"containerRegistryAuthId"`
@@ -289,11 +285,7 @@ type podArgs struct {
 	//
 	// Checked at preview: at least 0.
 	MinDownloadMbps *float64 `pulumi:"minDownloadMbps"`
-	// Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-	//
-	// Checked at preview: a whole number, at least 0.
-	MinRAMPerGPU *int `pulumi:"minRAMPerGPU"`
-	// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+	// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
 	MinRamPerGpu *int `pulumi:"minRamPerGpu"`
@@ -301,17 +293,15 @@ type podArgs struct {
 	//
 	// Checked at preview: at least 0.
 	MinUploadMbps *float64 `pulumi:"minUploadMbps"`
-	// Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-	//
-	// Checked at preview: a whole number, at least 0.
-	MinVCPUPerGPU *int `pulumi:"minVCPUPerGPU"`
-	// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+	// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
 	MinVcpuCountPerGpu *int `pulumi:"minVcpuCountPerGpu"`
 	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
+	//
+	// Checked at preview on management API v2: not empty.
 	Name *string `pulumi:"name"`
 	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
 	//
@@ -332,10 +322,14 @@ type podArgs struct {
 	// vCPUs of a CPU pod (default 2). A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
+	//
+	// Checked at preview on management API v2 (for a CPU pod): at least 2.
 	VcpuCount *int `pulumi:"vcpuCount"`
 	// Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
 	VolumeInGb *int `pulumi:"volumeInGb"`
 	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	VolumeMountPath *string `pulumi:"volumeMountPath"`
@@ -354,6 +348,8 @@ type PodArgs struct {
 	// Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2: at least 1 GB.
 	ContainerDiskInGb pulumi.IntPtrInput
 	// Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	ContainerRegistryAuthId pulumi.StringPtrInput
@@ -403,11 +399,7 @@ type PodArgs struct {
 	//
 	// Checked at preview: at least 0.
 	MinDownloadMbps pulumi.Float64PtrInput
-	// Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-	//
-	// Checked at preview: a whole number, at least 0.
-	MinRAMPerGPU pulumi.IntPtrInput
-	// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+	// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
 	MinRamPerGpu pulumi.IntPtrInput
@@ -415,17 +407,15 @@ type PodArgs struct {
 	//
 	// Checked at preview: at least 0.
 	MinUploadMbps pulumi.Float64PtrInput
-	// Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-	//
-	// Checked at preview: a whole number, at least 0.
-	MinVCPUPerGPU pulumi.IntPtrInput
-	// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+	// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
 	MinVcpuCountPerGpu pulumi.IntPtrInput
 	// Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 	//
 	// Checked at preview: at most 191 characters.
+	//
+	// Checked at preview on management API v2: not empty.
 	Name pulumi.StringPtrInput
 	// A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
 	//
@@ -446,10 +436,14 @@ type PodArgs struct {
 	// vCPUs of a CPU pod (default 2). A change replaces the Pod.
 	//
 	// Checked at preview: a whole number, at least 1.
+	//
+	// Checked at preview on management API v2 (for a CPU pod): at least 2.
 	VcpuCount pulumi.IntPtrInput
 	// Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
 	VolumeInGb pulumi.IntPtrInput
 	// Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 	VolumeMountPath pulumi.StringPtrInput
@@ -637,12 +631,7 @@ func (o PodOutput) MinDownloadMbps() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinDownloadMbps }).(pulumi.Float64PtrOutput)
 }
 
-// Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-func (o PodOutput) MinRAMPerGPU() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinRAMPerGPU }).(pulumi.IntPtrOutput)
-}
-
-// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+// Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
 func (o PodOutput) MinRamPerGpu() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinRamPerGpu }).(pulumi.IntPtrOutput)
 }
@@ -652,12 +641,7 @@ func (o PodOutput) MinUploadMbps() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.Float64PtrOutput { return v.MinUploadMbps }).(pulumi.Float64PtrOutput)
 }
 
-// Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-func (o PodOutput) MinVCPUPerGPU() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinVCPUPerGPU }).(pulumi.IntPtrOutput)
-}
-
-// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+// Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
 func (o PodOutput) MinVcpuCountPerGpu() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.IntPtrOutput { return v.MinVcpuCountPerGpu }).(pulumi.IntPtrOutput)
 }

@@ -174,6 +174,8 @@ type serverlessEndpointArgs struct {
 	// `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
 	ComputeType *ComputeType `pulumi:"computeType"`
 	// CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
+	//
+	// Checked at preview on management API v2 (for a CPU worker): at least 1 item.
 	CpuFlavorIds []string `pulumi:"cpuFlavorIds"`
 	// Data centers workers may run in. Compared as a set: a reorder is no change.
 	DataCenterIds []string `pulumi:"dataCenterIds"`
@@ -190,8 +192,12 @@ type serverlessEndpointArgs struct {
 	// Checked at preview: a whole number, at least 1.
 	GpuCount *int `pulumi:"gpuCount"`
 	// GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
+	//
+	// Checked at preview on management API v2: at least 1 item.
 	GpuPools []string `pulumi:"gpuPools"`
 	// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
+	//
+	// Checked at preview on management API v2 (for a GPU endpoint): at least 1 item.
 	GpuTypeIds []string `pulumi:"gpuTypeIds"`
 	// Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
 	//
@@ -202,6 +208,8 @@ type serverlessEndpointArgs struct {
 	// Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
 	//
 	// Checked at preview: at most 191 characters.
+	//
+	// Checked at preview on management API v2: not empty.
 	Name *string `pulumi:"name"`
 	// Network volume to attach, e.g. `volume.id`.
 	//
@@ -228,6 +236,8 @@ type serverlessEndpointArgs struct {
 	// vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
 	//
 	// Checked at preview: a whole number, at least 1.
+	//
+	// Checked at preview on management API v2 (for a CPU worker): at least 2.
 	VcpuCount *int `pulumi:"vcpuCount"`
 	// Whether `pulumi up` waits, after a change to what the endpoint's workers run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
 	WaitForRollout *bool `pulumi:"waitForRollout"`
@@ -250,6 +260,8 @@ type ServerlessEndpointArgs struct {
 	// `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
 	ComputeType ComputeTypePtrInput
 	// CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
+	//
+	// Checked at preview on management API v2 (for a CPU worker): at least 1 item.
 	CpuFlavorIds pulumi.StringArrayInput
 	// Data centers workers may run in. Compared as a set: a reorder is no change.
 	DataCenterIds pulumi.StringArrayInput
@@ -266,8 +278,12 @@ type ServerlessEndpointArgs struct {
 	// Checked at preview: a whole number, at least 1.
 	GpuCount pulumi.IntPtrInput
 	// GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
+	//
+	// Checked at preview on management API v2: at least 1 item.
 	GpuPools pulumi.StringArrayInput
 	// GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
+	//
+	// Checked at preview on management API v2 (for a GPU endpoint): at least 1 item.
 	GpuTypeIds pulumi.StringArrayInput
 	// Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
 	//
@@ -278,6 +294,8 @@ type ServerlessEndpointArgs struct {
 	// Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
 	//
 	// Checked at preview: at most 191 characters.
+	//
+	// Checked at preview on management API v2: not empty.
 	Name pulumi.StringPtrInput
 	// Network volume to attach, e.g. `volume.id`.
 	//
@@ -304,6 +322,8 @@ type ServerlessEndpointArgs struct {
 	// vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
 	//
 	// Checked at preview: a whole number, at least 1.
+	//
+	// Checked at preview on management API v2 (for a CPU worker): at least 2.
 	VcpuCount pulumi.IntPtrInput
 	// Whether `pulumi up` waits, after a change to what the endpoint's workers run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
 	WaitForRollout pulumi.BoolPtrInput

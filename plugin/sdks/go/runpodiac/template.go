@@ -165,6 +165,8 @@ type templateArgs struct {
 	// Container disk in whole GB (platform default 50; at least 1 on v2).
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2: at least 1 GB.
 	ContainerDiskInGb *int `pulumi:"containerDiskInGb"`
 	// Credentials to pull a private image: a ContainerRegistryAuth's `id`.
 	ContainerRegistryAuthId *string `pulumi:"containerRegistryAuthId"`
@@ -201,6 +203,8 @@ type templateArgs struct {
 	// Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2: at least 10 GB, 0 for no pod volume.
 	VolumeInGb *int `pulumi:"volumeInGb"`
 	// Where volumes are mounted: an absolute path (platform default `/workspace`).
 	VolumeMountPath *string `pulumi:"volumeMountPath"`
@@ -219,6 +223,8 @@ type TemplateArgs struct {
 	// Container disk in whole GB (platform default 50; at least 1 on v2).
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2: at least 1 GB.
 	ContainerDiskInGb pulumi.IntPtrInput
 	// Credentials to pull a private image: a ContainerRegistryAuth's `id`.
 	ContainerRegistryAuthId pulumi.StringPtrInput
@@ -255,6 +261,8 @@ type TemplateArgs struct {
 	// Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
 	//
 	// Checked at preview: a whole number, at least 0.
+	//
+	// Checked at preview on management API v2: at least 10 GB, 0 for no pod volume.
 	VolumeInGb pulumi.IntPtrInput
 	// Where volumes are mounted: an absolute path (platform default `/workspace`).
 	VolumeMountPath pulumi.StringPtrInput

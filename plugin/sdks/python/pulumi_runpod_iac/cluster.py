@@ -57,12 +57,16 @@ class ClusterArgs:
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk of each member in GB (default 50). A change replaces the Cluster.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2: at least 1 GB.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (sent as v2's `args`). A change replaces the Cluster.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). A change replaces the Cluster.
         :param pulumi.Input[_builtins.str] name: Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
+               
+               Checked at preview on management API v2: not empty.
         :param pulumi.Input[_builtins.str] network_volume_id: A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
                
                Checked at preview: not empty.
@@ -72,6 +76,8 @@ class ClusterArgs:
         :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
         """
         pulumi.set(__self__, "gpu_count_per_pod", gpu_count_per_pod)
@@ -191,6 +197,8 @@ class ClusterArgs:
         Container disk of each member in GB (default 50). A change replaces the Cluster.
 
         Checked at preview: a whole number, at least 0.
+
+        Checked at preview on management API v2: at least 1 GB.
         """
         return pulumi.get(self, "container_disk_in_gb")
 
@@ -241,6 +249,8 @@ class ClusterArgs:
         Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
 
         Checked at preview: at most 191 characters.
+
+        Checked at preview on management API v2: not empty.
         """
         return pulumi.get(self, "name")
 
@@ -305,6 +315,8 @@ class ClusterArgs:
         Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
 
         Checked at preview: a whole number, at least 0.
+
+        Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
         """
         return pulumi.get(self, "volume_in_gb")
 
@@ -385,6 +397,8 @@ class Cluster(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk of each member in GB (default 50). A change replaces the Cluster.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2: at least 1 GB.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the cluster may be placed in (the whole cluster goes to one of them). A change replaces the Cluster. Compared as a set: a reorder is no change.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (sent as v2's `args`). A change replaces the Cluster.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment of every member's container; values may be `pulumi.secret(...)`: the whole `env` output is always secret. The platform adds `NODE_RANK` (and `PUBLIC_KEY`, `JUPYTER_PASSWORD` with `startSsh`, `startJupyter`). A change replaces the Cluster.
@@ -398,6 +412,8 @@ class Cluster(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Name on the platform: the platform's one update of a cluster is a rename. Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
+               
+               Checked at preview on management API v2: not empty.
         :param pulumi.Input[_builtins.str] network_volume_id: A network volume every member mounts, e.g. `volume.id`; the cluster is placed in its data center. A change replaces the Cluster.
                
                Checked at preview: not empty.
@@ -413,6 +429,8 @@ class Cluster(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume of each member in GB (default 20; none with `networkVolumeId`). A change replaces the Cluster.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). A change replaces the Cluster.
         """
         ...

@@ -31,6 +31,8 @@ class NetworkVolumeArgs:
         :param pulumi.Input[_builtins.int] size: Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v1: from 0 to 4000 GB; on management API v2: from 10 to 4096 GB.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing volume to take under management instead of creating one (docs/resources.md, "Adopting existing resources"). Its data center must match; its name and size are converged to these inputs.
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a 7-character suffix unique to project, stack and logical name.
                
@@ -67,6 +69,8 @@ class NetworkVolumeArgs:
         Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
 
         Checked at preview: a whole number, at least 0.
+
+        Checked at preview on management API v1: from 0 to 4000 GB; on management API v2: from 10 to 4096 GB.
         """
         return pulumi.get(self, "size")
 
@@ -158,6 +162,8 @@ class NetworkVolume(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] size: Size in GB: 10 to 4096 on management API v2 (the default), 0 to 4000 on v1; outside its version's range it is refused at `pulumi preview`. May only grow: a smaller size fails `pulumi preview` (`size can only grow: the volume has 50 GB and 40 GB was requested`) and nothing is sent to the platform.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v1: from 0 to 4000 GB; on management API v2: from 10 to 4096 GB.
         :param pulumi.Input[_builtins.str] type: Storage tier: `STANDARD`, `HIGH_PERFORMANCE`, or a tier the platform added since (an open value). Default: the data center's primary tier. A tier is fixed at creation, so a change makes a new, empty volume. A change replaces the NetworkVolume. Management API v2 only.
                
                Checked at preview: not empty.

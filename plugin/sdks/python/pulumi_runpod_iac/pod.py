@@ -46,9 +46,7 @@ class PodArgs:
                  min_disk_bandwidth_m_bps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_download_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
-                 min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_upload_mbps: pulumi.Input[Optional[_builtins.float]] = None,
-                 min_vcpu_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_vcpu_count_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -70,6 +68,8 @@ class PodArgs:
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2: at least 1 GB.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] country_codes: Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
@@ -98,24 +98,20 @@ class PodArgs:
         :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-               
-               Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-               
-               Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_count_per_gpu: Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+        :param pulumi.Input[_builtins.int] min_vcpu_count_per_gpu: Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
+               
+               Checked at preview on management API v2: not empty.
         :param pulumi.Input[_builtins.str] network_volume_id: A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
                
                Checked at preview: not empty.
@@ -129,9 +125,13 @@ class PodArgs:
         :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of a CPU pod (default 2). A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
+               
+               Checked at preview on management API v2 (for a CPU pod): at least 2.
         :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         if adopt_id is not None:
@@ -186,12 +186,8 @@ class PodArgs:
             pulumi.set(__self__, "min_download_mbps", min_download_mbps)
         if min_ram_per_gpu is not None:
             pulumi.set(__self__, "min_ram_per_gpu", min_ram_per_gpu)
-        if min_ram_per_gpu is not None:
-            pulumi.set(__self__, "min_ram_per_gpu", min_ram_per_gpu)
         if min_upload_mbps is not None:
             pulumi.set(__self__, "min_upload_mbps", min_upload_mbps)
-        if min_vcpu_per_gpu is not None:
-            pulumi.set(__self__, "min_vcpu_per_gpu", min_vcpu_per_gpu)
         if min_vcpu_count_per_gpu is not None:
             pulumi.set(__self__, "min_vcpu_count_per_gpu", min_vcpu_count_per_gpu)
         if name is not None:
@@ -270,6 +266,8 @@ class PodArgs:
         Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 
         Checked at preview: a whole number, at least 0.
+
+        Checked at preview on management API v2: at least 1 GB.
         """
         return pulumi.get(self, "container_disk_in_gb")
 
@@ -526,24 +524,10 @@ class PodArgs:
         pulumi.set(self, "min_download_mbps", value)
 
     @_builtins.property
-    @pulumi.getter(name="minRAMPerGPU")
-    def min_ram_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
-        """
-        Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-
-        Checked at preview: a whole number, at least 0.
-        """
-        return pulumi.get(self, "min_ram_per_gpu")
-
-    @min_ram_per_gpu.setter
-    def min_ram_per_gpu(self, value: pulumi.Input[Optional[_builtins.int]]):
-        pulumi.set(self, "min_ram_per_gpu", value)
-
-    @_builtins.property
     @pulumi.getter(name="minRamPerGpu")
     def min_ram_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+        Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
 
         Checked at preview: a whole number, at least 1.
         """
@@ -568,24 +552,10 @@ class PodArgs:
         pulumi.set(self, "min_upload_mbps", value)
 
     @_builtins.property
-    @pulumi.getter(name="minVCPUPerGPU")
-    def min_vcpu_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
-        """
-        Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-
-        Checked at preview: a whole number, at least 0.
-        """
-        return pulumi.get(self, "min_vcpu_per_gpu")
-
-    @min_vcpu_per_gpu.setter
-    def min_vcpu_per_gpu(self, value: pulumi.Input[Optional[_builtins.int]]):
-        pulumi.set(self, "min_vcpu_per_gpu", value)
-
-    @_builtins.property
     @pulumi.getter(name="minVcpuCountPerGpu")
     def min_vcpu_count_per_gpu(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+        Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
 
         Checked at preview: a whole number, at least 1.
         """
@@ -602,6 +572,8 @@ class PodArgs:
         Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
 
         Checked at preview: at most 191 characters.
+
+        Checked at preview on management API v2: not empty.
         """
         return pulumi.get(self, "name")
 
@@ -692,6 +664,8 @@ class PodArgs:
         vCPUs of a CPU pod (default 2). A change replaces the Pod.
 
         Checked at preview: a whole number, at least 1.
+
+        Checked at preview on management API v2 (for a CPU pod): at least 2.
         """
         return pulumi.get(self, "vcpu_count")
 
@@ -706,6 +680,8 @@ class PodArgs:
         Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
 
         Checked at preview: a whole number, at least 0.
+
+        Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
         """
         return pulumi.get(self, "volume_in_gb")
 
@@ -758,9 +734,7 @@ class Pod(pulumi.CustomResource):
                  min_disk_bandwidth_m_bps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_download_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
-                 min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_upload_mbps: pulumi.Input[Optional[_builtins.float]] = None,
-                 min_vcpu_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_vcpu_count_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -805,6 +779,8 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in GB (default 50; at least 1 on v2), wiped on every reset. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2: at least 1 GB.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a `ContainerRegistryAuth`'s `id`. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] country_codes: Countries the pod may be placed in, ISO 3166-1 alpha-2. On v2, find a country's data centers with the catalog's `countryCodes` filter. A change replaces the Pod. Compared as a set: a reorder is no change. Management API v1 only (v2 takes []).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors the pod may rent, in priority order (CPU pods; pods also rent `cpu3m` and `cpu5m`). A change replaces the Pod.
@@ -833,24 +809,20 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.float] min_download_mbps: Least download speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-               
-               Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+        :param pulumi.Input[_builtins.int] min_ram_per_gpu: Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.float] min_upload_mbps: Least upload speed of the machine, Mb/s. A change replaces the Pod. Management API v1 only.
                
                Checked at preview: at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_per_gpu: Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-               
-               Checked at preview: a whole number, at least 0.
-        :param pulumi.Input[_builtins.int] min_vcpu_count_per_gpu: Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+        :param pulumi.Input[_builtins.int] min_vcpu_count_per_gpu: Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[_builtins.str] name: Name on the platform (need not be unique). Default: the logical name plus a stack-unique suffix.
                
                Checked at preview: at most 191 characters.
+               
+               Checked at preview on management API v2: not empty.
         :param pulumi.Input[_builtins.str] network_volume_id: A network volume to mount instead of a pod volume, e.g. `volume.id`; the pod is placed in its data center. A change replaces the Pod.
                
                Checked at preview: not empty.
@@ -864,9 +836,13 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of a CPU pod (default 2). A change replaces the Pod.
                
                Checked at preview: a whole number, at least 1.
+               
+               Checked at preview on management API v2 (for a CPU pod): at least 2.
         :param pulumi.Input[_builtins.int] volume_in_gb: Pod volume in GB (default 20; on v2 0 (none) or at least 10), kept across resets and stops. A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2 (for a pod volume): at least 10 GB, 0 for no pod volume.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the pod volume (or network volume) is mounted (default `/workspace`). A change resets the Pod: its container restarts on the new settings and its container disk is wiped.
         """
         ...
@@ -939,9 +915,7 @@ class Pod(pulumi.CustomResource):
                  min_disk_bandwidth_m_bps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_download_mbps: pulumi.Input[Optional[_builtins.float]] = None,
                  min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
-                 min_ram_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_upload_mbps: pulumi.Input[Optional[_builtins.float]] = None,
-                 min_vcpu_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  min_vcpu_count_per_gpu: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -988,9 +962,7 @@ class Pod(pulumi.CustomResource):
             __props__.__dict__["min_disk_bandwidth_m_bps"] = min_disk_bandwidth_m_bps
             __props__.__dict__["min_download_mbps"] = min_download_mbps
             __props__.__dict__["min_ram_per_gpu"] = min_ram_per_gpu
-            __props__.__dict__["min_ram_per_gpu"] = min_ram_per_gpu
             __props__.__dict__["min_upload_mbps"] = min_upload_mbps
-            __props__.__dict__["min_vcpu_per_gpu"] = min_vcpu_per_gpu
             __props__.__dict__["min_vcpu_count_per_gpu"] = min_vcpu_count_per_gpu
             __props__.__dict__["name"] = name
             __props__.__dict__["network_volume_id"] = network_volume_id
@@ -1013,7 +985,7 @@ class Pod(pulumi.CustomResource):
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["env", "jupyterPassword"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["allowedCudaVersions[*]", "cloudType", "computeType", "countryCodes[*]", "cpuFlavorIds[*]", "cpuFlavorPriority", "dataCenterIds[*]", "dataCenterPriority", "gpuCount", "gpuTypeIds[*]", "gpuTypePriority", "interruptible", "minCudaVersion", "minDiskBandwidthMBps", "minDownloadMbps", "minRAMPerGPU", "minRamPerGpu", "minUploadMbps", "minVCPUPerGPU", "minVcpuCountPerGpu", "networkVolumeId", "startJupyter", "startSsh", "supportPublicIp", "templateId", "vcpuCount"])
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["allowedCudaVersions[*]", "cloudType", "computeType", "countryCodes[*]", "cpuFlavorIds[*]", "cpuFlavorPriority", "dataCenterIds[*]", "dataCenterPriority", "gpuCount", "gpuTypeIds[*]", "gpuTypePriority", "interruptible", "minCudaVersion", "minDiskBandwidthMBps", "minDownloadMbps", "minRamPerGpu", "minUploadMbps", "minVcpuCountPerGpu", "networkVolumeId", "startJupyter", "startSsh", "supportPublicIp", "templateId", "vcpuCount"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Pod, __self__).__init__(
             'runpod-iac:index:Pod',
@@ -1067,9 +1039,7 @@ class Pod(pulumi.CustomResource):
         __props__.__dict__["min_disk_bandwidth_m_bps"] = None
         __props__.__dict__["min_download_mbps"] = None
         __props__.__dict__["min_ram_per_gpu"] = None
-        __props__.__dict__["min_ram_per_gpu"] = None
         __props__.__dict__["min_upload_mbps"] = None
-        __props__.__dict__["min_vcpu_per_gpu"] = None
         __props__.__dict__["min_vcpu_count_per_gpu"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["network_volume_id"] = None
@@ -1318,18 +1288,10 @@ class Pod(pulumi.CustomResource):
         return pulumi.get(self, "min_download_mbps")
 
     @_builtins.property
-    @pulumi.getter(name="minRAMPerGPU")
-    def min_ram_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
-        """
-        Least GB of RAM per GPU of the machine: v1's name of `minRamPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-        """
-        return pulumi.get(self, "min_ram_per_gpu")
-
-    @_builtins.property
     @pulumi.getter(name="minRamPerGpu")
     def min_ram_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). v2's name; v1 names the same filter `minRAMPerGPU`. A change replaces the Pod. Management API v2 only.
+        Least GB of RAM per GPU of the machine the pod is placed on, at least 1: a placement filter, not a request (`allocatedMemoryGb` says what the pod got, which may be more). Both versions: v1 calls it `minRAMPerGPU` on the wire. A change replaces the Pod.
         """
         return pulumi.get(self, "min_ram_per_gpu")
 
@@ -1342,18 +1304,10 @@ class Pod(pulumi.CustomResource):
         return pulumi.get(self, "min_upload_mbps")
 
     @_builtins.property
-    @pulumi.getter(name="minVCPUPerGPU")
-    def min_vcpu_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
-        """
-        Least vCPUs per GPU of the machine: v1's name of `minVcpuCountPerGpu` (0: none). A change replaces the Pod. Management API v1 only.
-        """
-        return pulumi.get(self, "min_vcpu_per_gpu")
-
-    @_builtins.property
     @pulumi.getter(name="minVcpuCountPerGpu")
     def min_vcpu_count_per_gpu(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). v2's name; v1 names the same filter `minVCPUPerGPU`. A change replaces the Pod. Management API v2 only.
+        Least vCPUs per GPU of the machine the pod is placed on, at least 1: a placement filter (`allocatedVcpuCount` says what the pod got, which may be more). Both versions: v1 calls it `minVCPUPerGPU` on the wire. A change replaces the Pod.
         """
         return pulumi.get(self, "min_vcpu_count_per_gpu")
 

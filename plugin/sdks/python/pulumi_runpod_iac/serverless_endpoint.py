@@ -56,6 +56,8 @@ class ServerlessEndpointArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: Acceptable CUDA versions. Compared as a set: a reorder is no change.
         :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
+               
+               Checked at preview on management API v2 (for a CPU worker): at least 1 item.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers workers may run in. Compared as a set: a reorder is no change.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU types taken out of `gpuPools`. Compared as a set: a reorder is no change. Management API v2 only.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
@@ -66,7 +68,11 @@ class ServerlessEndpointArgs:
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_pools: GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
+               
+               Checked at preview on management API v2: at least 1 item.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
+               
+               Checked at preview on management API v2 (for a GPU endpoint): at least 1 item.
         :param pulumi.Input[_builtins.int] idle_timeout: Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
                
                Checked at preview: a whole number, from 1 to 3600.
@@ -74,6 +80,8 @@ class ServerlessEndpointArgs:
         :param pulumi.Input[_builtins.str] name: Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
                
                Checked at preview: at most 191 characters.
+               
+               Checked at preview on management API v2: not empty.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to attach, e.g. `volume.id`.
                
                Checked at preview: not empty.
@@ -88,6 +96,8 @@ class ServerlessEndpointArgs:
         :param pulumi.Input[_builtins.int] vcpu_count: vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
                
                Checked at preview: a whole number, at least 1.
+               
+               Checked at preview on management API v2 (for a CPU worker): at least 2.
         :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the endpoint's workers run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Most workers at once, at least 0.
                
@@ -203,6 +213,8 @@ class ServerlessEndpointArgs:
     def cpu_flavor_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
         CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
+
+        Checked at preview on management API v2 (for a CPU worker): at least 1 item.
         """
         return pulumi.get(self, "cpu_flavor_ids")
 
@@ -279,6 +291,8 @@ class ServerlessEndpointArgs:
     def gpu_pools(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
         GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
+
+        Checked at preview on management API v2: at least 1 item.
         """
         return pulumi.get(self, "gpu_pools")
 
@@ -291,6 +305,8 @@ class ServerlessEndpointArgs:
     def gpu_type_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
         GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
+
+        Checked at preview on management API v2 (for a GPU endpoint): at least 1 item.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -331,6 +347,8 @@ class ServerlessEndpointArgs:
         Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
 
         Checked at preview: at most 191 characters.
+
+        Checked at preview on management API v2: not empty.
         """
         return pulumi.get(self, "name")
 
@@ -433,6 +451,8 @@ class ServerlessEndpointArgs:
         vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
 
         Checked at preview: a whole number, at least 1.
+
+        Checked at preview on management API v2 (for a CPU worker): at least 2.
         """
         return pulumi.get(self, "vcpu_count")
 
@@ -550,6 +570,8 @@ class ServerlessEndpoint(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: Acceptable CUDA versions. Compared as a set: a reorder is no change.
         :param pulumi.Input['ComputeType'] compute_type: `GPU` (default) or `CPU`: the update API cannot change it. A change replaces the ServerlessEndpoint.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors in priority order (CPU endpoints), like `gpuTypeIds` on v1.
+               
+               Checked at preview on management API v2 (for a CPU worker): at least 1 item.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers workers may run in. Compared as a set: a reorder is no change.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU types taken out of `gpuPools`. Compared as a set: a reorder is no change. Management API v2 only.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest a single job (or request) may run, in ms (platform default 300000 on v2, 600000 on v1).
@@ -560,7 +582,11 @@ class ServerlessEndpoint(pulumi.CustomResource):
                
                Checked at preview: a whole number, at least 1.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_pools: GPU pools, e.g. `["ADA_24", "AMPERE_48"]`: any type of these pools, for users who think in pools; instead of `gpuTypeIds`. Open values: a pool the platform added since is accepted. Compared as a set: a reorder is no change. Management API v2 only.
+               
+               Checked at preview on management API v2: at least 1 item.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types the workers may rent: exactly these cards, and no others, on both API versions. On v1 a priority list (the first is rented when available: a reorder is an update); on v2 the pools holding them, with every other type of those pools excluded and no order (a reorder is no change). On v2 a type in no serverless pool fails at preview, naming it. Order matters on management API v1 only.
+               
+               Checked at preview on management API v2 (for a GPU endpoint): at least 1 item.
         :param pulumi.Input[_builtins.int] idle_timeout: Seconds an idle worker lives before scale-down, 1..3600 (platform default 10 on v2, 5 on v1).
                
                Checked at preview: a whole number, from 1 to 3600.
@@ -568,6 +594,8 @@ class ServerlessEndpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Name on the platform (at most 191 characters; not empty on v2). Default: the logical name plus a stack-unique suffix, as a volume's.
                
                Checked at preview: at most 191 characters.
+               
+               Checked at preview on management API v2: not empty.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to attach, e.g. `volume.id`.
                
                Checked at preview: not empty.
@@ -585,6 +613,8 @@ class ServerlessEndpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] vcpu_count: vCPUs per CPU worker: at least 1 on v1, 2 on v2 (platform default 2).
                
                Checked at preview: a whole number, at least 1.
+               
+               Checked at preview on management API v2 (for a CPU worker): at least 2.
         :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the endpoint's workers run, until the endpoint serves it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Most workers at once, at least 0.
                

@@ -53,6 +53,8 @@ class TemplateArgs:
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in whole GB (platform default 50; at least 1 on v2).
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2: at least 1 GB.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a ContainerRegistryAuth's `id`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters. Management API v1 only (v2 takes []).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it travels as one `args` string.
@@ -71,6 +73,8 @@ class TemplateArgs:
         :param pulumi.Input[_builtins.int] volume_in_gb: Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2: at least 10 GB, 0 for no pod volume.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where volumes are mounted: an absolute path (platform default `/workspace`).
         :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         """
@@ -173,6 +177,8 @@ class TemplateArgs:
         Container disk in whole GB (platform default 50; at least 1 on v2).
 
         Checked at preview: a whole number, at least 0.
+
+        Checked at preview on management API v2: at least 1 GB.
         """
         return pulumi.get(self, "container_disk_in_gb")
 
@@ -345,6 +351,8 @@ class TemplateArgs:
         Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
 
         Checked at preview: a whole number, at least 0.
+
+        Checked at preview on management API v2: at least 10 GB, 0 for no pod volume.
         """
         return pulumi.get(self, "volume_in_gb")
 
@@ -443,6 +451,8 @@ class Template(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk in whole GB (platform default 50; at least 1 on v2).
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2: at least 1 GB.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Credentials to pull a private image: a ContainerRegistryAuth's `id`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_entrypoint: Overrides the image's ENTRYPOINT (`[]`: the image's own). An argument list: order matters. Management API v1 only (v2 takes []).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] docker_start_cmd: Overrides the image's CMD (`[]`: the image's own). An argument list: order matters. On v2 it travels as one `args` string.
@@ -464,6 +474,8 @@ class Template(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] volume_in_gb: Local volume in whole GB (platform default 20; on v2 0 (none) or at least 10).
                
                Checked at preview: a whole number, at least 0.
+               
+               Checked at preview on management API v2: at least 10 GB, 0 for no pod volume.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where volumes are mounted: an absolute path (platform default `/workspace`).
         :param pulumi.Input[_builtins.bool] wait_for_rollout: Whether `pulumi up` waits, after a change to what the template's container runs, until the endpoints it rolls serve it: no worker left on the older configuration and `workersMin` workers of the new one started (docs/resources.md "When an endpoint is deployed"). Default `true`; `false` ends the step once the platform took the change. Never sent to the platform.
         """

@@ -15,31 +15,57 @@ import { volumeSizeCapPolicy } from "./volume-size-cap";
 import { workerBoundsPolicy } from "./worker-bounds";
 
 /**
- * The policy pack as a library (`runpod-iac/policy`): the policies, their pure rules and their
- * configuration schemas. Importing this module has no side effect; the pack that Pulumi runs
- * (`--policy-pack policy`) is `pack.ts`, which constructs the `PolicyPack` (and with it a gRPC server).
+ * The policy pack as a library (`runpod-iac/policy`): the pack's policies (`runpodPolicies`, to
+ * run as they are or beside a pack of one's own) and the configuration of each, as the zod schema
+ * `--policy-pack-config` is checked against. Importing this module has no side effect; the pack
+ * that Pulumi runs (`--policy-pack node_modules/runpod-iac/policy`) is `pack.ts`, which constructs
+ * the `PolicyPack` (and with it a gRPC server). The rules behind the policies, their resource
+ * shapes and the stack and cost helpers are the pack's own modules, which package.json's `exports`
+ * does not reach: the tests import them there.
  */
 
-export * from "./contradictory-inputs";
-export * from "./credential-shapes";
-export * from "./gpu-priority-list";
-export * from "./image-pinning";
-export * from "./known-platform-values";
-export * from "./plaintext-credentials";
-export * from "./pod-limits";
-export * from "./live-catalog";
-export * from "./resource-types";
-export * from "./serverless-template";
-export * from "./stack-context";
-export * from "./stack-cost-ceiling";
-export * from "./stack-cost-endpoints";
-export * from "./stack-cost-pods";
-export * from "./stack-volume-size-cap";
-export * from "./stack-worker-budget";
-export * from "./unknown-values";
-export * from "./volume-locality";
-export * from "./volume-size-cap";
-export * from "./worker-bounds";
+export {
+  ContradictoryInputsConfigSchema,
+  type ContradictoryInputsConfig,
+  type ContradictoryInputsSettings,
+} from "./contradictory-inputs";
+export {
+  GpuPriorityListConfigSchema,
+  type GpuPriorityListConfig,
+  type GpuPriorityListSettings,
+} from "./gpu-priority-settings";
+export { ImagePinningConfigSchema, type ImagePinningConfig, type ImagePinningSettings } from "./image-pinning";
+export { KnownPlatformValuesConfigSchema, type KnownPlatformValuesConfig } from "./known-platform-values";
+export {
+  PlaintextCredentialsConfigSchema,
+  type PlaintextCredentialsConfig,
+  type PlaintextCredentialsSettings,
+} from "./plaintext-credentials";
+export { PodLimitsConfigSchema, type PodLimitsConfig, type PodLimitsSettings } from "./pod-limits";
+export { LiveCatalogConfigSchema, type LiveCatalogConfig } from "./live-catalog";
+export {
+  ServerlessTemplateConfigSchema,
+  type ServerlessTemplateConfig,
+  type ServerlessTemplateSettings,
+} from "./serverless-template";
+export {
+  StackCostCeilingConfigSchema,
+  type StackCostCeilingConfig,
+  type StackCostCeilingSettings,
+} from "./stack-cost-ceiling";
+export {
+  StackVolumeSizeCapConfigSchema,
+  type StackVolumeSizeCapConfig,
+  type StackVolumeSizeCapSettings,
+} from "./stack-volume-size-cap";
+export {
+  StackWorkerBudgetConfigSchema,
+  type StackWorkerBudgetConfig,
+  type StackWorkerBudgetSettings,
+} from "./stack-worker-budget";
+export { VolumeLocalityConfigSchema, type VolumeLocalityConfig, type VolumeLocalitySettings } from "./volume-locality";
+export { VolumeSizeCapConfigSchema, type VolumeSizeCapConfig, type VolumeSizeCapSettings } from "./volume-size-cap";
+export { WorkerBoundsConfigSchema, type WorkerBoundsConfig, type WorkerBoundsSettings } from "./worker-bounds";
 
 /** Name of the policy pack, as the Pulumi CLI shows it (`runpod@v<version>`). */
 export const POLICY_PACK_NAME = "runpod";

@@ -8,6 +8,7 @@ import { EventStreamStatusError, type ServerSentEvent, streamEvents } from "./ev
 import { type Exchange, exchange } from "./http-exchange";
 import { sleepUnlessAborted } from "./polling";
 import { type ManagementPacer, sharedPacer } from "./rate-limit/management-pacer";
+import { requestInfo, requestPath, splitBase } from "./request-path";
 import { type AttemptOutcome, retryDecision } from "./retry-policy";
 import { Agent } from "./undici-agent";
 
@@ -68,24 +69,6 @@ interface RetryOptions<T> extends AttemptOptions<T> {
 /** undici's codes for "no answer within the timeout". */
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
-/** A base URL split once into the origin undici dials and the path prefix of every request on it. */
-interface SplitBase {
-  origin: string;
-  /** e.g. `/v2`, or "" for a base without a path. */
-  prefix: string;
-}
-const splitBases = new Map<string, SplitBase>();
-function splitBase(base: string): SplitBase {
-  let split = splitBases.get(base);
-  if (split === undefined) {
-    const { origin, pathname } = new URL(base);
-    // config.ts strips trailing slashes, so the pathname is "/" only for a base without a path.
-    split = { origin, prefix: pathname === "/" ? "" : pathname };
-    splitBases.set(base, split);
-  }
-  return split;
-}
-
 /** Connection errors that prove the request never left this machine. */
 const NOT_DELIVERED_CODES = new Set([
   "ECONNREFUSED",
@@ -140,7 +123,7 @@ export class Transport {
     return this.attempt({
       req,
       origin,
-      path: requestPath(prefix, req),
+      path: requestPath(prefix, req.path, req.query),
       headers,
       attempt: 1,
       started: Date.now(),
@@ -244,7 +227,7 @@ export class Transport {
     req: Omit<TransportRequest<never>, "method" | "body" | "idempotent" | "schema">,
   ): AsyncGenerator<ServerSentEvent> {
     const { origin, prefix } = splitBase(req.base);
-    const path = requestPath(prefix, { ...req, method: "GET", idempotent: true });
+    const path = requestPath(prefix, req.path, req.query);
     const info: RequestInfo = { method: "GET", path };
     const signal = req.options?.signal;
     const headers = { ...this.headersFor(requireApiKey(this.config)), accept: "text/event-stream" };
@@ -282,28 +265,4 @@ export class Transport {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
-}
-
-/**
- * The request's path and query on its origin: plain string building, since `new URL` and
- * `searchParams` cost more per call than the rest of the client's own work (bench/RESULTS.md,
- * "Where our client's per-call time goes").
- */
-function requestPath(prefix: string, req: TransportRequest<unknown>): string {
-  let path = prefix + req.path;
-  if (req.query) {
-    let sep = "?";
-    for (const k in req.query) {
-      const v = req.query[k];
-      if (v === undefined) continue;
-      path += `${sep}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
-      sep = "&";
-    }
-  }
-  return path;
-}
-
-/** What errors say about the request: method, and path with query (never the origin, never headers). */
-function requestInfo(req: TransportRequest<unknown>, path: string): RequestInfo {
-  return { method: req.method, path };
 }

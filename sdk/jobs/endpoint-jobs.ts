@@ -230,7 +230,7 @@ export class EndpointJobs {
 
   /**
    * The endpoint's recent requests (`/requests`), paced to its limit (10 per 10 s, 2 at once).
-   * The platform documents no body; the schema is the emulator's (see {@link RecentRequestsSchema}).
+   * The platform documents no body; the shape is the emulator's (`RecentRequests`).
    */
   requests(options?: CallOptions): Promise<RecentRequests> {
     const path = this.path("requests");

@@ -15,7 +15,7 @@ export interface WaitForRolloutOptions {
   timeoutMs: number;
   /**
    * The shortest interval between two polls of this endpoint (ms). Default: the environment's
-   * `RUNPOD_ROLLOUT_POLL_SECONDS`, else {@link DEFAULT_ROLLOUT_POLL_MS}. On v2 the interval grows
+   * `RUNPOD_ROLLOUT_POLL_SECONDS`, else `DEFAULT_ROLLOUT_POLL_MS`. On v2 the interval grows
    * with the rollouts waited on at once in this process, so that together they take at most half
    * of the account's shortest quota window.
    */

@@ -185,14 +185,14 @@ export const GPU_POOL_IDS = [
   "BLACKWELL_96",
   "BLACKWELL_180",
 ] as const;
-/** A pool of {@link GPU_POOL_IDS}. */
+/** A pool the platform has as of this release (`GPU_POOL_IDS`). */
 export type KnownGpuPoolId = (typeof GPU_POOL_IDS)[number];
 /** A GPU pool: a known one, or any string (pools grow). */
 export type GpuPoolId = KnownGpuPoolId | AnyOtherString;
 
 /** Network volume storage tiers as of this release (v2 `NetworkVolumeType`); open, like pools. */
 export const NETWORK_VOLUME_TYPES = ["STANDARD", "HIGH_PERFORMANCE"] as const;
-/** A tier of {@link NETWORK_VOLUME_TYPES}. */
+/** A tier the platform has as of this release (`NETWORK_VOLUME_TYPES`). */
 export type KnownNetworkVolumeType = (typeof NETWORK_VOLUME_TYPES)[number];
 /** A storage tier: a known one, or any string. */
 export type NetworkVolumeType = KnownNetworkVolumeType | AnyOtherString;

@@ -45,7 +45,7 @@ console.log(JSON.stringify({ compiler: require(process.argv[2]).version, policyC
 const DEPLOYING_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import { NetworkVolume, ServerlessEndpoint, Template } from "runpod-iac";
 import * as plugin from "runpod-iac/plugin";
-import { checkWorkerBounds } from "runpod-iac/policy";
+import { WorkerBoundsConfigSchema } from "runpod-iac/policy";
 
 const config = new pulumi.Config();
 const volume = new NetworkVolume("models", { size: config.requireNumber("size"), dataCenterId: "EU-RO-1" });
@@ -60,7 +60,8 @@ const weights = new plugin.NetworkVolume("weights", { size: 20, dataCenterId: "E
 
 export const endpointId: pulumi.Output<string> = api.id;
 export const weightsSize: pulumi.Output<number> = weights.size;
-export const problems: string[] = checkWorkerBounds("api", { workersMin: 0, workersMax: 5 }, { workersMaxCap: 3 });
+const checked = WorkerBoundsConfigSchema.safeParse({ workersMaxCap: 3, workersMinCap: -1 });
+export const problems: string[] = checked.success ? [] : checked.error.issues.map((i) => \`\${i.path.join(".")}: \${i.code}\`);
 `;
 
 /** Runs package.json's \`main\` under Pulumi's mocks; prints its outputs and what it registered. */
@@ -124,7 +125,7 @@ describe("a user's program on TypeScript 5, 6 and 7 against the packed package",
     // What the template's `typescript: ^5.0.0` installs today, as the repository's own.
     expect(result.compiler).toMatch(/^5\./);
     expect(result.policyCount).toBeGreaterThan(0);
-    expect(result.problems).toEqual(['ServerlessEndpoint "api": workersMax = 5: exceeds the cap of 3 (workersMaxCap)']);
+    expect(result.problems).toEqual(["workersMinCap: too_small"]);
     // TS2322: a string is not assignable to a number: ts-node checked types.
     expect(result.refused).toEqual([2322]);
   });

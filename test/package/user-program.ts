@@ -16,7 +16,7 @@ import {
   type SubmitManyOptions,
 } from "runpod-iac/sdk";
 import { type RunningEmulator, startEmulator } from "runpod-iac/emulator";
-import { checkWorkerBounds, runpodPolicies, type WorkerBoundsConfig } from "runpod-iac/policy";
+import { runpodPolicies, type WorkerBoundsConfig, WorkerBoundsConfigSchema } from "runpod-iac/policy";
 import * as plugin from "runpod-iac/plugin";
 
 export function declare(): pulumi.Output<string> {
@@ -74,8 +74,9 @@ export async function emulate(): Promise<string> {
 }
 
 export const valid: boolean = NetworkVolumeSchema.safeParse({ id: "v", name: "n", size: 1, dataCenterId: "EU-RO-1" }).success;
-const bounds: WorkerBoundsConfig = { workersMaxCap: 3 };
-export const problems: string[] = checkWorkerBounds("api", { workersMin: 0, workersMax: 5 }, bounds);
+const bounds: WorkerBoundsConfig = { workersMaxCap: 3, byStack: { "dev*": { workersMaxCap: 1 } } };
+const checked = WorkerBoundsConfigSchema.safeParse({ ...bounds, workersMinCap: -1 });
+export const problems: string[] = checked.success ? [] : checked.error.issues.map((i) => \`\${i.path.join(".")}: \${i.code}\`);
 export const policyCount: number = runpodPolicies.length;
 `;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
-import { BadRequestError, NotFoundError, RequestValidationError, RunpodClient, TEMPLATE_DEFAULTS } from "../../../sdk";
+import { BadRequestError, NotFoundError, RequestValidationError, RunpodClient } from "../../../sdk";
+import { TEMPLATE_DEFAULTS } from "../../../sdk/schemas";
 
 /** `client.templates` and `client.containerRegistryAuth` against the real emulator over HTTP. */
 const PASSWORD = "ghp_CLIENT0REGISTRY0PASSWORD0x9";

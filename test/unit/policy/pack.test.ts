@@ -3,17 +3,16 @@ import { join } from "node:path";
 import { Secret } from "@pulumi/policy/policy";
 import { describe, expect, it } from "vitest";
 import { formatValue } from "../../../policy/format";
+import { POLICY_PACK_NAME, runpodPolicies } from "../../../policy/index";
 import {
   ContainerRegistryAuthResource,
   isGpuEndpoint,
   NetworkVolumeResource,
   PLUGIN_RESOURCE_TYPES,
-  POLICY_PACK_NAME,
   RESOURCE_TYPES,
-  runpodPolicies,
   ServerlessEndpointResource,
   TemplateResource,
-} from "../../../policy/index";
+} from "../../../policy/resource-types";
 import { UNKNOWN } from "../../../policy/unknown-values";
 import { runPolicies } from "./engine-harness";
 

@@ -3,37 +3,37 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import {
-  CONTRADICTORY_INPUTS_POLICY,
   ContradictoryInputsConfigSchema,
-  GPU_PRIORITY_LIST_POLICY,
   GpuPriorityListConfigSchema,
-  IMAGE_PINNING_POLICY,
   ImagePinningConfigSchema,
-  KNOWN_PLATFORM_VALUES_POLICY,
   KnownPlatformValuesConfigSchema,
-  POD_LIMITS_POLICY,
-  PodLimitsConfigSchema,
-  LIVE_CATALOG_POLICY,
   LiveCatalogConfigSchema,
-  PLAINTEXT_CREDENTIALS_POLICY,
   PlaintextCredentialsConfigSchema,
+  PodLimitsConfigSchema,
   type RunpodPolicyName,
   runpodPolicies,
-  SERVERLESS_TEMPLATE_POLICY,
   ServerlessTemplateConfigSchema,
-  STACK_COST_CEILING_POLICY,
-  STACK_VOLUME_SIZE_CAP_POLICY,
-  STACK_WORKER_BUDGET_POLICY,
   StackCostCeilingConfigSchema,
   StackVolumeSizeCapConfigSchema,
   StackWorkerBudgetConfigSchema,
-  VOLUME_LOCALITY_POLICY,
-  VOLUME_SIZE_CAP_POLICY,
   VolumeLocalityConfigSchema,
   VolumeSizeCapConfigSchema,
-  WORKER_BOUNDS_POLICY,
   WorkerBoundsConfigSchema,
 } from "../../../policy/index";
+import { CONTRADICTORY_INPUTS_POLICY } from "../../../policy/contradictory-inputs";
+import { GPU_PRIORITY_LIST_POLICY } from "../../../policy/gpu-priority-list";
+import { IMAGE_PINNING_POLICY } from "../../../policy/image-pinning";
+import { KNOWN_PLATFORM_VALUES_POLICY } from "../../../policy/known-platform-values";
+import { LIVE_CATALOG_POLICY } from "../../../policy/live-catalog";
+import { PLAINTEXT_CREDENTIALS_POLICY } from "../../../policy/plaintext-credentials";
+import { POD_LIMITS_POLICY } from "../../../policy/pod-limits";
+import { SERVERLESS_TEMPLATE_POLICY } from "../../../policy/serverless-template";
+import { STACK_COST_CEILING_POLICY } from "../../../policy/stack-cost-ceiling";
+import { STACK_VOLUME_SIZE_CAP_POLICY } from "../../../policy/stack-volume-size-cap";
+import { STACK_WORKER_BUDGET_POLICY } from "../../../policy/stack-worker-budget";
+import { VOLUME_LOCALITY_POLICY } from "../../../policy/volume-locality";
+import { VOLUME_SIZE_CAP_POLICY } from "../../../policy/volume-size-cap";
+import { WORKER_BOUNDS_POLICY } from "../../../policy/worker-bounds";
 import { parsePolicyConfig, toPolicyConfigSchema } from "../../../policy/policy-config";
 
 const SCHEMAS: Record<RunpodPolicyName, z.ZodObject> = {

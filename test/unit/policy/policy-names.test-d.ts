@@ -2,7 +2,9 @@
 // (test/tsconfig.type-tests.json): the list of policies is written once (policy/index.ts) and the
 // type of their names follows from it.
 import type { Expect } from "../../../provider/check-inputs";
-import { LIVE_CATALOG_POLICY, type RunpodPolicyName, WORKER_BOUNDS_POLICY } from "../../../policy/index";
+import type { RunpodPolicyName } from "../../../policy/index";
+import { LIVE_CATALOG_POLICY } from "../../../policy/live-catalog";
+import { WORKER_BOUNDS_POLICY } from "../../../policy/worker-bounds";
 
 // Each policy's own name is a name of the pack.
 export const workerBounds: RunpodPolicyName = WORKER_BOUNDS_POLICY;

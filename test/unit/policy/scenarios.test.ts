@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LIVE_CATALOG_POLICY, runpodPolicies } from "../../../policy/index";
+import { runpodPolicies } from "../../../policy/index";
+import { LIVE_CATALOG_POLICY } from "../../../policy/live-catalog";
 import { POLICY_SCENARIOS } from "../../../policy/scenarios/scenarios";
 import type { ExpectedViolation, ScenarioResource } from "../../../policy/scenarios/types";
 import {

@@ -3,29 +3,42 @@ import { describe, expect, it } from "vitest";
 import * as sdk from "../../../sdk";
 import * as internal from "../../../sdk/internal";
 
-/** Every name `runpod-iac/sdk` exported before classes ended in their version, and its new name. */
-const RENAMED: Readonly<Record<string, string>> = {
-  NetworkVolumes: "NetworkVolumesV1",
-  Endpoints: "EndpointsV1",
-  Templates: "TemplatesV1",
-  ContainerRegistryAuths: "ContainerRegistryAuthsV1",
-  Pods: "PodsV1",
-  NetworkVolumesOnV2: "NeutralNetworkVolumesOverV2",
-  EndpointsOnV2: "NeutralEndpointsOverV2",
-  TemplatesOnV2: "NeutralTemplatesOverV2",
-  ContainerRegistryAuthsOnV2: "NeutralContainerRegistryAuthsOverV2",
-  PodsOnV2: "NeutralPodsOverV2",
-  BillingOnV2: "NeutralBillingOverV2",
-};
+/**
+ * Names of classes before each ended in its API version, never in a release of the package (no
+ * version of it was published before they went), so no program depends on them.
+ */
+const NEVER_RELEASED = [
+  "NetworkVolumes",
+  "Endpoints",
+  "Templates",
+  "ContainerRegistryAuths",
+  "Pods",
+  "NetworkVolumesOnV2",
+  "EndpointsOnV2",
+  "TemplatesOnV2",
+  "ContainerRegistryAuthsOnV2",
+  "PodsOnV2",
+  "BillingOnV2",
+];
 
 describe("runpod-iac/sdk's public surface", () => {
   const exported = sdk as unknown as Record<string, unknown>;
 
-  it("keeps each renamed class under its old name, as the very same class", () => {
-    for (const [old, current] of Object.entries(RENAMED)) {
-      expect(typeof exported[current], current).toBe("function");
-      expect(exported[old], old).toBe(exported[current]);
-    }
+  it("is what a program constructs, calls, catches or validates with: at most 60 runtime names", () => {
+    expect(typeof exported.RunpodClient).toBe("function");
+    expect(Object.keys(exported).length).toBeLessThanOrEqual(60);
+  });
+
+  it("keeps no alias of a class that never shipped under that name", () => {
+    expect(NEVER_RELEASED.filter((name) => name in exported)).toEqual([]);
+  });
+
+  it("exports the classes reached through the client as types only", () => {
+    expect(
+      ["EndpointsV1", "PodsV2", "NeutralEndpointsOverV2", "ManagementV2", "EndpointJobs"].filter(
+        (name) => name in exported,
+      ),
+    ).toEqual([]);
   });
 
   it("exports none of the client's internals", () => {
@@ -38,6 +51,15 @@ describe("runpod-iac/sdk's public surface", () => {
     // resolves the way a program that installed the package does.
     const require = createRequire(__filename);
     expect(() => require.resolve("runpod-iac/sdk/internal")).toThrow(
+      expect.objectContaining({ code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }),
+    );
+  });
+});
+
+describe("the package's entry points", () => {
+  it("has no ./provider entry: the root entry is the resources", () => {
+    const require = createRequire(__filename);
+    expect(() => require.resolve("runpod-iac/provider")).toThrow(
       expect.objectContaining({ code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }),
     );
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { COLLECTION_NAMES } from "../../../emulator/store/collections";
 import * as plugin from "../../../plugin";
 import { PLUGIN_RESOURCES } from "../../../plugin/plugin-resources";
-import * as policy from "../../../policy/index";
+import * as policy from "../../../policy/resource-types";
 import * as dynamic from "../../../provider";
 import { FIELD_RULES } from "../../../provider/field-rules";
 import * as impl from "../../../provider/impl";

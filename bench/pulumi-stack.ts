@@ -6,12 +6,7 @@ import { providePulumiCli, REPO_ROOT } from "../scripts/pulumi-cli";
 
 /** The benchmark programs, in bench/programs/ (plain JS, so no transpiling is measured). */
 export type BenchProgram =
-  | "runpod-stack"
-  | "plugin-stack"
-  | "noop-stack"
-  | "pod-stack"
-  | "rollout-stack"
-  | "volume-files-stack";
+  "runpod-stack" | "plugin-stack" | "noop-stack" | "pod-stack" | "rollout-stack" | "volume-files-stack";
 
 /** A stack of a benchmark program with its own work dir and file backend. */
 export interface BenchStack {
